@@ -1,0 +1,1 @@
+"""The tool loop and the Trajectory record it produces."""

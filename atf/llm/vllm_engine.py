@@ -1,0 +1,56 @@
+"""Offline vLLM engine: many prompts in flight on a GPU. vLLM is imported only when this is built."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from atf.llm.base import Completion, SamplingParams, TokenEngine
+
+
+class VLLMEngine(TokenEngine):
+    """Wraps `vllm.LLM`; prompts go in as token ids and come back as token ids.
+
+    model: a local checkpoint or hub name that vLLM can load.
+    chat_template: overrides the tokenizer's template (ATF's hermes template by default when the
+        tokenizer has none with tool support).
+    **llm_kwargs: passed to `vllm.LLM` (tensor_parallel_size, gpu_memory_utilization, max_model_len, ...).
+    """
+
+    def __init__(self, model: str, chat_template: str | None = None, name: str | None = None, **llm_kwargs: Any):
+        try:
+            import vllm
+        except ImportError as err:  # pragma: no cover - depends on the [serve] extra
+            raise ImportError("the vLLM engine needs vllm: pip install 'atf[serve]'") from err
+        self._vllm = vllm
+        self.llm = vllm.LLM(model=model, **llm_kwargs)
+        self.tokenizer = self.llm.get_tokenizer()
+        if chat_template is not None:
+            self.tokenizer.chat_template = chat_template
+        self.name = name or f"vllm:{model}"
+
+    def _params(self, params: SamplingParams) -> Any:
+        return self._vllm.SamplingParams(
+            n=params.n,
+            temperature=params.temperature,
+            top_p=params.top_p if params.temperature > 0 else 1.0,
+            max_tokens=params.max_new_tokens,
+            stop=list(params.stop) or None,
+            include_stop_str_in_output=True,
+            seed=params.seed,
+        )
+
+    def generate(self, prompts: Sequence[list[int]], params: SamplingParams) -> list[list[Completion]]:
+        inputs = [{"prompt_token_ids": list(p)} for p in prompts]
+        outputs = self.llm.generate(inputs, self._params(params), use_tqdm=len(inputs) > 1)
+        eos = self.tokenizer.eos_token_id
+        results = []
+        for out in outputs:
+            row = []
+            for o in out.outputs:
+                ids = list(o.token_ids)
+                reason = "length" if o.finish_reason == "length" else "stop"
+                if reason == "stop" and eos is not None and (not ids or ids[-1] != eos) and o.stop_reason is None:
+                    ids.append(eos)  # vLLM drops the eos it stopped on; training must see it
+                row.append(Completion(o.text, ids, reason))
+            results.append(row)
+        return results

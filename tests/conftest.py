@@ -1,0 +1,36 @@
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("WANDB_MODE", "offline")
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    from atf.paths import shared_data_dir
+
+    path = shared_data_dir()
+    if not path.is_dir():
+        pytest.skip("shared data not present")
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_engine():
+    """A random 2-layer Llama with SmolLM2's real tokenizer and ATF's chat template."""
+    from atf.llm import load_engine
+
+    return load_engine("tiny")
+
+
+@pytest.fixture(scope="session")
+def smollm2_engine():
+    from atf.llm import load_engine
+
+    return load_engine("smollm2")
