@@ -1,0 +1,1 @@
+"""Datasets: benchmark loaders, labelled candidate sets, schemas."""
