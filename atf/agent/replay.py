@@ -1,0 +1,70 @@
+"""An engine that replays written assistant turns, so a planned conversation runs through the real loop.
+
+data_gen writes cold-start attempts (a corrupted statement, then the revision) and plays them through
+`ToolLoop` with the real tools: the loop's rules and the tools' verdicts decide whether the
+conversation is valid, and the trajectory comes out with exactly the loop's token view. Tests use it as
+a deterministic model.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from atf.llm.base import Completion, Message, SamplingParams
+
+ASSISTANT_START = "<|im_start|>assistant"
+
+
+class ReplayEngine:
+    """Engine protocol over fixed scripts.
+
+    scripts: problem text -> the assistant turns to give, in order (a script answers the user message
+        that is, or ends with, its problem). After the last one it answers
+        `fallback` (default: an empty reply, which ends a rollout with "no_tool_call").
+    tokenizer: the tokenizer whose ids it returns (token mode) and whose template it reads prompts with.
+    """
+
+    def __init__(self, scripts: dict[str, list[str]], tokenizer: Any, name: str = "replay", fallback: str = ""):
+        self.scripts = {k.strip(): list(v) for k, v in scripts.items()}
+        self.tokenizer = tokenizer
+        self.name = name
+        self.fallback = fallback
+        self.calls = 0  # generate/chat calls made (tests check batching with it)
+
+    def _reply(self, problem_text: str, turn: int) -> str:
+        problem_text = problem_text.strip()
+        keys = [k for k in self.scripts if problem_text == k or problem_text.endswith("\n" + k)]
+        if not keys:
+            raise KeyError(f"no script for prompt: {problem_text[:200]!r}")
+        turns = self.scripts[max(keys, key=len)]
+        return turns[turn] if turn < len(turns) else self.fallback
+
+    def _completion(self, text: str, params: SamplingParams) -> Completion:
+        ids = list(self.tokenizer.encode(text, add_special_tokens=False)) if self.tokenizer is not None else None
+        if ids is not None and len(ids) >= params.max_new_tokens:
+            ids = ids[: params.max_new_tokens]
+            return Completion(self.tokenizer.decode(ids, skip_special_tokens=True), ids, "length")
+        if ids is not None:
+            ids.append(self.tokenizer.eos_token_id)
+        return Completion(text, ids, "stop")
+
+    def generate(self, prompts: Sequence[list[int]], params: SamplingParams) -> list[list[Completion]]:
+        self.calls += 1
+        out = []
+        for ids in prompts:
+            text = self.tokenizer.decode(ids, skip_special_tokens=False)
+            user = text.split("<|im_start|>user\n", 1)[1].split("<|im_end|>", 1)[0]
+            turn = text.count(ASSISTANT_START) - 1
+            out.append([self._completion(self._reply(user, turn), params) for _ in range(params.n)])
+        return out
+
+    def chat(
+        self, conversations: Sequence[list[Message]], params: SamplingParams, tools: list[dict] | None = None
+    ) -> list[list[Completion]]:
+        self.calls += 1
+        out = []
+        for conv in conversations:
+            user = next(m["content"] for m in conv if m["role"] == "user")
+            turn = sum(1 for m in conv if m["role"] == "assistant")
+            out.append([self._completion(self._reply(user, turn), params) for _ in range(params.n)])
+        return out

@@ -1,0 +1,144 @@
+"""The tools the formalizer can call, behind one small interface.
+
+A tool has a `name`, a JSON `schema` (what the model is shown, hermes/OpenAI function form) and a
+batched `call(requests) -> list[ToolResult]`: the loop gathers every pending call to one tool across all
+rollouts in flight and makes one call, so a Lean worker pool or a judge ensemble sees whole batches.
+
+`SyntaxCheckTool` and `ConsistencyCheckTool` adapt `atf.lean.SyntaxChecker` and
+`atf.judge.ConsistencyChecker`; tests inject small deterministic tools with the same interface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, NamedTuple, Protocol, Sequence, runtime_checkable
+
+SYNTAX_CHECK = "syntax_check"
+CONSISTENCY_CHECK = "consistency_check"
+
+
+class ToolResult(NamedTuple):
+    """passed: the verdict. feedback: the text returned to the model as the tool message."""
+
+    passed: bool
+    feedback: str
+
+
+@dataclass(frozen=True)
+class ToolRequest:
+    """One call: the problem being formalized (the consistency check needs it) and the call's arguments."""
+
+    problem: str
+    arguments: dict[str, Any]
+
+
+@runtime_checkable
+class Tool(Protocol):
+    name: str
+    schema: dict[str, Any]
+
+    def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
+        """One result per request, in order."""
+        ...
+
+
+def statement_schema(name: str, description: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "statement": {
+                    "type": "string",
+                    "description": "The complete Lean 4 text: `import Mathlib`, any `open` lines, then the theorem "
+                    "ending in `:= by sorry`.",
+                }
+            },
+            "required": ["statement"],
+        },
+    }
+
+
+SYNTAX_SCHEMA = statement_schema(
+    SYNTAX_CHECK,
+    "Compile a Lean 4 theorem statement (with `sorry` as its proof) against Mathlib and report errors. "
+    "Call it on every new or revised statement.",
+)
+CONSISTENCY_SCHEMA = statement_schema(
+    CONSISTENCY_CHECK,
+    "Judge whether a Lean 4 statement that already passed syntax_check means exactly what the problem says "
+    "(same hypotheses, same conclusion, same constants). Reports the mismatches it finds.",
+)
+
+
+def validate_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> str | None:
+    """A short reason why `arguments` do not fit the schema's required string fields, else None."""
+    params = schema.get("parameters", {})
+    props = params.get("properties", {})
+    for key in params.get("required", []):
+        if key not in arguments:
+            return f'{schema["name"]} needs the argument "{key}"'
+    for key, value in arguments.items():
+        if key not in props:
+            return f'{schema["name"]} has no argument "{key}" (it takes: {", ".join(props) or "nothing"})'
+        if props[key].get("type") == "string" and not isinstance(value, str):
+            return f'"{key}" must be a string'
+        if props[key].get("type") == "string" and not value.strip():
+            return f'"{key}" is empty'
+    return None
+
+
+@dataclass
+class FunctionTool:
+    """A tool from a plain batched function; what tests and small experiments use."""
+
+    name: str
+    schema: dict[str, Any]
+    fn: Callable[[Sequence[ToolRequest]], list[ToolResult]]
+
+    def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
+        return list(self.fn(requests))
+
+
+class SyntaxCheckTool:
+    """`syntax_check` backed by `atf.lean.SyntaxChecker` (Lean REPL when configured, else pre-checks)."""
+
+    name = SYNTAX_CHECK
+    schema = SYNTAX_SCHEMA
+
+    def __init__(self, checker: Any | None = None):
+        if checker is None:
+            from atf.lean import SyntaxChecker
+
+            checker = SyntaxChecker()
+        self.checker = checker
+
+    def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
+        results = self.checker.check_many([r.arguments["statement"] for r in requests])
+        return [ToolResult(bool(r.ok), r.feedback()) for r in results]
+
+
+class ConsistencyCheckTool:
+    """`consistency_check` backed by `atf.judge.ConsistencyChecker` (an ensemble of LLM judges)."""
+
+    name = CONSISTENCY_CHECK
+    schema = CONSISTENCY_SCHEMA
+
+    def __init__(self, checker: Any):
+        self.checker = checker
+
+    @classmethod
+    def from_engines(cls, judges: list[Any], mode: str = "vote") -> "ConsistencyCheckTool":
+        from atf.judge import ConsistencyChecker
+
+        return cls(ConsistencyChecker(judges, mode=mode))
+
+    def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
+        results = self.checker.check_many([(r.problem, r.arguments["statement"]) for r in requests])
+        return [ToolResult(bool(r.consistent), r.feedback()) for r in results]
+
+
+def default_tools(judges: list[Any], syntax_checker: Any | None = None, mode: str = "vote") -> list[Tool]:
+    """The real pair: the Lean syntax check and the judge ensemble."""
+    return [SyntaxCheckTool(syntax_checker), ConsistencyCheckTool.from_engines(judges, mode=mode)]
