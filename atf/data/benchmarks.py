@@ -1,0 +1,200 @@
+"""Benchmark loaders: every benchmark as the same record (id, split, informal, formal statement with header).
+
+    from atf.data.benchmarks import load_benchmark
+    problems = load_benchmark("minif2f", split="valid")
+
+`formal` is the complete Lean text a formalizer should produce for the problem: the header (imports,
+`open`s, options), any definitions the theorem needs, then the theorem with `sorry` as its proof; the
+natural-language doc comments the source files carry are removed (the informal text is its own field).
+Splits are the ones the source has: miniF2F and ProofNet have `valid` and `test`; the others are
+evaluation-only sets and come as `test`. Train on `valid`, report on `test`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from atf.paths import shared_data_dir
+
+
+@dataclass(frozen=True)
+class BenchmarkProblem:
+    """One problem.
+
+    id: unique within its benchmark: the source's theorem name, with `__2`, `__3`, ... appended to later
+        problems that reuse a name (ProofNet has 19 names shared by different textbook exercises).
+    benchmark: the loader's name (see BENCHMARKS).
+    split: "valid" or "test".
+    informal: the natural-language problem (with the answer to prove, where the source states one).
+    formal: the reference Lean 4 statement with its header, ending in `sorry`.
+    header: the import/open/option lines at the top of `formal`.
+    """
+
+    id: str
+    benchmark: str
+    split: str
+    informal: str
+    formal: str
+    header: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+_DOC = re.compile(r"/--.*?-/\s*", re.S)
+_HEADER_LINE = re.compile(r"^\s*(import|open|set_option|universe)\b")
+
+
+def with_sorry(theorem: str) -> str:
+    """End a statement in `:= by sorry` (sources end in `:=`, `:= by` or already carry a `sorry`)."""
+    text = theorem.rstrip()
+    if text.endswith("sorry"):
+        return text
+    if text.endswith(":= by"):
+        return text + " sorry"
+    if text.endswith(":="):
+        return text + " by sorry"
+    raise ValueError(f"statement does not end in ':=', ':= by' or 'sorry': ...{text[-40:]!r}")
+
+
+def split_header(lean: str) -> tuple[str, str]:
+    """(header, rest): the leading import/open/set_option lines and everything after them."""
+    lines = lean.splitlines(keepends=True)
+    i = 0
+    while i < len(lines) and (not lines[i].strip() or _HEADER_LINE.match(lines[i])):
+        i += 1
+    return "".join(lines[:i]).strip() + "\n\n", "".join(lines[i:])
+
+
+def _from_file(lean: str) -> tuple[str, str]:
+    header, rest = split_header(_DOC.sub("", lean))
+    return header, header + with_sorry(rest.strip())
+
+
+def _doc_text(prefix: str) -> str:
+    text = prefix.strip()
+    text = text.removeprefix("/--").removesuffix("-/")
+    return text.strip()
+
+
+def _jsonl(path: Path) -> Iterator[dict]:
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
+
+
+def _deepseek(name: str, file: str) -> Callable[[Path], list[BenchmarkProblem]]:
+    def load(root: Path) -> list[BenchmarkProblem]:
+        out = []
+        for r in _jsonl(root / file):
+            header = r["header"].strip() + "\n\n"
+            out.append(
+                BenchmarkProblem(
+                    r["name"], name, r["split"], _doc_text(r["informal_prefix"]), header + with_sorry(r["formal_statement"]), header
+                )
+            )
+        return out
+
+    return load
+
+
+def _putnam(root: Path) -> list[BenchmarkProblem]:
+    out = []
+    for r in _jsonl(root / "putnambench/putnambench_lean4_joined.jsonl"):
+        informal = r["informal_statement"].strip()
+        solution = (r.get("informal_solution") or "").strip()
+        if solution and solution != "None.":
+            informal += "\n" + solution
+        header, formal = _from_file(r["lean_file"])
+        out.append(BenchmarkProblem(r["name"], "putnambench", "test", informal, formal, header))
+    return out
+
+
+def _combibench(root: Path) -> list[BenchmarkProblem]:
+    out = []
+    for r in _jsonl(root / "combibench/combibench.jsonl"):
+        informal = r["natural_language"].strip()
+        answer = (r.get("answer") or "").strip()
+        # With an answer, the reference is the filled-in version: the informal text then states the answer.
+        lean = r["lean_file_with_solution"] if answer else r["lean_file"]
+        if answer:
+            informal += f"\nProve that the answer is {answer}."
+        header, formal = _from_file(lean)
+        out.append(BenchmarkProblem(r["theorem_name"], "combibench", "test", informal, formal, header))
+    return out
+
+
+def _formalmath(root: Path) -> list[BenchmarkProblem]:
+    out = []
+    for r in _jsonl(root / "atf-benchmarks/formalmath-lite.jsonl"):
+        others = r.get("others") or {}
+        pid = others.get("theorem_names") or f"formalmath_{r['index_in_source_data']}"
+        header, formal = _from_file(r["formal_statement"])
+        out.append(BenchmarkProblem(pid, "formalmath-lite", "test", r["informal_statement"].strip(), formal, header))
+    return out
+
+
+def _proverbench(root: Path) -> list[BenchmarkProblem]:
+    out = []
+    for r in _jsonl(root / "proverbench/proverbench_atf230.jsonl"):
+        informal = r["informal_statement"].strip().removeprefix("- ").strip()
+        header, formal = _from_file(r["formal_statement"])
+        out.append(BenchmarkProblem(r["others"]["name"], "proverbench", "test", informal, formal, header))
+    return out
+
+
+BENCHMARKS: dict[str, Callable[[Path], list[BenchmarkProblem]]] = {
+    "minif2f": _deepseek("minif2f", "minif2f-deepseek/minif2f.jsonl"),
+    "proofnet": _deepseek("proofnet", "proofnet-deepseek/proofnet.jsonl"),
+    "putnambench": _putnam,
+    "combibench": _combibench,
+    "formalmath-lite": _formalmath,
+    "proverbench": _proverbench,
+}
+SPLITS = {"minif2f": ("valid", "test"), "proofnet": ("valid", "test")}
+
+
+def _unique_ids(problems: list[BenchmarkProblem]) -> list[BenchmarkProblem]:
+    seen: dict[str, int] = {}
+    out = []
+    for p in problems:
+        seen[p.id] = seen.get(p.id, 0) + 1
+        out.append(p if seen[p.id] == 1 else BenchmarkProblem(f"{p.id}__{seen[p.id]}", *list(asdict(p).values())[1:]))
+    return out
+
+
+def splits_of(name: str) -> tuple[str, ...]:
+    return SPLITS.get(name, ("test",))
+
+
+def load_benchmark(name: str, split: str | None = None, root: Path | None = None) -> list[BenchmarkProblem]:
+    """All problems of benchmark `name` (see BENCHMARKS), or one split of it."""
+    if name not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {name!r}; choose from {', '.join(BENCHMARKS)}")
+    if split is not None and split not in splits_of(name):
+        raise ValueError(f"{name} has splits {', '.join(splits_of(name))}, not {split!r}")
+    problems = _unique_ids(BENCHMARKS[name](root or shared_data_dir()))
+    return [p for p in problems if split is None or p.split == split]
+
+
+def load_problems(source: str, split: str | None = None) -> list[BenchmarkProblem]:
+    """A benchmark by name, or a JSONL file of problems: each line with `informal` (or `problem`) and
+    optionally `id`, `formal`, `split`."""
+    if source in BENCHMARKS:
+        return load_benchmark(source, split)
+    path = Path(source)
+    if not path.is_file():
+        raise FileNotFoundError(f"{source!r} is neither a benchmark ({', '.join(BENCHMARKS)}) nor a file")
+    out = []
+    for i, r in enumerate(_jsonl(path)):
+        informal = r.get("informal") or r.get("problem")
+        if not informal:
+            raise ValueError(f"{path}:{i + 1}: needs an 'informal' (or 'problem') field")
+        formal = r.get("formal") or ""
+        out.append(BenchmarkProblem(str(r.get("id", i)), path.stem, r.get("split", "test"), informal, formal, split_header(formal)[0] if formal else ""))
+    return [p for p in _unique_ids(out) if split is None or p.split == split]
