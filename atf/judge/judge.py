@@ -1,0 +1,141 @@
+"""A judge: an engine plus how it is sampled. Built from an `Engine`, or from a spec string on the CLI.
+
+Spec: `<engine spec>[::key=value,key=value]`, e.g.
+
+    smollm2
+    smollm2::temperature=0.7,samples=3
+    openai:http://localhost:8000/v1#qwen::max_new_tokens=1024,scoring=sample
+
+keys: max_new_tokens, temperature, top_p, seed, samples, scoring, name (see `Judge`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal, Sequence
+
+from atf.llm import Engine, SamplingParams
+
+Scoring = Literal["auto", "logprob", "sample"]
+
+
+def default_params() -> SamplingParams:
+    return SamplingParams(max_new_tokens=384, temperature=0.0)
+
+
+@dataclass
+class Judge:
+    """One member of the ensemble.
+
+    engine: any `atf.llm.Engine` (transformers, vLLM, OpenAI-compatible HTTP, a test double).
+    params: sampling settings for this judge; greedy with 384 new tokens by default.
+    samples: answers drawn per question. With samples > 1 (needs temperature > 0) the judge's verdict is
+        the strict majority of its samples, unparseable samples counting against; OAP scores average them.
+    scoring: how OAP yes/no and rating questions are scored. "logprob": next-token probabilities of
+        yes/no (1-5) read from the model directly (transformers engines only); "sample": generate and parse;
+        "auto": logprob when the engine is a local transformers model, else sample.
+    name: shown in votes and feedback; defaults to the engine's name.
+    """
+
+    engine: Engine
+    params: SamplingParams = field(default_factory=default_params)
+    samples: int = 1
+    scoring: Scoring = "auto"
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.samples < 1:
+            raise ValueError(f"samples must be >= 1, got {self.samples}")
+        if self.samples > 1 and self.params.temperature == 0:
+            raise ValueError("samples > 1 needs temperature > 0 (greedy decoding repeats the same answer)")
+        if self.scoring not in ("auto", "logprob", "sample"):
+            raise ValueError(f"scoring must be auto, logprob or sample, got {self.scoring!r}")
+        if self.scoring == "logprob" and not supports_logprob(self.engine):
+            raise ValueError(f"judge {self.engine.name!r}: logprob scoring needs a local transformers engine")
+        self.name = self.name or getattr(self.engine, "name", "judge")
+
+    @property
+    def sampling(self) -> SamplingParams:
+        """`params` with n = samples."""
+        return dataclasses.replace(self.params, n=self.samples)
+
+    @property
+    def uses_logprob(self) -> bool:
+        return self.scoring == "logprob" or (self.scoring == "auto" and supports_logprob(self.engine))
+
+
+def supports_logprob(engine: Any) -> bool:
+    """A local transformers model whose next-token distribution we can read."""
+    try:
+        from atf.llm.transformers_engine import TransformersEngine
+    except ImportError:  # pragma: no cover - torch is a core dependency
+        return False
+    return isinstance(engine, TransformersEngine)
+
+
+def as_judges(judges: Sequence[Judge | Engine]) -> list[Judge]:
+    """Wrap bare engines with default settings; names made unique (a, a#2, ...)."""
+    if not judges:
+        raise ValueError("the consistency check needs at least one judge")
+    out = [j if isinstance(j, Judge) else Judge(engine=j) for j in judges]
+    seen: dict[str, int] = {}
+    for i, judge in enumerate(out):
+        seen[judge.name] = seen.get(judge.name, 0) + 1
+        if seen[judge.name] > 1:
+            out[i] = dataclasses.replace(judge, name=f"{judge.name}#{seen[judge.name]}")
+    return out
+
+
+_INT_KEYS = {"max_new_tokens", "seed", "samples"}
+_FLOAT_KEYS = {"temperature", "top_p"}
+_STR_KEYS = {"scoring", "name"}
+
+
+def parse_judge_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """(engine spec, options) from `<engine spec>[::key=value,...]`."""
+    engine_spec, sep, opts = spec.partition("::")
+    if not engine_spec:
+        raise ValueError(f"empty engine spec in judge {spec!r}")
+    options: dict[str, Any] = {}
+    if sep:
+        for pair in filter(None, (p.strip() for p in opts.split(","))):
+            key, eq, value = pair.partition("=")
+            if not eq:
+                raise ValueError(f"judge option {pair!r} is not key=value (in {spec!r})")
+            if key in _INT_KEYS:
+                options[key] = int(value)
+            elif key in _FLOAT_KEYS:
+                options[key] = float(value)
+            elif key in _STR_KEYS:
+                options[key] = value
+            else:
+                known = sorted(_INT_KEYS | _FLOAT_KEYS | _STR_KEYS)
+                raise ValueError(f"unknown judge option {key!r} in {spec!r}; known: {', '.join(known)}")
+    return engine_spec, options
+
+
+def load_judge(spec: str, defaults: dict[str, Any] | None = None, engines: dict[str, Engine] | None = None) -> Judge:
+    """Build a `Judge` from a spec; `defaults` fill options the spec leaves out; `engines` caches loaded
+    engines by engine spec so two judges on one model share its weights."""
+    from atf.llm import load_engine
+
+    engine_spec, options = parse_judge_spec(spec)
+    merged = {**(defaults or {}), **options}
+    cache = engines if engines is not None else {}
+    if engine_spec not in cache:
+        cache[engine_spec] = load_engine(engine_spec)
+    base = default_params()
+    params = SamplingParams(
+        max_new_tokens=merged.get("max_new_tokens", base.max_new_tokens),
+        temperature=merged.get("temperature", base.temperature),
+        top_p=merged.get("top_p", base.top_p),
+        seed=merged.get("seed"),
+    )
+    return Judge(
+        engine=cache[engine_spec],
+        params=params,
+        samples=merged.get("samples", 1),
+        scoring=merged.get("scoring", "auto"),
+        name=merged.get("name", ""),
+    )
