@@ -129,7 +129,7 @@ class ConsistencyResult:
             s = vote.scores
             groups = ", ".join(f"{g} {s[g]:.2f}" for g in ("LP", "MC", "FQ", "FV") if s.get(g) is not None)
             rating = f"; rating {s['rating']:.1f}/5" if s.get("rating") is not None else ""
-            lines = [f"- {vote.name}: score {s['score']:.2f} below {s['threshold']:.2f} ({groups}{rating})."]
+            lines = [f"- {vote.name}: score {s['score']:.3f} below {s['threshold']:.2f} ({groups}{rating})."]
             lines += [f"  - {r}" for r in vote.reasons[:MAX_REASONS]]
             return lines
         if self.mode == "align":

@@ -19,39 +19,26 @@ YES_NO = {"yes": ("yes", " yes", "Yes", " Yes", "YES", " YES"), "no": ("no", " n
 DIGITS_1_5 = {str(d): (str(d), f" {d}") for d in range(1, 6)}
 
 
-def option_token_ids(tokenizer: Any, options: dict[str, Sequence[str]]) -> dict[str, list[int]]:
-    """First token id of each surface form, per option; ids shared between options are dropped."""
-    ids: dict[str, set[int]] = {}
+def option_token_ids(tokenizer: Any, options: dict[str, Sequence[str]]) -> dict[str, list[tuple[int, ...]]]:
+    """Token sequences of each option's surface forms; a sequence that two options share is dropped.
+
+    Forms may take several tokens (SmolLM2 writes " 4" as " " + "4"): a form's probability is the product
+    of its tokens' conditional probabilities."""
+    seqs: dict[str, set[tuple[int, ...]]] = {}
     for option, forms in options.items():
-        ids[option] = set()
-        for form in forms:
-            encoded = tokenizer.encode(form, add_special_tokens=False)
-            if encoded:
-                ids[option].add(encoded[0])
-    shared = {i for a in ids for b in ids if a != b for i in ids[a] & ids[b]}
-    out = {option: sorted(s - shared) for option, s in ids.items()}
+        seqs[option] = {tuple(ids) for ids in (tokenizer.encode(f, add_special_tokens=False) for f in forms) if ids}
+    shared = {q for a in seqs for b in seqs if a != b for q in seqs[a] & seqs[b]}
+    out = {option: sorted(s - shared) for option, s in seqs.items()}
     empty = [o for o, s in out.items() if not s]
     if empty:
-        raise ValueError(f"options {empty} have no token of their own in this tokenizer")
+        raise ValueError(f"options {empty} have no token sequence of their own in this tokenizer")
     return out
 
 
 @torch.no_grad()
-def option_probabilities(
-    engine: Any,
-    conversations: Sequence[list[Message]],
-    answer_prefix: str,
-    options: dict[str, Sequence[str]],
-    batch_size: int = 8,
-) -> list[tuple[dict[str, float], float]]:
-    """For each conversation: ({option: probability renormalised over the options}, mass on the options)."""
-    model, tok = engine.model, engine.tokenizer
-    option_ids = option_token_ids(tok, options)
-    prefix_ids = tok.encode(answer_prefix, add_special_tokens=False)
-    prompts = [render_prompt(tok, conv) + prefix_ids for conv in conversations]
+def _next_token_probs(model: Any, prompts: list[list[int]], pad: int, batch_size: int) -> list[torch.Tensor]:
     device = next(model.parameters()).device
-    pad = tok.pad_token_id if tok.pad_token_id is not None else 0
-    results: list[tuple[dict[str, float], float]] = []
+    out: list[torch.Tensor] = []
     for start in range(0, len(prompts), batch_size):
         batch = prompts[start : start + batch_size]
         width = max(len(p) for p in batch)
@@ -59,10 +46,38 @@ def option_probabilities(
         mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in batch], device=device)
         positions = (mask.cumsum(-1) - 1).clamp(min=0)
         logits = model(input_ids=input_ids, attention_mask=mask, position_ids=positions).logits[:, -1, :]
-        probs = torch.softmax(logits.float(), dim=-1)
-        for row in probs:
-            mass = {o: float(row[ids].sum()) for o, ids in option_ids.items()}
-            total = sum(mass.values())
-            normed = {o: (m / total if total > 0 else 0.0) for o, m in mass.items()}
-            results.append((normed, total))
+        out.extend(torch.softmax(logits.float(), dim=-1).cpu())
+    return out
+
+
+def option_probabilities(
+    engine: Any,
+    conversations: Sequence[list[Message]],
+    answer_prefix: str,
+    options: dict[str, Sequence[str]],
+    batch_size: int = 8,
+) -> list[tuple[dict[str, float], float]]:
+    """For each conversation: ({option: probability renormalised over the options}, mass on the options).
+
+    One forward pass per distinct proper prefix of the options' token sequences (usually one or two)."""
+    model, tok = engine.model, engine.tokenizer
+    option_seqs = option_token_ids(tok, options)
+    contexts = sorted({seq[:i] for seqs in option_seqs.values() for seq in seqs for i in range(len(seq))})
+    prefix_ids = tok.encode(answer_prefix, add_special_tokens=False)
+    prompts = [render_prompt(tok, conv) + prefix_ids for conv in conversations]
+    pad = tok.pad_token_id if tok.pad_token_id is not None else 0
+    dists = {ctx: _next_token_probs(model, [p + list(ctx) for p in prompts], pad, batch_size) for ctx in contexts}
+    results: list[tuple[dict[str, float], float]] = []
+    for i in range(len(prompts)):
+        mass = {}
+        for option, seqs in option_seqs.items():
+            total = 0.0
+            for seq in seqs:
+                p = 1.0
+                for j, token in enumerate(seq):
+                    p *= float(dists[seq[:j]][i][token])
+                total += p
+            mass[option] = total
+        all_mass = sum(mass.values())
+        results.append(({o: (m / all_mass if all_mass > 0 else 0.0) for o, m in mass.items()}, all_mass))
     return results
