@@ -1,0 +1,72 @@
+"""The ATF-specific arguments of each recipe. TRL's SFTConfig / DPOConfig / ModelConfig hold the rest;
+TrlParser reads all of them from `--config <yaml>` and CLI flags (flags win)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SFTScriptArguments:
+    """recipes/sft.py
+
+    train_files: trajectory JSONL files (from data_gen/synthesize.py or `atf formalize --out`).
+    max_kept_revisions: keep successes with fewer revisions than this (None: every success).
+    retokenize: rebuild token views from the messages with this model's tokenizer (use when the
+        trajectories were sampled by a model with another tokenizer).
+    merge_lora: with --use_peft, save the merged model (and the adapter in `adapter/`).
+    """
+
+    train_files: list[str] = field(default_factory=list, metadata={"help": "trajectory JSONL files"})
+    max_kept_revisions: int | None = field(default=None, metadata={"help": "keep successes with fewer revisions than this"})
+    retokenize: bool = field(default=False, metadata={"help": "rebuild token views from messages with this tokenizer"})
+    merge_lora: bool = field(default=True, metadata={"help": "save the LoRA-merged model for inference"})
+
+
+@dataclass
+class DPOScriptArguments:
+    """recipes/dpo.py
+
+    pair_files: preference pairs JSONL (data_gen/build_dpo_pairs.py).
+    trajectory_files: or trajectories, paired here (same problem: success beats failure, fewer revisions beat more).
+    max_pairs_per_problem: pairs built per problem from trajectory_files.
+    merge_lora: with --use_peft, save the merged model (and the adapter in `adapter/`).
+    """
+
+    pair_files: list[str] = field(default_factory=list, metadata={"help": "preference pairs JSONL files"})
+    trajectory_files: list[str] = field(default_factory=list, metadata={"help": "trajectory files to build pairs from"})
+    max_pairs_per_problem: int = field(default=4, metadata={"help": "pairs per problem built from trajectory_files"})
+    merge_lora: bool = field(default=True, metadata={"help": "save the LoRA-merged model for inference"})
+
+
+@dataclass
+class ExpertIterationArguments:
+    """recipes/expert_iteration.py: sample with the current model through the agent loop, keep successes
+    with fewer than `max_kept_revisions` revisions, merge with earlier data (deduplicated), fine-tune.
+
+    problems: where training problems come from: `benchmark:split` (valid splits only) or JSONL files.
+    limit: first N problems of each source.
+    seed_files: earlier trajectories (the cold-start set) merged into every round's training data.
+    rounds: expert-iteration rounds; round r trains the model of round r-1.
+    samples_per_problem: rollouts per problem per round.
+    max_kept_revisions: keep a success only with fewer revisions than this.
+    sampler: how the current checkpoint is loaded for sampling: "hf" (transformers) or "vllm".
+    consistency: "reference" compares with the problems' gold statements; "judge" asks judge engines.
+    judges: judge engine specs for consistency="judge" (default: the model being trained).
+    max_revisions / max_turns / max_new_tokens / temperature: the agent loop during sampling.
+    """
+
+    problems: list[str] = field(default_factory=lambda: ["minif2f:valid", "proofnet:valid"], metadata={"help": "benchmark:split or JSONL files"})
+    limit: int | None = field(default=None, metadata={"help": "first N problems of each source"})
+    seed_files: list[str] = field(default_factory=list, metadata={"help": "earlier trajectory files merged into the data"})
+    rounds: int = field(default=1, metadata={"help": "expert-iteration rounds"})
+    samples_per_problem: int = field(default=4, metadata={"help": "rollouts per problem per round"})
+    max_kept_revisions: int = field(default=8, metadata={"help": "keep successes with fewer revisions than this"})
+    sampler: str = field(default="hf", metadata={"help": "load the checkpoint for sampling with hf or vllm", "choices": ["hf", "vllm"]})
+    consistency: str = field(default="reference", metadata={"help": "reference (gold statements) or judge", "choices": ["reference", "judge"]})
+    judges: list[str] = field(default_factory=list, metadata={"help": "judge engine specs for consistency=judge"})
+    max_revisions: int = field(default=8, metadata={"help": "agent loop: most statements per rollout"})
+    max_turns: int = field(default=16, metadata={"help": "agent loop: most assistant turns"})
+    max_new_tokens: int = field(default=512, metadata={"help": "agent loop: most tokens per turn"})
+    temperature: float = field(default=0.8, metadata={"help": "agent loop: sampling temperature"})
+    merge_lora: bool = field(default=True, metadata={"help": "save the LoRA-merged model each round"})

@@ -1,0 +1,98 @@
+"""Trajectories and pairs to the datasets the TRL trainers take.
+
+SFT trains on the token view: `input_ids` = prompt_ids + completion_ids and `assistant_masks` = 0 on the
+prompt, then the loop's completion mask. TRL's SFTTrainer turns a pre-tokenized dataset's
+`assistant_masks` into labels, so the loss covers exactly the tokens the model sampled (mask 1) and never
+tool output or template tokens. We use the token view rather than re-rendering `messages` with
+`assistant_only_loss=True` because a rollout's sampled ids need not be the canonical tokenization of its
+text: re-tokenizing would train on sequences the model never produced. Trajectories without a token view
+(HTTP rollouts without a tokenizer) are tokenized here with the chat template's `{% generation %}`
+markers, which gives the same mask for canonical text.
+
+DPO trains on conversational pairs (see atf.train.pairs); TRL renders them with the chat template and
+`ToolMaskedPreferenceCollator` removes tool-message tokens from the completion mask.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from atf.agent.tokens import token_view_from_messages
+from atf.agent.trajectory import Trajectory, read_jsonl
+
+log = logging.getLogger(__name__)
+
+
+def load_trajectories(paths: Sequence[str | Path]) -> list[Trajectory]:
+    out: list[Trajectory] = []
+    for path in paths:
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"trajectory file {path} not found")
+        out.extend(read_jsonl(path))
+    return out
+
+
+def trajectory_key(t: Trajectory) -> str:
+    """Identity for deduplication: the problem and what the model wrote in every turn."""
+    turns = [m["content"] for m in t.messages if m["role"] == "assistant"]
+    return hashlib.sha1(json.dumps([t.problem.strip(), turns], ensure_ascii=False).encode()).hexdigest()
+
+
+def merge_dedupe(*groups: Iterable[Trajectory]) -> list[Trajectory]:
+    """Concatenate, keeping the first of trajectories with the same key (earlier data wins)."""
+    seen, out = set(), []
+    for group in groups:
+        for t in group:
+            key = trajectory_key(t)
+            if key not in seen:
+                seen.add(key)
+                out.append(t)
+    return out
+
+
+def keep_for_sft(t: Trajectory, max_revisions: int | None = None) -> bool:
+    """Successes only, and (for expert iteration) with fewer than `max_revisions` revisions."""
+    return t.success and (max_revisions is None or t.revisions < max_revisions)
+
+
+def sft_rows(trajectories: Iterable[Trajectory], tokenizer: Any, retokenize: bool = False) -> list[dict[str, list[int]]]:
+    """`input_ids` + `assistant_masks` per trajectory (see module doc). retokenize: ignore stored ids
+    (when they came from another tokenizer)."""
+    rows = []
+    for t in trajectories:
+        if t.completion_ids is None or retokenize:
+            prompt, completion, mask = token_view_from_messages(tokenizer, t.messages, t.tools)
+        else:
+            prompt, completion, mask = t.prompt_ids, t.completion_ids, t.completion_mask
+        if not any(mask):
+            log.warning("skipping a trajectory with no model tokens (%s)", t.meta.get("id"))
+            continue
+        rows.append({"input_ids": list(prompt) + list(completion), "assistant_masks": [0] * len(prompt) + list(mask)})
+    return rows
+
+
+def sft_dataset(trajectories: Iterable[Trajectory], tokenizer: Any, retokenize: bool = False):
+    from datasets import Dataset
+
+    rows = sft_rows(trajectories, tokenizer, retokenize)
+    if not rows:
+        raise ValueError("no trajectories to train on (SFT keeps successes with model tokens)")
+    return Dataset.from_list(rows)
+
+
+def _plain(messages: list[dict]) -> list[dict[str, str]]:
+    # Arrow needs one schema for every message; the template reads only role and content.
+    return [{"role": m["role"], "content": m["content"]} for m in messages]
+
+
+def dpo_dataset(pairs: Iterable[dict[str, Any]]):
+    from datasets import Dataset
+
+    rows = [{"prompt": _plain(p["prompt"]), "chosen": _plain(p["chosen"]), "rejected": _plain(p["rejected"]), "tools": p["tools"]} for p in pairs]
+    if not rows:
+        raise ValueError("no preference pairs to train on")
+    return Dataset.from_list(rows)

@@ -1,0 +1,35 @@
+"""DPO + NLL on preference pairs of trajectories: TRL's DPOTrainer with tool tokens masked out.
+
+The NLL term is TRL's: `DPOConfig(loss_type=["sigmoid", "sft"], loss_weights=[1.0, alpha])` (TRL >= 0.29
+removed `rpo_alpha`; the "sft" loss is the mean NLL of the chosen completion's tokens).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from atf.train.collators import ToolMaskedPreferenceCollator
+from atf.train.data import dpo_dataset
+from atf.train.model import load_model, resume_checkpoint, save_for_inference, training_tokenizer
+
+
+def train_dpo(model_path: str, pairs: Sequence[dict], training_args: Any, model_args: Any, merge_lora: bool = True) -> Any:
+    """Train `model_path` on `pairs` (atf.train.pairs format) and save to `training_args.output_dir`.
+    The reference model is `model_path` itself (or the adapter-free base with LoRA)."""
+    from trl import DPOTrainer, get_peft_config
+
+    tokenizer = training_tokenizer(model_path)
+    collator = ToolMaskedPreferenceCollator.from_tokenizer(
+        tokenizer, max_length=training_args.max_length, truncation_mode=training_args.truncation_mode, pad_to_multiple_of=training_args.pad_to_multiple_of
+    )
+    trainer = DPOTrainer(
+        model=load_model(model_args, model_path),
+        args=training_args,
+        train_dataset=dpo_dataset(pairs),
+        processing_class=tokenizer,
+        data_collator=collator,
+        peft_config=get_peft_config(model_args),
+    )
+    trainer.train(resume_from_checkpoint=resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir))
+    save_for_inference(trainer, tokenizer, training_args.output_dir, merge_lora)
+    return trainer

@@ -1,0 +1,140 @@
+"""Expert iteration: sample with the current model through the agent loop, keep what worked, fine-tune.
+
+Each round r (folder `<output_dir>/round_<r>/`):
+  1. sample `samples_per_problem` rollouts per training problem with the round's starting model, with the
+     real syntax check and the chosen consistency check; rollouts are appended to `samples.rank<k>.jsonl`
+     as they finish (a rerun skips what is there);
+  2. keep successes with fewer than `max_kept_revisions` revisions that follow the loop's rules;
+  3. merge them with the earlier data (seed files and earlier rounds), deduplicated, into `train.jsonl`;
+  4. SFT the round's starting model on that and save it to the round folder (marked `.complete`).
+Under `accelerate launch` every process samples its share of the problems, then all train together.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import logging
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from atf.agent.loop import AgentConfig, ToolLoop
+from atf.agent.tools import ConsistencyCheckTool, SyntaxCheckTool, Tool
+from atf.agent.trajectory import Trajectory, read_jsonl, write_jsonl
+from atf.agent.validate import rule_violations
+from atf.data.benchmarks import BenchmarkProblem, load_benchmark, load_problems
+from atf.train.data import keep_for_sft, load_trajectories, merge_dedupe
+from atf.train.reference import ReferenceConsistencyTool
+from atf.train.sft import train_sft
+from atf.train.synth import refuse_test_split
+
+log = logging.getLogger(__name__)
+
+
+def training_problems(sources: Sequence[str], limit: int | None = None) -> list[BenchmarkProblem]:
+    """`benchmark:split` names or JSONL files; test splits are refused."""
+    out: list[BenchmarkProblem] = []
+    for source in sources:
+        name, _, split = source.partition(":")
+        problems = load_benchmark(name, split or None) if not Path(source).is_file() and ":" in source else load_problems(source)
+        out.extend(problems[:limit])
+    refuse_test_split(out)
+    return out
+
+
+def make_tools(args: Any, problems: Sequence[BenchmarkProblem], engine: Any) -> list[Tool]:
+    if args.consistency == "reference":
+        missing = [p.id for p in problems if not p.formal]
+        if missing:
+            raise ValueError(f"consistency=reference needs gold statements; {len(missing)} problems have none (e.g. {missing[0]})")
+        consistency: Tool = ReferenceConsistencyTool({p.informal: p.formal for p in problems})
+    else:
+        from atf.llm import load_engine
+
+        judges = [load_engine(spec) for spec in args.judges] or [engine]
+        consistency = ConsistencyCheckTool.from_engines(judges)
+    return [SyntaxCheckTool(), consistency]
+
+
+def sample_round(
+    engine: Any, problems: Sequence[BenchmarkProblem], args: Any, out_path: Path, round_index: int, tools: Sequence[Tool] | None = None
+) -> list[Trajectory]:
+    """All rollouts of this process's problems for one round, resuming from `out_path`."""
+    done = {(t.meta.get("id"), t.meta.get("sample")): t for t in read_jsonl(out_path)} if out_path.exists() else {}
+    todo = [(p, j) for p in problems for j in range(args.samples_per_problem) if (p.id, j) not in done]
+    if todo:
+        config = AgentConfig(
+            max_revisions=args.max_revisions, max_turns=args.max_turns, max_new_tokens=args.max_new_tokens, temperature=args.temperature
+        )
+        loop = ToolLoop(engine, tools or make_tools(args, problems, engine), config)
+        metas = [{"id": p.id, "benchmark": p.benchmark, "split": p.split, "sample": j, "round": round_index, "reference": p.formal} for p, j in todo]
+        loop.run([p.informal for p, _ in todo], metas, on_done=lambda t: write_jsonl(out_path, [t], append=True), progress=True)
+    return list(read_jsonl(out_path))
+
+
+def select(samples: Sequence[Trajectory], max_kept_revisions: int, max_revisions: int | None = None) -> list[Trajectory]:
+    """Successes with fewer than `max_kept_revisions` revisions that follow the loop's rules."""
+    return [t for t in samples if keep_for_sft(t, max_kept_revisions) and not rule_violations(t, max_revisions)]
+
+
+def run_expert_iteration(
+    script_args: Any,
+    training_args: Any,
+    model_args: Any,
+    model_path: str,
+    engine_factory: Callable[[str], Any] | None = None,
+) -> str:
+    """All rounds; returns the last round's model folder. engine_factory(model_path) builds the sampler
+    (default: `load_engine(f"{sampler}:{path}")`)."""
+    from accelerate import PartialState
+
+    from atf.llm import load_engine
+
+    state = PartialState()
+    root = Path(training_args.output_dir)
+    problems = training_problems(script_args.problems, script_args.limit)
+    mine = problems[state.process_index :: state.num_processes]
+    data = merge_dedupe([t for t in load_trajectories(script_args.seed_files) if t.success]) if script_args.seed_files else []
+    factory = engine_factory or (lambda path: load_engine(f"{script_args.sampler}:{path}"))
+    current = model_path
+    for r in range(script_args.rounds):
+        rdir = root / f"round_{r}"
+        rdir.mkdir(parents=True, exist_ok=True)
+        if (rdir / ".complete").exists():
+            log.info("round %d already complete", r)
+            data = merge_dedupe(data, read_jsonl(rdir / "kept.jsonl"))
+            current = str(rdir)
+            continue
+        engine = factory(current)
+        sample_round(engine, mine, script_args, rdir / f"samples.rank{state.process_index}.jsonl", r)
+        del engine
+        _free_accelerator_memory()
+        state.wait_for_everyone()
+        samples = [t for f in sorted(rdir.glob("samples.rank*.jsonl")) for t in read_jsonl(f)]
+        kept = select(samples, script_args.max_kept_revisions, script_args.max_revisions)
+        data = merge_dedupe(data, kept)
+        if state.is_main_process:
+            write_jsonl(rdir / "kept.jsonl", kept)
+            write_jsonl(rdir / "train.jsonl", data)
+        print(f"round {r}: {len(samples)} rollouts, {sum(t.success for t in samples)} successes, {len(kept)} kept, {len(data)} to train on")
+        if not data:
+            raise ValueError("no successful trajectories to train on: give --seed_files with cold-start data (data_gen/synthesize.py)")
+        round_args = copy.copy(training_args)
+        round_args.output_dir = str(rdir)
+        train_sft(current, data, round_args, model_args, merge_lora=script_args.merge_lora)
+        if state.is_main_process:
+            (rdir / ".complete").write_text("ok\n")
+        state.wait_for_everyone()
+        current = str(rdir)
+    return current
+
+
+def _free_accelerator_memory() -> None:
+    gc.collect()
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    except ImportError:  # pragma: no cover
+        pass

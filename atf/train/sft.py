@@ -1,0 +1,35 @@
+"""SFT on tool-loop trajectories: TRL's SFTTrainer on the token view (loss on model-sampled tokens only)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from atf.agent.trajectory import Trajectory
+from atf.train.data import sft_dataset
+from atf.train.model import load_model, resume_checkpoint, save_for_inference, training_tokenizer
+
+
+def train_sft(
+    model_path: str,
+    trajectories: Sequence[Trajectory],
+    training_args: Any,
+    model_args: Any,
+    retokenize: bool = False,
+    merge_lora: bool = True,
+) -> Any:
+    """Fine-tune `model_path` on `trajectories` (successes, already filtered) and save to
+    `training_args.output_dir`; returns the trainer."""
+    from trl import SFTTrainer, get_peft_config
+
+    tokenizer = training_tokenizer(model_path)
+    dataset = sft_dataset(trajectories, tokenizer, retokenize)
+    trainer = SFTTrainer(
+        model=load_model(model_args, model_path),
+        args=training_args,
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        peft_config=get_peft_config(model_args),
+    )
+    trainer.train(resume_from_checkpoint=resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir))
+    save_for_inference(trainer, tokenizer, training_args.output_dir, merge_lora)
+    return trainer

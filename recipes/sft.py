@@ -1,0 +1,31 @@
+"""SFT on tool-loop trajectories (cold start, or any successes).
+
+    python recipes/sft.py --config configs/sft.yaml
+    accelerate launch --config_file configs/accelerate/zero2.yaml recipes/sft.py --config configs/sft.yaml --use_peft
+
+Loss is on the tokens the model sampled (the trajectory's completion mask), never on tool output; see
+atf/train/data.py for why the token view is used rather than re-rendered messages.
+"""
+
+from trl import ModelConfig, SFTConfig, TrlParser
+
+from atf.train.args import SFTScriptArguments
+from atf.train.data import keep_for_sft, load_trajectories
+from atf.train.model import resolve_model_path
+from atf.train.sft import train_sft
+
+
+def main(script_args: SFTScriptArguments, training_args: SFTConfig, model_args: ModelConfig):
+    if not script_args.train_files:
+        raise ValueError("give --train_files (trajectory JSONL from data_gen/synthesize.py or atf formalize --out)")
+    trajectories = [t for t in load_trajectories(script_args.train_files) if keep_for_sft(t, script_args.max_kept_revisions)]
+    print(f"SFT on {len(trajectories)} successful trajectories from {', '.join(script_args.train_files)}")
+    model_path = resolve_model_path(model_args.model_name_or_path)
+    trainer = train_sft(model_path, trajectories, training_args, model_args, script_args.retokenize, script_args.merge_lora)
+    trainer.accelerator.print(f"saved {training_args.output_dir}")
+    return trainer
+
+
+if __name__ == "__main__":
+    parser = TrlParser((SFTScriptArguments, SFTConfig, ModelConfig))
+    main(*parser.parse_args_and_config())
