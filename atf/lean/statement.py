@@ -1,0 +1,463 @@
+"""The Lean 4 statement model: a header (imports, opens, options), optional auxiliary declarations,
+and the main `theorem name binders : conclusion := by sorry`.
+
+`split_commands` cuts a file into top-level commands (a doc comment, attributes, modifiers and
+`open ... in` prefixes stay with the declaration they belong to); `parse_statement` reads the header
+and the last theorem/lemma/example into a `LeanStatement`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from atf.lean.lexer import CLOSE_TO_OPEN, OPEN_TO_CLOSE, Scan, Token, scan
+
+DECLARATION_KEYWORDS = {
+    "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class", "inductive",
+    "axiom", "opaque", "irreducible_def",
+}
+THEOREM_KEYWORDS = {"theorem", "lemma", "example"}
+MODIFIERS = {"noncomputable", "private", "protected", "partial", "unsafe", "nonrec", "local", "scoped"}
+NOTATION_KEYWORDS = {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
+META_KEYWORDS = {
+    "macro", "macro_rules", "syntax", "elab", "elab_rules", "declare_syntax_cat", "initialize",
+    "builtin_initialize", "run_cmd", "run_elab", "run_meta",
+}
+OTHER_COMMANDS = {
+    "import", "prelude", "open", "namespace", "section", "end", "variable", "universe", "set_option",
+    "attribute", "export", "mutual", "omit", "include", "alias", "deriving",
+}
+# Commands that may also begin a line inside a term or tactic block (`open Real in simp`), so they
+# only start a command at column 0.
+_AMBIGUOUS = {"open", "set_option", "local", "scoped", "end", "include", "omit", "deriving", "attribute", "alias"}
+_COMMAND_STARTS = DECLARATION_KEYWORDS | MODIFIERS | NOTATION_KEYWORDS | META_KEYWORDS | OTHER_COMMANDS
+
+
+class StatementParseError(ValueError):
+    """The text is not a statement this parser understands; `line`/`col` point at the problem."""
+
+    def __init__(self, message: str, line: int = 0, col: int = 0):
+        super().__init__(f"{line}:{col}: {message}" if line else message)
+        self.line, self.col, self.bare = line, col, message
+
+
+@dataclass
+class Command:
+    """One top-level command.
+
+    keyword: what it is after prefixes: "import", "open", "theorem", "def", "notation3", "#eval", ...
+    doc: its doc comment, if any.
+    attributes: the text inside each `@[...]` prefix.
+    modifiers: `noncomputable`, `private`, `local`, ...
+    scopes: `open X in` / `set_option o v in` prefixes, as written.
+    tokens: all its tokens; `head` indexes the keyword token.
+    """
+
+    keyword: str
+    tokens: list[Token]
+    head: int
+    doc: str | None = None
+    attributes: list[str] = field(default_factory=list)
+    modifiers: list[str] = field(default_factory=list)
+    scopes: list[str] = field(default_factory=list)
+
+    @property
+    def start(self) -> int:
+        return self.tokens[0].start
+
+    @property
+    def end(self) -> int:
+        return self.tokens[-1].end
+
+    @property
+    def line(self) -> int:
+        return self.tokens[self.head].line
+
+    @property
+    def col(self) -> int:
+        return self.tokens[self.head].col
+
+    @property
+    def body_tokens(self) -> list[Token]:
+        """The tokens from the keyword on."""
+        return self.tokens[self.head:]
+
+    def words(self) -> list[str]:
+        return [t.text for t in self.body_tokens]
+
+
+@dataclass
+class Binder:
+    """One bracketed binder of the theorem: `(x y : ℝ)`, `{n : ℕ}`, `[Fintype α]`, `(h₀ : 0 < x)`.
+
+    bracket: the opening bracket, one of ( { [ ⦃ ⟨.
+    names: the bound names (empty for an anonymous instance binder).
+    type: the type as written, or None when the binder has none (`{n}`).
+    """
+
+    text: str
+    bracket: str
+    names: list[str]
+    type: str | None
+
+    @property
+    def is_instance(self) -> bool:
+        return self.bracket == "["
+
+
+@dataclass
+class LeanStatement:
+    """A parsed statement.
+
+    header_imports: modules imported, in order (`import Mathlib` -> "Mathlib").
+    header_opens: namespaces opened before the theorem (top-level `open`, and `open ... in` on the theorem).
+    header_options: `set_option` name/value pairs before the theorem.
+    preamble: the text of auxiliary commands between header and theorem (answer placeholders
+        `abbrev x_solution : T := sorry`, helper defs, structures, namespaces, variables).
+    kind: "theorem", "lemma" or "example" (or "def"/"abbrev" for a `def ... := sorry` statement).
+    name: the theorem's name (None for `example`).
+    binders: all bracketed binders; hypotheses: those that look like assumptions rather than
+        variables (a heuristic: the type contains a relation or connective, or the name starts with
+        `h` and the type is not an obvious type such as ℕ, ℝ, Set α, Finset α).
+    conclusion: the type after the last binder's `:`.
+    body: what follows `:=` (for a statement: `by sorry` or `sorry`; see `is_sorry_body`).
+    docstring: the theorem's `/-- ... -/` text, without the delimiters.
+    body_line: 1-based line where the text after the imports starts (what is sent to Lean on top of
+        the imported environment); body_offset: its character offset.
+    body_start: character offset just past the theorem's `:=`.
+    """
+
+    text: str
+    header_imports: list[str]
+    header_opens: list[str]
+    header_options: list[tuple[str, str]]
+    preamble: list[str]
+    kind: str
+    name: str | None
+    binders: list[Binder]
+    hypotheses: list[Binder]
+    conclusion: str
+    body: str
+    docstring: str | None
+    commands: list[Command] = field(repr=False)
+    main_index: int = field(repr=False)
+    body_line: int = 1
+    body_offset: int = 0
+    body_start: int = 0
+
+    @property
+    def main(self) -> Command:
+        return self.commands[self.main_index]
+
+    @property
+    def variables(self) -> list[Binder]:
+        return [b for b in self.binders if b not in self.hypotheses]
+
+    @property
+    def body_text(self) -> str:
+        """The text after the import lines (starting at `body_line`)."""
+        return self.text[self.body_offset:]
+
+    @property
+    def header_key(self) -> tuple[str, ...]:
+        """Statements with the same key can share one imported environment."""
+        return tuple(sorted(set(self.header_imports)))
+
+    def is_sorry_body(self) -> bool:
+        return re.fullmatch(r"(by\s+)?sorry", self.body.strip()) is not None
+
+
+def split_commands(s: Scan) -> list[Command]:
+    """Cut scanned text into top-level commands."""
+    toks = s.tokens
+    starts: list[int] = []
+    depth = 0
+    for i, t in enumerate(toks):
+        if depth == 0 and t.line_start and _starts_command(toks, i):
+            starts.append(i)
+        if t.kind == "attr" or (t.kind == "symbol" and t.text in OPEN_TO_CLOSE):
+            depth += 1
+        elif t.kind == "symbol" and t.text in CLOSE_TO_OPEN:
+            depth = max(0, depth - 1)
+    if toks and (not starts or starts[0] != 0):
+        starts.insert(0, 0)
+
+    pieces = [toks[a:b] for a, b in zip(starts, starts[1:] + [len(toks)])]
+    commands: list[Command] = []
+    pending: list[Token] = []
+    for piece in pieces:
+        pending.extend(piece)
+        cmd = _make_command(pending)
+        if cmd is None:  # only a doc comment / attributes / modifiers / `open X in` so far
+            continue
+        commands.append(cmd)
+        pending = []
+    if pending:  # a dangling prefix (doc comment with nothing after it, `open X in` at the end)
+        commands.append(Command(keyword=pending[0].text, tokens=pending, head=0))
+    return commands
+
+
+def _starts_command(toks: list[Token], i: int) -> bool:
+    t = toks[i]
+    if t.kind in ("doc", "attr", "hash"):
+        return t.col == 0 or t.kind != "attr"
+    if t.kind != "ident" or t.text not in _COMMAND_STARTS:
+        return False
+    if t.text == "deriving":
+        return t.col == 0 and i + 1 < len(toks) and toks[i + 1].text == "instance"
+    if t.text in _AMBIGUOUS:
+        return t.col == 0
+    return True
+
+
+def _make_command(tokens: list[Token]) -> Command | None:
+    """Build a command from tokens, or None when they are only a prefix waiting for a declaration."""
+    doc: str | None = None
+    attributes: list[str] = []
+    modifiers: list[str] = []
+    scopes: list[str] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        t = tokens[i]
+        if t.kind == "doc":
+            doc = t.text[3:-2].strip()
+            i += 1
+        elif t.kind == "attr":
+            j = _matching(tokens, i)
+            attributes.append(" ".join(x.text for x in tokens[i + 1 : j]))
+            i = j + 1
+        elif t.kind == "ident" and t.text in MODIFIERS and not (i + 1 < n and tokens[i + 1].text == "section"):
+            modifiers.append(t.text)
+            i += 1
+        elif t.kind == "ident" and t.text in ("open", "set_option") and (j := _scope_in_end(tokens, i)) is not None:
+            scopes.append(" ".join(x.text for x in tokens[i:j]))
+            i = j + 1
+        else:
+            break
+    if i >= n:
+        return None
+    head = tokens[i]
+    keyword = head.text
+    if head.kind == "ident" and keyword == "noncomputable" and i + 1 < n and tokens[i + 1].text == "section":
+        keyword = "section"
+    return Command(keyword, tokens, i, doc, attributes, modifiers, scopes)
+
+
+def _matching(tokens: list[Token], i: int) -> int:
+    """Index of the token closing the bracket opened at `tokens[i]` (or the last token)."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        t = tokens[j]
+        if t.kind == "attr" or (t.kind == "symbol" and t.text in OPEN_TO_CLOSE):
+            depth += 1
+        elif t.kind == "symbol" and t.text in CLOSE_TO_OPEN:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(tokens) - 1
+
+
+def _scope_in_end(tokens: list[Token], i: int) -> int | None:
+    """For `open X Y in` / `set_option o v in` starting at i, the index of `in`; None if no `in`."""
+    j = i + 1
+    limit = min(len(tokens), i + 40)
+    while j < limit:
+        t = tokens[j]
+        if t.text == "in" and t.kind == "ident":
+            return j
+        if t.kind == "ident" and t.text in _COMMAND_STARTS and t.line_start:
+            return None
+        j += 1
+    return None
+
+
+_TYPE_HEADS = {
+    "ℕ", "ℤ", "ℚ", "ℝ", "ℂ", "Nat", "Int", "Rat", "Real", "Complex", "Type", "Sort", "Prop", "Set", "Finset",
+    "List", "Multiset", "Fin", "ZMod", "Matrix", "Polynomial", "Option", "Bool", "String", "Array", "Function",
+    "EuclideanSpace", "Equiv", "Perm",
+}
+_RELATIONS = re.compile(r"[=≠<>≤≥∣∈∉⊆⊂⊇⊃∧∨¬↔∀∃≡≃≅⊢]|\bTrue\b|\bFalse\b")
+
+
+def _looks_like_hypothesis(names: list[str], type_text: str | None) -> bool:
+    if type_text is None:
+        return False
+    flat = _depth0_text(type_text)
+    if _RELATIONS.search(flat):
+        return True
+    head = type_text.split()[0] if type_text.split() else ""
+    head = head.lstrip("(").split(".")[0]
+    return bool(names) and all(n.startswith("h") for n in names) and head not in _TYPE_HEADS and "→" not in flat
+
+
+def _depth0_text(text: str) -> str:
+    """`text` with everything inside brackets removed, so `Finset {x | x < 5}` has no relation."""
+    out = []
+    depth = 0
+    for c in text:
+        if c in OPEN_TO_CLOSE:
+            depth += 1
+        elif c in CLOSE_TO_OPEN:
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(c)
+    return "".join(out)
+
+
+def parse_statement(text: str) -> LeanStatement:
+    """Parse a full statement (imports, opens, ..., `theorem ... := by sorry`).
+
+    Raises StatementParseError (a ValueError) with a position when there is no theorem, or its binders
+    or `:` / `:=` cannot be found. Lexical problems (unterminated comments) are left to `precheck`.
+    """
+    return parse_commands(text, split_commands(scan(text)))
+
+
+def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
+    """`parse_statement` for text already split into commands."""
+    if not commands:
+        raise StatementParseError("empty statement: expected imports and a theorem")
+    main_index = _main_index(commands)
+    if main_index is None:
+        raise StatementParseError("no `theorem`, `lemma` or `example` found")
+    main = commands[main_index]
+
+    imports: list[str] = []
+    opens: list[str] = []
+    options: list[tuple[str, str]] = []
+    preamble: list[str] = []
+    body_offset = 0
+    for cmd in commands[:main_index]:
+        words = cmd.words()
+        if cmd.keyword == "import":
+            imports.extend(words[1:])
+            nl = text.find("\n", cmd.end)
+            body_offset = len(text) if nl < 0 else nl + 1
+        elif cmd.keyword == "open" and not cmd.scopes:
+            opens.extend(w for w in words[1:] if w not in ("scoped", "in"))
+        elif cmd.keyword == "set_option" and len(words) >= 3:
+            options.append((words[1], " ".join(words[2:])))
+        else:
+            preamble.append(text[cmd.start : cmd.end])
+    for scope in main.scopes:
+        words = scope.split()
+        if words[0] == "open":
+            opens.extend(w for w in words[1:] if w not in ("scoped", "in"))
+        elif len(words) >= 3:
+            options.append((words[1], " ".join(words[2:-1]) if words[-1] == "in" else " ".join(words[2:])))
+
+    kind, name, binders, conclusion, body, body_start = _parse_theorem(text, main)
+    hypotheses = [b for b in binders if b.bracket != "[" and _looks_like_hypothesis(b.names, b.type)]
+    body_line = text.count("\n", 0, body_offset) + 1
+    return LeanStatement(
+        text=text,
+        header_imports=imports,
+        header_opens=opens,
+        header_options=options,
+        preamble=preamble,
+        kind=kind,
+        name=name,
+        binders=binders,
+        hypotheses=hypotheses,
+        conclusion=conclusion,
+        body=body,
+        docstring=main.doc,
+        commands=commands,
+        main_index=main_index,
+        body_line=body_line,
+        body_offset=body_offset,
+        body_start=body_start,
+    )
+
+
+def _main_index(commands: list[Command]) -> int | None:
+    """The last theorem/lemma/example; failing that, the last def/abbrev whose body is `sorry`
+    (ProofNet states "construct X" problems as `def exercise ... : CommGroup G := sorry`)."""
+    for i in range(len(commands) - 1, -1, -1):
+        if commands[i].keyword in THEOREM_KEYWORDS:
+            return i
+    for i in range(len(commands) - 1, -1, -1):
+        cmd = commands[i]
+        if cmd.keyword in ("def", "abbrev") and any(t.text == "sorry" for t in cmd.tokens):
+            return i
+    return None
+
+
+def _parse_theorem(text: str, cmd: Command) -> tuple[str, str | None, list[Binder], str, str, int]:
+    toks = cmd.body_tokens
+    kind = toks[0].text
+    i = 1
+    name = None
+    if kind != "example":
+        if i >= len(toks) or toks[i].kind != "ident":
+            t = toks[min(i, len(toks) - 1)]
+            raise StatementParseError(f"expected a name after `{kind}`", t.line, t.col)
+        name = toks[i].text
+        i += 1
+        if i < len(toks) and toks[i].text == "." and i + 1 < len(toks) and toks[i + 1].text == "{":
+            i = _matching(toks, i + 1) + 1  # universe parameters `foo.{u}`
+    binders: list[Binder] = []
+    while i < len(toks) and toks[i].kind == "symbol" and toks[i].text in ("(", "{", "[", "⦃", "⟨"):
+        j = _matching(toks, i)
+        if toks[j].text != OPEN_TO_CLOSE[toks[i].text]:
+            raise StatementParseError(f"binder `{toks[i].text}` is not closed", toks[i].line, toks[i].col)
+        binders.append(_binder(text, toks, i, j))
+        i = j + 1
+    if i >= len(toks) or toks[i].text != ":":
+        t = toks[min(i, len(toks) - 1)]
+        what = f"`{t.text}`" if i < len(toks) else "the end"
+        raise StatementParseError(f"expected `:` before the theorem's conclusion, found {what}", t.line, t.col)
+    colon = toks[i]
+    assign = _body_assign(toks, i + 1)
+    if assign is None:
+        raise StatementParseError("missing `:=` after the theorem's conclusion (expected `:= by sorry`)",
+                                  colon.line, colon.col)
+    conclusion = text[colon.end : toks[assign].start].strip()
+    body = text[toks[assign].end : cmd.end].strip()
+    if not conclusion:
+        raise StatementParseError("empty conclusion after `:`", colon.line, colon.col)
+    return kind, name, binders, conclusion, body, toks[assign].end
+
+
+def _binder(text: str, toks: list[Token], i: int, j: int) -> Binder:
+    inner = toks[i + 1 : j]
+    depth = 0
+    colon = None
+    for k, t in enumerate(inner):
+        if t.kind == "symbol" and t.text in OPEN_TO_CLOSE:
+            depth += 1
+        elif t.kind == "symbol" and t.text in CLOSE_TO_OPEN:
+            depth -= 1
+        elif depth == 0 and t.text == ":":
+            colon = k
+            break
+    bracket = toks[i].text
+    if colon is None:
+        if bracket == "[":
+            return Binder(text[toks[i].start : toks[j].end], bracket, [], text[toks[i].end : toks[j].start].strip())
+        return Binder(text[toks[i].start : toks[j].end], bracket, [t.text for t in inner if t.kind == "ident"], None)
+    names = [t.text for t in inner[:colon] if t.kind == "ident" or t.text == "_"]
+    type_text = text[inner[colon].end : toks[j].start].strip()
+    return Binder(text[toks[i].start : toks[j].end], bracket, names, type_text)
+
+
+def _body_assign(toks: list[Token], i: int) -> int | None:
+    """Index of the `:=` that starts the body, skipping those of `let`/`have` inside the conclusion."""
+    depth = 0
+    pending_lets = 0
+    for k in range(i, len(toks)):
+        t = toks[k]
+        if t.kind == "attr" or (t.kind == "symbol" and t.text in OPEN_TO_CLOSE):
+            depth += 1
+        elif t.kind == "symbol" and t.text in CLOSE_TO_OPEN:
+            depth -= 1
+        elif depth == 0 and t.kind == "ident" and t.text in ("let", "have", "letI", "haveI"):
+            pending_lets += 1
+        elif depth == 0 and t.text == ":=":
+            if pending_lets:
+                pending_lets -= 1
+            else:
+                return k
+    return None
