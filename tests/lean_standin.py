@@ -224,6 +224,8 @@ class Elaborator:
 
     def command(self, chunk, start, text, names, scopes, msg, sorries) -> None:
         words = chunk.split()
+        if words[:2] == ["noncomputable", "section"]:
+            words = words[1:]
         head = words[0]
         if head == "#check":
             if " ".join(words[1:]) == "Nat":

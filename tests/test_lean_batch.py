@@ -1,0 +1,173 @@
+"""Grouped batch compilation end to end: SyntaxChecker -> pool -> pexpect -> the protocol stand-in."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from atf.lean import SyntaxChecker, parse_statement
+from atf.lean.batch import SENTINEL, build_group, prepare
+
+STANDIN = str(Path(__file__).parent / "lean_standin.py")
+H = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat\n\n"
+
+
+def checker(tmp_path=None, *flags, **kwargs) -> SyntaxChecker:
+    argv = [sys.executable, STANDIN, *flags]
+    if tmp_path is not None:
+        argv += ["--log", str(tmp_path / "sent.jsonl")]
+    return SyntaxChecker(argv, **kwargs)
+
+
+def sent(tmp_path) -> list[dict]:
+    return [json.loads(line) for line in (tmp_path / "sent.jsonl").read_text().splitlines()]
+
+
+MIXED = [
+    H + "/-- fine -/\ntheorem a (x : ℝ) (h₀ : 0 < x) : 0 < x ^ 2 := by\n  sorry",
+    H + "theorem a (x : ℝ) : x = x := by sorry",  # same name as the first: isolated by namespaces
+    H + "theorem b (x : ℝ)\n    (h : STANDIN_ERROR x) :\n    x = x := by sorry",
+    H + "def twice := 1\ndef twice := 2\ntheorem c : twice = 1 := by sorry",
+    H + "noncomputable section\nabbrev c_solution : ℕ := sorry\ntheorem c : c_solution = 1 := by sorry",
+    H + "instance : Inhabited ℕ := ⟨3⟩\ntheorem d : (default : ℕ) = 3 := by sorry",
+    "import Mathlib\n\ntheorem e : (1 : ℕ) = 1 := by sorry",
+]
+
+
+def _summary(results):
+    return [(r.ok, r.checked_by, r.failure, r.errors, r.goals) for r in results]
+
+
+def test_grouped_verdicts_equal_one_by_one_verdicts_with_fewer_round_trips():
+    with checker() as grouped, checker(group=False) as single:
+        g = grouped.check_many(MIXED)
+        s = single.check_many(MIXED)
+        assert _summary(g) == _summary(s)
+        # 2 headers: 2 loads; 5 groupable statements of the first header in 1 command, 1 alone, 1 of the second
+        assert grouped.stats().header_loads == 2 and grouped.stats().round_trips == 2 + 3
+        assert single.stats().round_trips == 2 + len(MIXED)
+    assert [r.ok for r in g] == [True, True, False, False, True, True, True]
+    assert all(r.checked_by == "lean" for r in g)
+    # errors come back in each statement's own coordinates, with the wrapper's namespace stripped
+    assert g[2].errors == ["9:9: Unknown identifier `STANDIN_ERROR`"]
+    assert g[3].errors == ["9:4: 'twice' has already been declared"]
+    assert g[0].goals == ["⊢ 0 < x ^ 2"]
+
+
+def test_a_statement_that_swallows_the_rest_breaks_only_itself(tmp_path):
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(6)]
+    stmts[2] = H + "theorem t2 : STANDIN_SWALLOW 2 = 2 := by sorry"
+    with checker(tmp_path) as c:
+        results = c.check_many(stmts)
+    assert [r.ok for r in results] == [True, True, False, True, True, True]
+    assert results[2].errors == ["8:46: unterminated comment"]  # at the end of its own text, as Lean says
+    cmds = [r["cmd"] for r in sent(tmp_path)[1:]]
+    # one grouped command, then the breaker alone, then the statements after it regrouped
+    assert len(cmds) == 3 and cmds[0].count(SENTINEL) == 6 and SENTINEL not in cmds[1] and cmds[2].count(SENTINEL) == 3
+
+
+@pytest.mark.parametrize("split", ["bisect", "singles"])
+def test_a_crash_inside_a_group_costs_only_the_crashing_statement(split):
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(8)]
+    stmts[5] = H + "theorem t5 : STANDIN_CRASH = 5 := by sorry"
+    with checker(split=split) as c:
+        results = c.check_many(stmts)
+        stats = c.stats()
+    assert [r.ok for r in results] == [i != 5 for i in range(8)]
+    assert results[5].failure == "crash" and results[5].checked_by == "lean"
+    assert "crashed while checking this statement" in results[5].errors[0]
+    assert "INTERNAL PANIC" in results[5].feedback()
+    assert stats.crashes >= 2  # the group, then the statement alone (and its one retry)
+
+
+def test_a_slow_statement_times_out_alone():
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(4)]
+    stmts[1] = H + "theorem t1 : STANDIN_SLOW = 1 := by sorry"
+    with checker(None, "--slow-s", "30", timeout_s=0.6, group_extra_s=0.1) as c:
+        results = c.check_many(stmts)
+    assert [r.failure for r in results] == [None, "timeout", None, None]
+    assert "within 0.6 s" in results[1].errors[0]
+
+
+def test_a_header_that_fails_to_load_fails_only_its_statements():
+    stmts = ["import NonexistentLib\n\ntheorem a : 1 = 1 := by sorry", H + "theorem b : 1 = 1 := by sorry"]
+    with checker() as c:
+        bad, good = c.check_many(stmts)
+    assert bad.failure == "header" and "unknown module prefix 'NonexistentLib'" in bad.errors[0]
+    assert good.ok
+
+
+def test_statements_failing_the_precheck_never_reach_lean(tmp_path):
+    evil = H + '#eval IO.println "pwned"\ntheorem t : 1 = 1 := by sorry'
+    with checker(tmp_path) as c:
+        r, ok = c.check_many([evil, H + "theorem u : 1 = 1 := by sorry"])
+    assert not r.ok and r.checked_by == "precheck" and r.failure == "precheck"
+    assert "not sent to Lean" in r.feedback()
+    assert ok.ok
+    assert all("pwned" not in req.get("cmd", "") for req in sent(tmp_path))
+
+
+def test_identical_statements_are_checked_once(tmp_path):
+    s = H + "theorem t : 1 = 1 := by sorry"
+    with checker(tmp_path) as c:
+        results = c.check_many([s, s, s])
+    assert [r.ok for r in results] == [True] * 3
+    assert len(sent(tmp_path)) == 2  # the header and one (single-statement) command
+
+
+def test_pool_runs_groups_in_parallel_and_prefers_workers_that_hold_the_header():
+    one_header = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(12)]
+    with checker(None, workers=2, max_group_size=3) as c:
+        assert all(r.ok for r in c.check_many(one_header))
+        stats = c.stats()
+    assert stats.starts == 2 and stats.header_loads == 2 and stats.round_trips == 2 + 4  # both workers busy
+
+    stmts = []
+    for h in range(4):
+        header = f"import Mathlib\nimport Extra{h}\n\n"
+        stmts += [header + f"theorem t{h}_{i} : {i} = {i} := by sorry" for i in range(6)]
+    with checker(None, workers=2, max_group_size=3) as c:
+        assert all(r.ok for r in c.check_many(stmts))
+        stats = c.stats()
+    # 8 jobs over 4 headers: a worker keeps to headers it holds, so loads stay near one per header
+    # (an idle worker may still take over the last job of another's header)
+    assert 4 <= stats.header_loads <= 6 and stats.round_trips == stats.header_loads + 8
+
+
+def test_default_header_and_positions_in_the_users_text():
+    with checker(default_header="import Mathlib") as c:
+        r = c.check("theorem t (x : ℕ) :\n  STANDIN_ERROR x := by sorry")
+    assert r.errors == ["2:2: Unknown identifier `STANDIN_ERROR`"]
+    assert "   2 |   STANDIN_ERROR x := by sorry\n     |   ^^^^^^^^^^^^^" in r.feedback()
+
+
+def test_without_lean_results_say_precheck(monkeypatch, tmp_path):
+    monkeypatch.delenv("ATF_LEAN_REPL", raising=False)
+    monkeypatch.setenv("ATF_LEAN_HOME", str(tmp_path / "nothing-installed"))
+    c = SyntaxChecker()
+    assert not c.lean_available
+    good, bad = c.check_many([H + "theorem t : 1 = 1 := by sorry", H + "theorem t : (1 = 1 := by sorry"])
+    assert good.ok and good.checked_by == "precheck" and "Lean was not run" in good.feedback()
+    assert "ATF_LEAN_REPL" in good.feedback()
+    assert not bad.ok and bad.checked_by == "precheck"
+
+
+def test_repl_is_found_from_the_environment(monkeypatch):
+    monkeypatch.setenv("ATF_LEAN_REPL", f"{sys.executable} {STANDIN}")
+    with SyntaxChecker() as c:
+        assert c.lean_available and c.check(H + "theorem t : 1 = 1 := by sorry").checked_by == "lean"
+
+
+def test_group_command_layout_keeps_statements_apart():
+    items = [prepare(parse_statement(s)) for s in MIXED[:2] + MIXED[4:5]]
+    cmd = build_group(items)
+    assert cmd.text.startswith("namespace ATF_S0\n\nset_option maxHeartbeats 400000")
+    assert [b.namespace for b in cmd.blocks] == ["ATF_S0", "ATF_S1", "ATF_S2"]
+    lines = cmd.text.split("\n")
+    for b in cmd.blocks:
+        assert lines[b.first_line - 1] == f"namespace {b.namespace}"
+        assert lines[b.sentinel_line - 1] == SENTINEL and lines[b.sentinel_line - 2] == f"end {b.namespace}"
+    # the noncomputable section the third statement leaves open is closed inside its block
+    assert lines[cmd.blocks[2].sentinel_line - 3] == "end"
+    assert prepare(parse_statement(MIXED[5])).alone_reason == "declares a global instance"
