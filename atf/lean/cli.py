@@ -1,5 +1,222 @@
-"""Subcommands for atf.lean (being built; see the open issues)."""
+"""`atf syntax-check` (statements in, JSONL verdicts out) and `atf serve-syntax` (the HTTP tool server)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Iterator
+
+STATEMENT_FIELDS = ("statement", "formal_statement", "lean_file", "autoformalization", "lean4_code")
+
+_LEAN_HELP = """\
+Lean is found from --repl, else $ATF_LEAN_REPL (run in $ATF_LEAN_PROJECT), else the layout that
+tools/install_lean.sh creates under $ATF_LEAN_HOME (default ~/.cache/atf/lean). Without Lean only the
+pre-checks run and every result says checked_by "precheck"."""
+
+
+def add_lean_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("Lean", _LEAN_HELP)
+    g.add_argument("--repl", metavar="CMD", help='REPL command line, e.g. "lake env /opt/repl/.lake/build/bin/repl"')
+    g.add_argument("--project", metavar="DIR", help="Lean project (with Mathlib) to run the REPL in")
+    g.add_argument("--precheck-only", action="store_true", help="never run Lean, only the pre-checks")
+    g.add_argument("--workers", type=int, default=1, help="REPL processes in parallel (each needs GBs with Mathlib)")
+    g.add_argument("--timeout", type=float, default=60.0, help="seconds Lean may spend on one statement")
+    g.add_argument("--header-timeout", type=float, default=600.0, help="seconds loading the imports may take")
+    g.add_argument("--max-memory-mb", type=float, default=None, help="restart a REPL that uses more memory")
+    g.add_argument("--group-size", type=int, default=32, help="statements compiled per Lean command")
+    g.add_argument("--no-group", action="store_true", help="compile each statement in its own command")
+    g.add_argument("--split", choices=("bisect", "singles"), default="bisect",
+                   help="how to retry a grouped command that timed out or crashed")
+    g.add_argument("--default-header", metavar="TEXT",
+                   help='prepend this to statements without imports (e.g. "import Mathlib"); '
+                        "otherwise a missing header is an error")
+
+
+def build_checker(args):
+    """A SyntaxChecker from the Lean options; exits with a clear message when Lean cannot be used."""
+    from atf.lean.checker import SyntaxChecker
+    from atf.lean.repl import LeanUnavailable
+
+    try:
+        return _checker(SyntaxChecker, args)
+    except LeanUnavailable as err:
+        print(f"atf: error: {err}", file=sys.stderr)
+        raise SystemExit(2) from err
+
+
+def _checker(SyntaxChecker, args):
+    return SyntaxChecker(
+        args.repl,
+        args.project,
+        use_lean=False if args.precheck_only else None,
+        workers=args.workers,
+        timeout_s=args.timeout,
+        header_timeout_s=args.header_timeout,
+        max_memory_mb=args.max_memory_mb,
+        max_group_size=args.group_size,
+        split=args.split,
+        group=not args.no_group,
+        default_header=args.default_header,
+    )
 
 
 def add_parser(sub) -> None:
-    return None
+    p = sub.add_parser(
+        "syntax-check",
+        help="check Lean 4 statements (pre-checks, then Lean when available); JSONL out",
+        description=textwrap.fill(
+            "Check Lean 4 statements: each is a full text (imports, optional opens/defs, then "
+            "`theorem name binders : conclusion := by sorry`). Pre-checks reject malformed text and anything "
+            "that could run code while Lean elaborates; what passes is compiled by the Lean REPL, many "
+            "statements per command. Writes one JSON object per statement (index, ok, checked_by, errors, "
+            "goals, feedback, ...). Exit code 1 when any statement fails.",
+            width=100,
+        ),
+        epilog=(
+            "examples:\n"
+            "  atf syntax-check $'import Mathlib\\ntheorem t : (2 : ℕ) + 2 = 4 := by sorry'\n"
+            "  atf syntax-check -i statements.jsonl --field formal_statement -o verdicts.jsonl --resume\n"
+            "  cat Foo.lean | atf syntax-check -i -"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("statements", nargs="*", help="statement texts (`-` reads one from stdin)")
+    p.add_argument("-i", "--input", metavar="PATH",
+                   help="a .jsonl/.json file (one statement per row) or a .lean file (one statement); `-` is stdin")
+    p.add_argument("--field", help=f"JSON field holding the statement (default: first of {', '.join(STATEMENT_FIELDS)})")
+    p.add_argument("-o", "--output", metavar="PATH", help="append JSONL results here (default: stdout)")
+    p.add_argument("--resume", action="store_true", help="skip indices already in --output")
+    p.add_argument("--chunk", type=int, default=64, help="statements per check_many call (results are saved after each)")
+    add_lean_options(p)
+    p.set_defaults(func=run_check)
+
+    s = sub.add_parser(
+        "serve-syntax",
+        help="serve the syntax check over HTTP (POST /check), batching concurrent requests",
+        description=(
+            "Serve the syntax check: POST /check with {\"statement\": ...} or {\"statements\": [...]} returns "
+            "{\"results\": [...]}; GET /health reports whether Lean is used and how requests were batched. "
+            "Concurrent requests are gathered for up to --max-wait-ms and checked together."
+        ),
+    )
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8001)
+    s.add_argument("--max-batch", type=int, default=64, help="most statements checked in one batch")
+    s.add_argument("--max-wait-ms", type=float, default=20.0, help="how long a request waits for company")
+    add_lean_options(s)
+    s.set_defaults(func=run_serve)
+
+
+def read_inputs(args) -> list[tuple[str | None, str]]:
+    """(id, statement) pairs from positional arguments and/or --input."""
+    items: list[tuple[str | None, str]] = []
+    for s in args.statements:
+        items.append((None, sys.stdin.read() if s == "-" else s))
+    if args.input:
+        items.extend(_read_file(args.input, args.field))
+    if not items:
+        raise ValueError("no statements: pass them as arguments, or use -i FILE (or -i - for stdin)")
+    return items
+
+
+def _read_file(path: str, field: str | None) -> Iterator[tuple[str | None, str]]:
+    if path == "-":
+        text = sys.stdin.read()
+        suffix = ".jsonl" if text.lstrip()[:1] in ("{", '"') else ".lean"
+    else:
+        p = Path(path)
+        if not p.is_file():
+            raise FileNotFoundError(f"no such input file: {path}")
+        text = p.read_text(encoding="utf-8")
+        suffix = p.suffix
+    if suffix == ".json":
+        rows = json.loads(text)
+        if not isinstance(rows, list):
+            raise ValueError(f"{path}: expected a JSON list of statements")
+        for i, row in enumerate(rows):
+            yield _row(row, field, f"{path}[{i}]")
+    elif suffix == ".jsonl":
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise ValueError(f"{path}:{n}: not valid JSON ({err})") from err
+                yield _row(row, field, f"{path}:{n}")
+    else:
+        yield None, text
+
+
+def _row(row, field: str | None, where: str) -> tuple[str | None, str]:
+    if isinstance(row, str):
+        return None, row
+    if not isinstance(row, dict):
+        raise ValueError(f"{where}: expected a string or an object")
+    key = field or next((f for f in STATEMENT_FIELDS if f in row), None)
+    if key is None or not isinstance(row.get(key), str):
+        raise ValueError(f"{where}: no statement field (use --field; tried {field or ', '.join(STATEMENT_FIELDS)})")
+    rid = row.get("id", row.get("name", row.get("theorem_name")))
+    return (None if rid is None else str(rid)), row[key]
+
+
+def _done_indices(path: str) -> set[int]:
+    done: set[int] = set()
+    p = Path(path)
+    if not p.exists():
+        return done
+    for line in p.read_text(encoding="utf-8").splitlines():
+        try:
+            done.add(int(json.loads(line)["index"]))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            continue  # a line cut short by a crash is redone
+    return done
+
+
+def run_check(args) -> int:
+    from tqdm import tqdm
+
+    items = read_inputs(args)
+    done = _done_indices(args.output) if (args.resume and args.output) else set()
+    todo = [i for i in range(len(items)) if i not in done]
+    out = open(args.output, "a", encoding="utf-8") if args.output else sys.stdout
+    if args.output and out.tell() > 0 and not Path(args.output).read_bytes().endswith(b"\n"):
+        out.write("\n")  # a line cut short by a crash stays on its own line, and is redone
+    n_ok = n_fail = 0
+    by = {"lean": 0, "precheck": 0}
+    checker = build_checker(args)
+    try:
+        bar = tqdm(total=len(todo), unit="stmt", disable=len(todo) <= args.chunk, file=sys.stderr)
+        for k in range(0, len(todo), args.chunk):
+            idx = todo[k : k + args.chunk]
+            results = checker.check_many([items[i][1] for i in idx])
+            for i, r in zip(idx, results):
+                row = {"index": i, "id": items[i][0], **r.to_dict()}
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                n_ok += r.ok
+                n_fail += not r.ok
+                by[r.checked_by] += 1
+            out.flush()
+            bar.update(len(idx))
+        bar.close()
+    finally:
+        checker.close()
+        if out is not sys.stdout:
+            out.close()
+    skipped = f", {len(done)} already done" if done else ""
+    print(f"{len(todo)} checked{skipped}: {n_ok} ok, {n_fail} failed (by lean: {by['lean']}, "
+          f"by precheck only: {by['precheck']})", file=sys.stderr)
+    return 1 if n_fail else 0
+
+
+def run_serve(args) -> int:
+    from atf.lean.server import create_app
+    from atf.serving import serve
+
+    checker = build_checker(args)
+    print(f"syntax check on http://{args.host}:{args.port}/check (Lean: "
+          f"{'yes' if checker.lean_available else 'no, pre-checks only'})", file=sys.stderr)
+    serve(create_app(checker, max_batch=args.max_batch, max_wait_s=args.max_wait_ms / 1000), args.host, args.port)
+    return 0
