@@ -29,6 +29,10 @@ def main(script_args: DPOScriptArguments, training_args: DPOConfig, model_args: 
     return trainer
 
 
+def parse(argv: list[str] | None = None):
+    """`--config <yaml>` sets defaults, flags override them."""
+    return TrlParser((DPOScriptArguments, DPOConfig, ModelConfig)).parse_args_and_config(argv)
+
+
 if __name__ == "__main__":
-    parser = TrlParser((DPOScriptArguments, DPOConfig, ModelConfig))
-    main(*parser.parse_args_and_config())
+    main(*parse())

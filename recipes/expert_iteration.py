@@ -21,6 +21,10 @@ def main(script_args: ExpertIterationArguments, training_args: SFTConfig, model_
     return final
 
 
+def parse(argv: list[str] | None = None):
+    """`--config <yaml>` sets defaults, flags override them."""
+    return TrlParser((ExpertIterationArguments, SFTConfig, ModelConfig)).parse_args_and_config(argv)
+
+
 if __name__ == "__main__":
-    parser = TrlParser((ExpertIterationArguments, SFTConfig, ModelConfig))
-    main(*parser.parse_args_and_config())
+    main(*parse())

@@ -26,6 +26,10 @@ def main(script_args: SFTScriptArguments, training_args: SFTConfig, model_args: 
     return trainer
 
 
+def parse(argv: list[str] | None = None):
+    """`--config <yaml>` sets defaults, flags override them."""
+    return TrlParser((SFTScriptArguments, SFTConfig, ModelConfig)).parse_args_and_config(argv)
+
+
 if __name__ == "__main__":
-    parser = TrlParser((SFTScriptArguments, SFTConfig, ModelConfig))
-    main(*parser.parse_args_and_config())
+    main(*parse())

@@ -73,6 +73,8 @@ def test_parse_tool_calls_reports_malformed_blocks():
     assert calls[2].arguments == {"statement": "B"}  # unclosed last block still read
     assert parse_tool_calls('<tool_call>{"name": "x", "arguments": "{\\"a\\": 1}"}</tool_call>')[0].arguments == {"a": 1}
     assert parse_tool_calls("no calls here") == []
+    cut = parse_tool_calls(sc("A")[:-4])  # "</tool_call>" cut to "</tool_" by a length limit
+    assert cut[0].arguments == {"statement": "A"} and cut[0].error is None
 
 
 def test_revise_until_both_pass_with_batched_calls(tok):

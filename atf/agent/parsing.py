@@ -43,6 +43,10 @@ def parse_tool_calls(text: str) -> list[ParsedCall]:
     calls = []
     for match in _BLOCK.finditer(text):
         raw = match.group(1).strip()
+        for cut in range(len(CLOSE) - 1, 1, -1):  # a closing tag cut short by the length limit
+            if raw.endswith(CLOSE[:cut]):
+                raw = raw[:-cut].rstrip()
+                break
         calls.append(_parse_block(raw))
     return calls
 

@@ -29,19 +29,45 @@ def _theorem_part(statement: str) -> str:
     return statement[m.end() :] if m else statement
 
 
+def _balanced(tokens: list[str]) -> bool:
+    depth = 0
+    for t in tokens:
+        depth += (t in "([{") - (t in ")]}")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _slide(tokens: list[str], lo: int, hi: int) -> tuple[int, int]:
+    """A pure insertion/deletion can sit anywhere in a run of repeats; prefer the bracket-balanced place."""
+    while not _balanced(tokens[lo:hi]) and hi < len(tokens) and tokens[lo] == tokens[hi]:
+        lo, hi = lo + 1, hi + 1
+    return lo, hi
+
+
 def describe_difference(statement: str, reference: str, limit: int = 3) -> list[str]:
-    got, want = _TOKEN.findall(_theorem_part(statement)), _TOKEN.findall(_theorem_part(reference))
+    """Up to `limit` findings, each quoting the differing pieces of text."""
+    a_text, b_text = _theorem_part(statement), _theorem_part(reference)
+    a_spans = [m.span() for m in _TOKEN.finditer(a_text)]
+    b_spans = [m.span() for m in _TOKEN.finditer(b_text)]
+    got = [a_text[i:j] for i, j in a_spans]
+    want = [b_text[i:j] for i, j in b_spans]
+
+    def quote(text: str, spans: list[tuple[int, int]], lo: int, hi: int) -> str:
+        return " ".join(text[spans[lo][0] : spans[hi - 1][1]].split())
+
     findings = []
     for op, a0, a1, b0, b1 in difflib.SequenceMatcher(a=got, b=want, autojunk=False).get_opcodes():
         if op == "equal":
             continue
-        ours, theirs = " ".join(got[a0:a1]), " ".join(want[b0:b1])
         if op == "replace":
-            findings.append(f"the statement has `{ours}` where the problem needs `{theirs}`")
+            findings.append(f"the statement has `{quote(a_text, a_spans, a0, a1)}` where the problem needs `{quote(b_text, b_spans, b0, b1)}`")
         elif op == "delete":
-            findings.append(f"the statement adds `{ours}`, which the problem does not say")
+            a0, a1 = _slide(got, a0, a1)
+            findings.append(f"the statement adds `{quote(a_text, a_spans, a0, a1)}`, which the problem does not say")
         else:
-            findings.append(f"the statement is missing `{theirs}` from the problem")
+            b0, b1 = _slide(want, b0, b1)
+            findings.append(f"the statement is missing `{quote(b_text, b_spans, b0, b1)}` from the problem")
     return findings[:limit]
 
 

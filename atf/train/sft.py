@@ -30,6 +30,9 @@ def train_sft(
         processing_class=tokenizer,
         peft_config=get_peft_config(model_args),
     )
-    trainer.train(resume_from_checkpoint=resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir))
+    checkpoint = resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir)
+    if checkpoint:
+        trainer.accelerator.print(f"resuming from {checkpoint}")
+    trainer.train(resume_from_checkpoint=checkpoint)
     save_for_inference(trainer, tokenizer, training_args.output_dir, merge_lora)
     return trainer
