@@ -1,0 +1,150 @@
+"""Grouped batch compilation vs one-by-one, measured against the protocol stand-in.
+
+    python tests/bench/bench_syntax_batch.py                 # N=200 statements over H=4 headers
+    python tests/bench/bench_syntax_batch.py --crash         # also inject a statement that crashes the REPL
+
+This runs tests/lean_standin.py, a test double that speaks the Lean REPL protocol, NOT Lean: its time
+model is a fixed cost per header load (--import-delay, standing in for `import Mathlib`), per command
+(--cmd-delay) and per declaration (--decl-delay). The counts (header loads, round trips) are what the
+driver would do with a real REPL; the wall times only show how those counts translate under that model.
+
+Statements are real miniF2F statements (all splits; their text only sets command sizes) spread over H
+headers; every 20th gets an error marker and one swallows the rest of its command (like an unterminated
+comment), so attribution and recovery are exercised. Modes:
+  grouped            SyntaxChecker as shipped: header env loaded once, up to --group-size statements per command
+  one-by-one         one command per statement on the cached header env
+  one-by-one+import  one command per statement, each importing its header again (no env reuse)
+Verdicts of every mode are compared with one-by-one's; a mismatch is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+STANDIN = HERE.parent / "lean_standin.py"
+HEADERS = [("Mathlib",), ("Mathlib", "Aesop"), ("Mathlib.Tactic",), ("Mathlib.Analysis.SpecialFunctions.Pow.Real",),
+           ("Mathlib.Data.Real.Basic",), ("Mathlib.NumberTheory.Basic",), ("Mathlib.Combinatorics.Basic",),
+           ("Mathlib.Topology.Basic",)]
+
+
+def make_statements(n: int, n_headers: int, crash: bool) -> list[str]:
+    from atf.paths import shared_data_dir
+
+    rows = [json.loads(line) for line in open(shared_data_dir() / "minif2f-deepseek" / "minif2f.jsonl", encoding="utf-8")]
+    out = []
+    for i in range(n):
+        r = rows[i % len(rows)]
+        header = "".join(f"import {m}\n" for m in HEADERS[i % n_headers])
+        body = r["formal_statement"].rstrip() + " sorry"
+        if i % 20 == 7:
+            body = _mark(body, "STANDIN_ERROR")
+        if i == n // 2:
+            body = _mark(body, "STANDIN_SWALLOW")
+        if crash and i == n // 3:
+            body = _mark(body, "STANDIN_CRASH")
+        out.append(header + "\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
+                   + r["informal_prefix"] + body + f"\n-- variant {i}\n")
+    return out
+
+
+def _mark(body: str, marker: str) -> str:
+    """Put a stand-in marker into the conclusion (before the body's `:=`)."""
+    head, sep, tail = body.rpartition(":=")
+    return f"{head}∧ {marker} {sep}{tail}"
+
+
+def summary(results) -> list[tuple]:
+    return [(r.ok, r.failure, tuple(r.errors)) for r in results]
+
+
+def run_checker(argv, statements, **kwargs):
+    from atf.lean import SyntaxChecker
+
+    t0 = time.perf_counter()
+    with SyntaxChecker(argv, **kwargs) as checker:
+        results = checker.check_many(statements)
+        stats = checker.stats()
+    return results, stats, time.perf_counter() - t0
+
+
+def run_fresh_imports(argv, statements, timeout_s: float):
+    """No env reuse: every statement is sent with its imports (what a naive driver does)."""
+    from atf.lean import LeanRepl
+    from atf.lean.protocol import CommandResponse
+
+    t0 = time.perf_counter()
+    oks = []
+    with LeanRepl(argv) as repl:
+        for s in statements:
+            try:
+                resp = repl.command(s, None, timeout_s)
+                oks.append(isinstance(resp, CommandResponse) and not resp.errors)
+            except Exception:  # noqa: BLE001 - a crash is a failed statement here
+                oks.append(False)
+        stats = repl.stats
+    return oks, stats, time.perf_counter() - t0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=200, help="statements")
+    ap.add_argument("--headers", type=int, default=4, help=f"distinct headers (at most {len(HEADERS)})")
+    ap.add_argument("--group-size", type=int, default=32)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--import-delay", type=float, default=0.25, help="stand-in seconds per header load")
+    ap.add_argument("--cmd-delay", type=float, default=0.02, help="stand-in seconds per command")
+    ap.add_argument("--decl-delay", type=float, default=0.005, help="stand-in seconds per declaration")
+    ap.add_argument("--crash", action="store_true", help="one statement crashes the REPL (compares bisect/singles)")
+    ap.add_argument("--skip-fresh", action="store_true", help="skip the slow one-by-one+import mode")
+    args = ap.parse_args()
+    if not 1 <= args.headers <= len(HEADERS):
+        ap.error(f"--headers must be in 1..{len(HEADERS)}")
+
+    argv = [sys.executable, str(STANDIN), "--import-delay", str(args.import_delay), "--cmd-delay",
+            str(args.cmd_delay), "--decl-delay", str(args.decl_delay)]
+    statements = make_statements(args.n, args.headers, args.crash)
+    print(f"bench_syntax_batch: N={args.n} statements over H={args.headers} headers, group size {args.group_size}, "
+          f"{args.workers} worker(s)")
+    print(f"against the protocol STAND-IN (tests/lean_standin.py), not Lean: {args.import_delay} s per header load, "
+          f"{args.cmd_delay} s per command, {args.decl_delay} s per declaration\n")
+
+    modes = [("grouped", dict(max_group_size=args.group_size, workers=args.workers))]
+    if args.crash:
+        modes.append(("grouped, split=singles", dict(max_group_size=args.group_size, workers=args.workers,
+                                                    split="singles")))
+    modes.append(("one-by-one", dict(group=False, workers=args.workers)))
+    rows = {}
+    for name, kwargs in modes:
+        results, stats, wall = run_checker(argv, statements, **kwargs)
+        rows[name] = (summary(results), stats, wall)
+    reference = rows["one-by-one"][0]
+    print(f"{'mode':<24} {'header loads':>12} {'round trips':>12} {'restarts':>9} {'wall s':>8} {'ok':>5} "
+          f"{'verdicts = one-by-one':>22}")
+    for name, (summ, stats, wall) in rows.items():
+        same = sum(a == b for a, b in zip(summ, reference))
+        ok = sum(s[0] for s in summ)
+        print(f"{name:<24} {stats.header_loads:>12} {stats.round_trips:>12} {stats.starts - args.workers:>9} "
+              f"{wall:>8.2f} {ok:>5} {same:>15}/{len(summ)}")
+        for i, (a, b) in enumerate(zip(summ, reference)):
+            if a != b:
+                print(f"   MISMATCH statement {i}: {a} vs one-by-one {b}")
+    if not args.skip_fresh:
+        oks, stats, wall = run_fresh_imports(argv, statements, timeout_s=60)
+        same = sum(a == b[0] for a, b in zip(oks, reference))
+        print(f"{'one-by-one+import':<24} {stats.round_trips:>12} "
+              f"{stats.round_trips:>12} {stats.starts - 1:>9} {wall:>8.2f} {sum(oks):>5} {same:>15}/{len(oks)}"
+              "  (ok flags only)")
+    g = rows["grouped"]
+    o = rows["one-by-one"]
+    print(f"\ngrouped vs one-by-one: {o[1].round_trips / g[1].round_trips:.1f}x fewer round trips, "
+          f"{o[2] / g[2]:.1f}x less wall time (stand-in time model)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
