@@ -1,10 +1,6 @@
 """Training data and recipes: token-view SFT rows, tool-masked DPO batches, expert-iteration selection,
-a recipe run as a script, resume from checkpoint."""
+YAML + flags, resume from checkpoint."""
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -105,11 +101,6 @@ def test_sample_round_resumes_from_its_file(tok, tmp_path):
     assert all(t.success for t in samples) and engine.calls == 2  # 3 missing rollouts, two steps each, all in flight together
 
 
-def _run_recipe(args, env_extra=None, timeout=300):
-    env = {**os.environ, "WANDB_MODE": "offline", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", **(env_extra or {})}
-    return subprocess.run([sys.executable, *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
-
-
 def load_recipe(name):
     import importlib.util
 
@@ -119,9 +110,9 @@ def load_recipe(name):
     return mod
 
 
-def test_sft_recipe_runs_as_a_script_with_yaml_and_flags(tok, tmp_path, capsys):
-    """`python recipes/sft.py --config configs/tiny/sft.yaml ...`: YAML + CLI flags compose, wandb offline logs,
-    a second run resumes from the checkpoint, the saved model loads back and generates."""
+def test_sft_recipe_composes_yaml_and_flags_and_resumes(tok, tmp_path, capsys):
+    """recipes/sft.py in-process (tests/test_chain.py runs it as a script): YAML + CLI flags compose, a
+    longer second run resumes from the first run's checkpoint, the saved model loads back and generates."""
     from atf.llm import SamplingParams, load_engine
     from atf.llm.models import tiny_model
 
@@ -132,15 +123,13 @@ def test_sft_recipe_runs_as_a_script_with_yaml_and_flags(tok, tmp_path, capsys):
     write_jsonl(data, rollouts(tok, {"Find x.": [sc(WRONG), cc(WRONG), sc(GOLD), cc(GOLD)], "Find y.": [sc(GOLD), cc(GOLD)]}))
     common = ["--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"), "--train_files", str(data),
               "--output_dir", str(tmp_path / "out"), "--save_strategy", "steps", "--save_steps", "1", "--resume_from_checkpoint", "auto"]
-    run = _run_recipe(["recipes/sft.py", *common, "--max_steps", "1", "--report_to", "wandb"], {"WANDB_DIR": str(tmp_path)})
-    assert run.returncode == 0, run.stderr[-3000:]
-    assert "SFT on 2 successful trajectories" in run.stdout and "resuming" not in run.stdout
-    assert (tmp_path / "out" / "checkpoint-1").is_dir() and list((tmp_path / "wandb").glob("offline-run-*"))
-
-    recipe = load_recipe("sft")  # the same script, in-process: a longer run picks up checkpoint-1
-    script_args, training_args, model_args = recipe.parse(common + ["--max_steps", "2"])
-    assert training_args.max_steps == 2 and training_args.per_device_train_batch_size == 1 and not training_args.bf16  # flag + YAML
-    trainer = recipe.main(script_args, training_args, model_args)
+    recipe = load_recipe("sft")
+    script_args, training_args, model_args = recipe.parse(common + ["--max_steps", "1"])
+    assert training_args.max_steps == 1 and training_args.per_device_train_batch_size == 1 and not training_args.bf16  # flag + YAML
+    assert script_args.train_files == [str(data)] and training_args.report_to == []
+    recipe.main(script_args, training_args, model_args)
+    assert "SFT on 2 successful trajectories" in capsys.readouterr().out and (tmp_path / "out" / "checkpoint-1").is_dir()
+    trainer = recipe.main(*recipe.parse(common + ["--max_steps", "2"]))
     assert f"resuming from {tmp_path / 'out' / 'checkpoint-1'}" in capsys.readouterr().out and trainer.state.global_step == 2
     engine = load_engine(f"hf:{tmp_path / 'out'}")
     out = engine.generate([[1, 2, 3]], SamplingParams(max_new_tokens=4, temperature=0))

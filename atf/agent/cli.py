@@ -55,6 +55,23 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
+class LazyReranker:
+    """Builds `atf.rerank.Reranker` (informalizer = the formalizer engine) on first use: a batch whose
+    problems each have a single distinct candidate never pays for loading the embedder."""
+
+    def __init__(self, informalizer: Any):
+        self.informalizer = informalizer  # an engine, or a callable that loads one
+        self._reranker = None
+
+    def rerank(self, problem: str, candidates: list[str]):
+        if self._reranker is None:
+            from atf.rerank import Reranker
+
+            engine = self.informalizer() if callable(self.informalizer) and not hasattr(self.informalizer, "generate") else self.informalizer
+            self._reranker = Reranker(informalizer=engine)
+        return self._reranker.rerank(problem, candidates)
+
+
 def build_formalizer(args: Any, engine: Any | None = None):
     """Engine, real tools (SyntaxChecker + ConsistencyChecker over the judges) and the Reranker, from CLI args."""
     from atf.agent.formalize import Formalizer
@@ -70,11 +87,7 @@ def build_formalizer(args: Any, engine: Any | None = None):
             loaded[spec] = load_engine(spec)
         judges.append(loaded[spec])
     tools = default_tools(judges, mode=args.judge_mode)
-    reranker = None
-    if not args.no_rerank and args.k > 1:
-        from atf.rerank import Reranker
-
-        reranker = Reranker(informalizer=engine)
+    reranker = None if args.no_rerank or args.k == 1 else LazyReranker(engine)
     config = AgentConfig(
         max_revisions=args.max_revisions,
         max_turns=args.max_turns,
@@ -142,11 +155,10 @@ def run_batch(args) -> int:
     if chosen_path.exists():
         already = {json.loads(line)["id"] for line in chosen_path.read_text().splitlines() if line.strip()}
     reranker = formalizer.reranker if formalizer else None
-    if reranker is None and not args.no_rerank and args.k > 1 and any(p.id not in already for p in problems):
-        from atf.rerank import Reranker
+    if reranker is None and not args.no_rerank and args.k > 1:
         from atf.llm import load_engine
 
-        reranker = Reranker(informalizer=load_engine(args.engine))
+        reranker = LazyReranker(lambda: load_engine(args.engine))
     out.parent.mkdir(parents=True, exist_ok=True)
     with chosen_path.open("a", encoding="utf-8") as fh:
         for p in problems:
