@@ -18,6 +18,7 @@ and concatenated; each answer is one multi-line JSON object followed by a blank 
     gives "'X' has already been declared"; unbalanced parentheses give a parse error;
   - STANDIN_SWALLOW acts like an unterminated comment: nothing after it is elaborated, and the error is
     reported at the end of the input (as Lean does);
+  - STANDIN_STRAY adds an error at the end of the input without swallowing anything;
   - STANDIN_SLOW sleeps --slow-s seconds, STANDIN_CRASH exits abruptly (code 134), STANDIN_OOM
     allocates --oom-mb MB and waits;
   - `#check Nat` answers "Nat : Type"; `namespace`/`section`/`end` are checked for matching names;
@@ -213,6 +214,8 @@ class Elaborator:
             time.sleep(self.args.import_delay)
         if swallow_at is not None:
             msg("error", len(text), len(text), "unterminated comment")
+        elif "STANDIN_STRAY" in masked:
+            msg("error", len(text), len(text), "unexpected end of input (stand-in: STANDIN_STRAY)")
         out: dict = {}
         if sorries:
             out["sorries"] = sorries

@@ -67,6 +67,16 @@ def test_a_statement_that_swallows_the_rest_breaks_only_itself(tmp_path):
     assert len(cmds) == 3 and cmds[0].count(SENTINEL) == 6 and SENTINEL not in cmds[1] and cmds[2].count(SENTINEL) == 3
 
 
+def test_messages_outside_every_block_make_the_group_fall_back_to_single_commands(tmp_path):
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(4)]
+    stmts[1] = H + "theorem t1 : STANDIN_STRAY = 1 := by sorry"
+    with checker(tmp_path) as c:
+        results = c.check_many(stmts)
+    assert [r.ok for r in results] == [True, False, True, True]
+    assert results[1].errors == ["8:42: unexpected end of input (stand-in: STANDIN_STRAY)"]
+    assert len(sent(tmp_path)) == 1 + 1 + 4  # header, the group, then each statement alone
+
+
 @pytest.mark.parametrize("split", ["bisect", "singles"])
 def test_a_crash_inside_a_group_costs_only_the_crashing_statement(split):
     stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(8)]

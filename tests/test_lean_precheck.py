@@ -68,6 +68,8 @@ def test_security_and_command_policy(middle, expected):
         ("import Mathlib\ntheorem t : 1 = 1 := by sorry\ndef after := 1", "3:0: `def` after the theorem"),
         ("import Mathlib\ndef f := 1\nimport Aesop\ntheorem t : 1 = 1 := by sorry", "3:0: `import` must come first"),
         ("import Mathlib\ndef f := 1", "no `theorem`, `lemma` or `example` found"),
+        ("```lean\nimport Mathlib\ntheorem t : 1 = 1 := by sorry\n```", "1:0: Markdown code fence"),
+        ("Here it is:\nimport Mathlib\ntheorem t : 1 = 1 := by sorry", "2:0: `import` must come first"),
     ],
 )
 def test_shape_errors_are_precise(text, expected):

@@ -181,8 +181,9 @@ def verdict_alone(resp: CommandResponse, item: Prepared) -> Verdict:
     )
 
 
-def attribute(cmd: GroupCommand, resp: CommandResponse) -> list[Verdict | None]:
-    """Per-block verdicts; None for a block whose sentinel did not answer (it broke the file)."""
+def attribute(cmd: GroupCommand, resp: CommandResponse) -> tuple[list[Verdict | None], list[Message]]:
+    """Per-block verdicts (None for a block whose sentinel did not answer: it broke the file), and the
+    messages that fell outside every block."""
     msgs: list[list[Message]] = [[] for _ in cmd.blocks]
     sorries: list[list[Sorry]] = [[] for _ in cmd.blocks]
     seen_sentinel = [False] * len(cmd.blocks)
@@ -207,10 +208,7 @@ def attribute(cmd: GroupCommand, resp: CommandResponse) -> list[Verdict | None]:
             continue
         out.append(Verdict(messages=[_mapped(m, block, block.item) for m in msgs[k]],
                            goals=[s.goal for s in sorries[k]]))
-    if stray and all(v is not None for v in out):
-        # a message outside every block means the command as a whole misbehaved; trust no block
-        return [None] * len(out)
-    return out
+    return out, stray
 
 
 def _failure_text(f: ReplFailure, timeout_s: float, max_memory_mb: float | None) -> str:
@@ -314,8 +312,13 @@ class GroupChecker:
                 return [self._single(header, it) for it in items]
             mid = len(items) // 2
             return self._group(header, items[:mid]) + self._group(header, items[mid:])
-        verdicts = attribute(cmd, resp)
+        verdicts, stray = attribute(cmd, resp)
         broken = next((k for k, v in enumerate(verdicts) if v is None), None)
+        if broken is None and stray:
+            # every block answered, yet Lean said something outside them all: trust no block
+            log.warning("grouped command produced messages outside its blocks (%s); checking one by one",
+                        "; ".join(m.data for m in stray)[:300])
+            return [self._single(header, it) for it in items]
         if broken is None:
             return verdicts  # type: ignore[return-value]
         log.info("block %d of %d broke the grouped command; checking it alone and regrouping the rest",

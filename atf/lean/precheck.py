@@ -112,6 +112,11 @@ def run_precheck(text: str, require_header: bool = True) -> PrecheckReport:
         err(Problem(0, 0, "statement contains a NUL character"))
         return report
 
+    for n, line in enumerate(text.split("\n"), 1):
+        if line.lstrip().startswith("```"):
+            err(Problem(n, len(line) - len(line.lstrip()), "Markdown code fence: pass only the Lean code, "
+                        "without the ``` lines"))
+            return report
     s = scan(text)
     brackets = bracket_problems(s)
     lexically_broken = bool(s.problems or brackets)
