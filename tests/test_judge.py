@@ -66,6 +66,8 @@ def test_majority_of_samples_counts_unreadable_samples_against():
     assert ConsistencyChecker([ok_and_junk]).check(PROBLEM, STATEMENT).consistent
     with pytest.raises(ValueError, match="needs temperature > 0"):
         Judge(ScriptedEngine("g", OK), samples=3)
+    with pytest.raises(ValueError, match="prefill needs a token-in/token-out engine"):
+        Judge(ScriptedEngine("g", OK), prefill=True)
 
 
 def test_a_failing_engine_becomes_an_inconsistent_vote_with_the_error():

@@ -30,7 +30,11 @@ def test_tiny_engine_vote_and_align(tiny_engine):
     judge = Judge(tiny_engine, params=SamplingParams(max_new_tokens=12, temperature=0.0))
     results = ConsistencyChecker([judge]).check_many(ITEMS)
     assert_handled(results, {"consistent", "inconsistent"})
-    assert all(v.raw and isinstance(v.raw[0], str) for r in results for v in r.votes)
+    assert judge.prefill  # token engine: the reply is started with the answer label
+    assert all(v.raw and v.raw[0].startswith("VERDICT:") for r in results for v in r.votes)
+    no_prefill = Judge(tiny_engine, params=SamplingParams(max_new_tokens=12, temperature=0.0), prefill=False)
+    raw = ConsistencyChecker([no_prefill]).check_many(ITEMS[:1])[0].votes[0].raw[0]
+    assert not raw.startswith("VERDICT:")
     assert_handled(ConsistencyChecker([judge], mode="align").check_many(ITEMS), {"faithful", "unfaithful", "undecidable"})
 
 

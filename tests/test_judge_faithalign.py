@@ -68,3 +68,36 @@ def test_given_verdicts_override_and_bad_input():
         score_findings(gold, pred[:1])
     with pytest.raises(ValueError, match="neither an informal nor a Lean span"):
         score_findings([[Finding("a", "b", "faithful")]], [[]])
+
+
+def test_checker_align_output_scored_against_gold_files(tmp_path, monkeypatch):
+    import json
+
+    from test_judge_doubles import ScriptedEngine
+
+    import atf.llm
+    from atf.cli import main
+    from atf.judge.faithalign import score_files
+
+    problem = "Let n be a positive integer. Show that n^2 >= n."
+    statement = "theorem t (n : ℕ) : n ^ 2 ≥ n := by sorry"
+    reply = json.dumps({"findings": [
+        {"informal": "Let n be a positive integer", "lean": "(n : ℕ)", "label": "faithful", "explanation": ""},
+        {"informal": "n^2 >= n", "lean": "n ^ 2 ≥ n", "label": "faithful", "explanation": ""},
+    ]})
+    monkeypatch.setattr(atf.llm, "load_engine", lambda spec: ScriptedEngine("j", reply))
+    items = tmp_path / "items.jsonl"
+    items.write_text(json.dumps({"id": "a", "problem": problem, "statement": statement}) + "\n")
+    pred = tmp_path / "pred.jsonl"
+    assert main(["consistency-check", "--mode", "align", "--input", str(items), "--output", str(pred), "--judge", "x"]) == 0
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "a", "problem": problem, "statement": statement, "findings": [
+        {"informal": "positive integer", "lean": "(n : ℕ)", "label": "unfaithful"},  # positivity dropped
+        {"informal": "n^2 >= n", "lean": "n ^ 2 ≥ n", "label": "faithful"},
+    ]}) + "\n" + json.dumps({"id": "b", "problem": "p", "statement": "s", "findings": [
+        {"informal": "p", "lean": "s", "label": "faithful"}]}) + "\n")
+    scores, missing = score_files(gold, pred)
+    assert missing == ["b"]
+    # both predicted findings link to gold ones; the gold defect is missed; verdicts: a wrong, b missing
+    assert scores.link_precision == 1.0 and scores.link_recall == pytest.approx(2 / 3)
+    assert scores.defect_recall == 0.0 and scores.pred_defects == 0 and scores.verdict_accuracy == 0.0

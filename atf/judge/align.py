@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 
 from atf.judge.judge import Judge
 from atf.judge.parsing import parse_findings
-from atf.judge.prompts import align_messages
+from atf.judge.prompts import ALIGN_PREFIX, align_messages
 from atf.judge.result import Finding, Vote
 from atf.judge.vote import ask, failed_vote
 
@@ -97,7 +97,7 @@ def run_align(judges: Sequence[Judge], items: Sequence[tuple[str, str]]) -> list
     conversations = [align_messages(problem, statement) for problem, statement in items]
     out: list[tuple[list[Vote], list[Finding]]] = [([], []) for _ in items]
     for judge in judges:
-        texts, error = ask(judge, conversations)
+        texts, error = ask(judge, conversations, ALIGN_PREFIX)
         for i, (problem, statement) in enumerate(items):
             if error:
                 out[i][0].append(failed_vote(judge, "unfaithful", error))

@@ -143,3 +143,66 @@ def score_findings(
         pred_defects=d_pred,
         iou_threshold=iou_threshold,
     )
+
+
+def findings_from_record(record: dict) -> list[Finding]:
+    """Findings of one JSONL record (gold file, or `atf consistency-check --mode align` output). Spans
+    missing from a finding are located from its quotes when the record has "problem" and "statement"."""
+    from atf.judge.align import locate
+
+    out = []
+    for i, d in enumerate(record.get("findings") or []):
+        if not isinstance(d, dict) or d.get("label") not in ("faithful", "unfaithful", "undecidable"):
+            raise ValueError(f"record {record.get('id')!r}: finding {i} needs a label faithful|unfaithful|undecidable")
+        f = Finding.from_dict(d)
+        if f.informal_span is None and f.informal and "problem" in record:
+            f.informal_span = locate(f.informal, record["problem"])
+        if f.lean_span is None and f.lean and "statement" in record:
+            f.lean_span = locate(f.lean, record["statement"])
+        out.append(f)
+    return out
+
+
+def load_findings_jsonl(path) -> dict[str, tuple[list[Finding], str | None]]:
+    """{id: (findings, verdict or None)} from a JSONL file whose records carry "id" and "findings"."""
+    import json
+    from pathlib import Path
+
+    out: dict[str, tuple[list[Finding], str | None]] = {}
+    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            key = str(record["id"])
+        except (json.JSONDecodeError, KeyError, TypeError) as err:
+            raise ValueError(f"{path}:{lineno}: expected a JSON object with an 'id': {err}") from None
+        if key in out:
+            raise ValueError(f"{path}:{lineno}: duplicate id {key!r}")
+        verdict = record.get("verdict")
+        out[key] = (findings_from_record(record), verdict if verdict in ("faithful", "unfaithful", "undecidable") else None)
+    return out
+
+
+def score_files(gold_path, pred_path, iou_threshold: float = 0.5) -> tuple[FaithAlignScores, list[str]]:
+    """Score a predictions JSONL against a gold JSONL, matched by id. Gold ids without a prediction are
+    scored as no findings with a wrong verdict, and returned as the second value."""
+    gold = load_findings_jsonl(gold_path)
+    pred = load_findings_jsonl(pred_path)
+    ids = list(gold)
+    missing = [i for i in ids if i not in pred]
+    gold_verdicts = [gold[i][1] or priority_verdict(f.label for f in gold[i][0]) for i in ids]
+    pred_verdicts = []
+    for i, gv in zip(ids, gold_verdicts):
+        if i in missing:
+            pred_verdicts.append("missing")
+        else:
+            pred_verdicts.append(pred[i][1] or priority_verdict(f.label for f in pred[i][0]))
+    scores = score_findings(
+        [gold[i][0] for i in ids],
+        [pred[i][0] if i in pred else [] for i in ids],
+        iou_threshold=iou_threshold,
+        gold_verdicts=gold_verdicts,
+        pred_verdicts=pred_verdicts,
+    )
+    return scores, missing

@@ -6,7 +6,7 @@ Spec: `<engine spec>[::key=value,key=value]`, e.g.
     smollm2::temperature=0.7,samples=3
     openai:http://localhost:8000/v1#qwen::max_new_tokens=1024,scoring=sample
 
-keys: max_new_tokens, temperature, top_p, seed, samples, scoring, name (see `Judge`).
+keys: max_new_tokens, temperature, top_p, seed, samples, scoring, prefill, name (see `Judge`).
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ class Judge:
     scoring: how OAP yes/no and rating questions are scored. "logprob": next-token probabilities of
         yes/no (1-5) read from the model directly (transformers engines only); "sample": generate and parse;
         "auto": logprob when the engine is a local transformers model, else sample.
+    prefill: start the judge's reply with the answer label ("VERDICT:", "ANSWER:", ...) so that small
+        models answer in the format. Needs a token-in/token-out engine (transformers, vLLM); None = use it
+        whenever the engine is one. The label is put back in front of the text before parsing.
     name: shown in votes and feedback; defaults to the engine's name.
     """
 
@@ -42,6 +45,7 @@ class Judge:
     params: SamplingParams = field(default_factory=default_params)
     samples: int = 1
     scoring: Scoring = "auto"
+    prefill: bool | None = None
     name: str = ""
 
     def __post_init__(self) -> None:
@@ -53,6 +57,10 @@ class Judge:
             raise ValueError(f"scoring must be auto, logprob or sample, got {self.scoring!r}")
         if self.scoring == "logprob" and not supports_logprob(self.engine):
             raise ValueError(f"judge {self.engine.name!r}: logprob scoring needs a local transformers engine")
+        if self.prefill and not supports_prefill(self.engine):
+            raise ValueError(f"judge {self.engine.name!r}: prefill needs a token-in/token-out engine with a tokenizer")
+        if self.prefill is None:
+            self.prefill = supports_prefill(self.engine)
         self.name = self.name or getattr(self.engine, "name", "judge")
 
     @property
@@ -74,6 +82,13 @@ def supports_logprob(engine: Any) -> bool:
     return isinstance(engine, TransformersEngine)
 
 
+def supports_prefill(engine: Any) -> bool:
+    """Engines whose `chat` renders with a local tokenizer (`TokenEngine`): we can render and extend the prompt."""
+    from atf.llm.base import TokenEngine
+
+    return isinstance(engine, TokenEngine) and getattr(engine, "tokenizer", None) is not None
+
+
 def as_judges(judges: Sequence[Judge | Engine]) -> list[Judge]:
     """Wrap bare engines with default settings; names made unique (a, a#2, ...)."""
     if not judges:
@@ -88,6 +103,7 @@ def as_judges(judges: Sequence[Judge | Engine]) -> list[Judge]:
 
 
 _INT_KEYS = {"max_new_tokens", "seed", "samples"}
+_BOOL_KEYS = {"prefill"}
 _FLOAT_KEYS = {"temperature", "top_p"}
 _STR_KEYS = {"scoring", "name"}
 
@@ -109,8 +125,12 @@ def parse_judge_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 options[key] = float(value)
             elif key in _STR_KEYS:
                 options[key] = value
+            elif key in _BOOL_KEYS:
+                if value.lower() not in ("true", "false", "1", "0"):
+                    raise ValueError(f"judge option {key} must be true or false, got {value!r}")
+                options[key] = value.lower() in ("true", "1")
             else:
-                known = sorted(_INT_KEYS | _FLOAT_KEYS | _STR_KEYS)
+                known = sorted(_INT_KEYS | _FLOAT_KEYS | _STR_KEYS | _BOOL_KEYS)
                 raise ValueError(f"unknown judge option {key!r} in {spec!r}; known: {', '.join(known)}")
     return engine_spec, options
 
@@ -137,5 +157,6 @@ def load_judge(spec: str, defaults: dict[str, Any] | None = None, engines: dict[
         params=params,
         samples=merged.get("samples", 1),
         scoring=merged.get("scoring", "auto"),
+        prefill=merged.get("prefill"),
         name=merged.get("name", ""),
     )

@@ -107,7 +107,8 @@ def _logprob_answers(judge: Judge, items: Sequence[tuple[str, str]], config: OAP
 def _sampled_answers(judge: Judge, items: Sequence[tuple[str, str]]) -> tuple[list[list[_Answer]], list[_Answer]] | str:
     prop_convs = [property_messages(p, s, prop) for p, s in items for prop in OAP_PROPERTIES]
     rating_convs = [rating_messages(p, s) for p, s in items]
-    texts, error = ask(judge, prop_convs + rating_convs)
+    prefixes = [ANSWER_PREFIX] * len(prop_convs) + [RATING_PREFIX] * len(rating_convs)
+    texts, error = ask(judge, prop_convs + rating_convs, prefixes)
     if error:
         return error
     k = len(OAP_PROPERTIES)

@@ -17,6 +17,12 @@ SYSTEM = (
 )
 
 
+VERDICT_PREFIX = "VERDICT:"
+ANSWER_PREFIX = "ANSWER:"
+RATING_PREFIX = "RATING:"
+ALIGN_PREFIX = '{"findings": ['
+
+
 def _pair(problem: str, statement: str) -> str:
     return f"Natural-language problem:\n{problem.strip()}\n\nLean 4 statement:\n```lean\n{statement.strip()}\n```\n"
 
@@ -116,8 +122,6 @@ OAP_PROPERTIES: tuple[Property, ...] = (
 
 OAP_GROUPS = ("LP", "MC", "FQ")
 
-ANSWER_PREFIX = "ANSWER:"
-RATING_PREFIX = "RATING:"
 
 
 def property_messages(problem: str, statement: str, prop: Property) -> list[Message]:
