@@ -207,7 +207,7 @@ def attribute(cmd: GroupCommand, resp: CommandResponse) -> tuple[list[Verdict | 
             out.append(None)
             continue
         out.append(Verdict(messages=[_mapped(m, block, block.item) for m in msgs[k]],
-                           goals=[s.goal for s in sorries[k]]))
+                           goals=[s.goal.replace(block.namespace + ".", "") for s in sorries[k]]))
     return out, stray
 
 
