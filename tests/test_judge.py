@@ -292,3 +292,16 @@ def test_result_round_trips_to_json():
     result = ConsistencyChecker([ScriptedEngine("a", BAD)]).check(PROBLEM, STATEMENT)
     d = json.loads(json.dumps(result.to_dict()))
     assert d["consistent"] is False and d["votes"][0]["reasons"] and d["feedback"] == result.feedback()
+
+
+def test_oap_fv_auto_with_the_real_syntax_checker():
+    try:
+        from atf.lean import SyntaxChecker  # noqa: F401  (built in parallel; skip until it lands)
+    except ImportError:
+        pytest.skip("atf.lean.SyntaxChecker not available yet")
+    checker = ConsistencyChecker([oap_engine(no=set())], mode="oap")  # fv="auto"
+    good = "import Mathlib\n\n" + STATEMENT
+    broken = "import Mathlib\n\ntheorem t (n : ℕ) : := by sorry"
+    results = checker.check_many([(PROBLEM, good), (PROBLEM, broken)])
+    assert [r.votes[0].scores["FV"] for r in results] == [1.0, 0.0]
+    assert "FV: the statement does not pass the syntax check" in results[1].votes[0].reasons

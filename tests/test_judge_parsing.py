@@ -14,6 +14,7 @@ from atf.judge.parsing import parse_findings, parse_rating, parse_verdict, parse
         ('{"Verdict": "inconsistent", "reasons": "drops a hypothesis",}', "inconsistent", ["drops a hypothesis"]),
         ("<think>the hypotheses... hmm</think>\nVERDICT: consistent\nREASONS:\n- ok", "consistent", ["ok"]),
         ("Consistent.", "consistent", []),
+        ("VERDICT: inconsistent\nREASONS:\n- <one short reason per line>\n- x is real", "inconsistent", ["x is real"]),
     ],
 )
 def test_verdicts_in_common_shapes_are_read(text, verdict, reasons):

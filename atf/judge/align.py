@@ -13,11 +13,11 @@ import re
 from collections import Counter
 from typing import Iterable, Sequence
 
-from atf.judge.judge import Judge
+from atf.judge.judge import Judge, ask
 from atf.judge.parsing import parse_findings
 from atf.judge.prompts import ALIGN_PREFIX, align_messages
 from atf.judge.result import Finding, Vote
-from atf.judge.vote import ask, failed_vote
+from atf.judge.vote import failed_vote
 
 PRIORITY = ("unfaithful", "undecidable", "faithful")
 

@@ -12,10 +12,13 @@ keys: max_new_tokens, temperature, top_p, seed, samples, scoring, prefill, name 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
-from atf.llm import Engine, SamplingParams
+from atf.llm import Engine, Message, SamplingParams, render_prompt
+
+log = logging.getLogger(__name__)
 
 Scoring = Literal["auto", "logprob", "sample"]
 
@@ -37,7 +40,8 @@ class Judge:
         "auto": logprob when the engine is a local transformers model, else sample.
     prefill: start the judge's reply with the answer label ("VERDICT:", "ANSWER:", ...) so that small
         models answer in the format. Needs a token-in/token-out engine (transformers, vLLM); None = use it
-        whenever the engine is one. The label is put back in front of the text before parsing.
+        whenever the engine is one. The label is put back in front of the text before parsing. Turn it off
+        for reasoning models that should think before answering (the label would skip their <think> block).
     name: shown in votes and feedback; defaults to the engine's name.
     """
 
@@ -71,6 +75,42 @@ class Judge:
     @property
     def uses_logprob(self) -> bool:
         return self.scoring == "logprob" or (self.scoring == "auto" and supports_logprob(self.engine))
+
+
+def ask(
+    judge: Judge, conversations: Sequence[list[Message]], prefixes: Sequence[str] | str = ""
+) -> tuple[list[list[str]], str | None]:
+    """Every conversation goes to the judge in one call, so vLLM/HTTP engines get them in flight together.
+
+    Returns the answer texts per conversation (`judge.samples` each), or ([], error) when the engine fails.
+    prefixes: the answer label each reply starts with ("VERDICT:"); with `judge.prefill` it is put at the
+    start of the assistant turn and in front of the returned text. A reply list shorter than asked is
+    padded with empty answers, which parse as unreadable."""
+    if not conversations:
+        return [], None
+    if isinstance(prefixes, str):
+        prefixes = [prefixes] * len(conversations)
+    prefill = bool(judge.prefill) and any(prefixes)
+    try:
+        if prefill:
+            tok = judge.engine.tokenizer
+            prompts = [
+                render_prompt(tok, conv) + (tok.encode(pre, add_special_tokens=False) if pre else [])
+                for conv, pre in zip(conversations, prefixes)
+            ]
+            outputs = judge.engine.generate(prompts, judge.sampling)
+        else:
+            outputs = judge.engine.chat(list(conversations), judge.sampling)
+    except Exception as err:  # one judge failing must not take the others down; its votes count against
+        log.exception("judge %s failed on a batch of %d", judge.name, len(conversations))
+        return [], f"{type(err).__name__}: {err}"
+    if len(outputs) != len(conversations):
+        return [], f"engine returned {len(outputs)} replies for {len(conversations)} prompts"
+    texts = []
+    for out, pre in zip(outputs, prefixes):
+        row = [(pre + c.text if prefill else c.text) for c in out][: judge.samples]
+        texts.append(row + [""] * (judge.samples - len(row)))
+    return texts, None
 
 
 def supports_logprob(engine: Any) -> bool:

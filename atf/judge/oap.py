@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from atf.judge.judge import Judge
+from atf.judge.judge import Judge, ask
 from atf.judge.parsing import parse_rating, parse_yes_no
 from atf.judge.prompts import (
     ANSWER_PREFIX,
@@ -33,7 +33,7 @@ from atf.judge.prompts import (
     rating_messages,
 )
 from atf.judge.result import Vote
-from atf.judge.vote import ask, failed_vote
+from atf.judge.vote import failed_vote
 
 DEFAULT_WEIGHTS = {"LP": 0.35, "MC": 0.35, "FQ": 0.1, "FV": 0.2}
 

@@ -113,11 +113,15 @@ def _bare(text: str, words: dict[str, str]) -> str | None:
     return words.get(stripped)
 
 
+_PLACEHOLDER_RE = re.compile(r"^<[^<>]*>$")
+
+
 def _bullets(lines: list[str]) -> list[str]:
+    """Reason lines without bullets; a template placeholder echoed back ("<one short reason>") is dropped."""
     out = []
     for line in lines:
         line = _BULLET_RE.sub("", line).strip().strip("*_").strip()
-        if line:
+        if line and not _PLACEHOLDER_RE.match(line):
             out.append(line)
     return out
 

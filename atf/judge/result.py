@@ -40,7 +40,8 @@ class Finding:
     def describe(self) -> str:
         left = f'"{_short(self.informal, 80)}"' if self.informal else "(nothing in the problem)"
         right = f"`{_short(self.lean, 80)}`" if self.lean else "(nothing in the Lean statement)"
-        located = "" if (self.informal is None or self.informal_span) and (self.lean is None or self.lean_span) else " [quote not found in the text]"
+        lost = (self.informal and not self.informal_span) or (self.lean and not self.lean_span)
+        located = " [quote not found in the text]" if lost else ""
         why = f": {_short(self.explanation)}" if self.explanation else ""
         return f"{self.label}: {left} <-> {right}{located}{why}"
 

@@ -1,55 +1,13 @@
-"""Ensemble vote: each judge reads the problem and the Lean statement and answers VERDICT + REASONS.
-
-All items go to a judge in one `chat` call, so vLLM/HTTP engines get them in flight together.
-"""
+"""Ensemble vote: each judge reads the problem and the Lean statement and answers VERDICT + REASONS."""
 
 from __future__ import annotations
 
-import logging
 from typing import Sequence
 
-from atf.judge.judge import Judge
+from atf.judge.judge import Judge, ask
 from atf.judge.parsing import parse_verdict
 from atf.judge.prompts import VERDICT_PREFIX, vote_messages
 from atf.judge.result import Vote
-from atf.llm import Message, render_prompt
-
-log = logging.getLogger(__name__)
-
-
-def ask(
-    judge: Judge, conversations: Sequence[list[Message]], prefixes: Sequence[str] | str = ""
-) -> tuple[list[list[str]], str | None]:
-    """The judge's answer texts per conversation (`judge.samples` each), or ([], error) when the engine fails.
-
-    prefixes: the answer label each reply starts with ("VERDICT:"); with `judge.prefill` it is put at the
-    start of the assistant turn and in front of the returned text. A reply list shorter than asked is
-    padded with empty answers, which parse as unreadable."""
-    if not conversations:
-        return [], None
-    if isinstance(prefixes, str):
-        prefixes = [prefixes] * len(conversations)
-    prefill = bool(judge.prefill) and any(prefixes)
-    try:
-        if prefill:
-            tok = judge.engine.tokenizer
-            prompts = [
-                render_prompt(tok, conv) + (tok.encode(pre, add_special_tokens=False) if pre else [])
-                for conv, pre in zip(conversations, prefixes)
-            ]
-            outputs = judge.engine.generate(prompts, judge.sampling)
-        else:
-            outputs = judge.engine.chat(list(conversations), judge.sampling)
-    except Exception as err:  # one judge failing must not take the others down; its votes count against
-        log.exception("judge %s failed on a batch of %d", judge.name, len(conversations))
-        return [], f"{type(err).__name__}: {err}"
-    if len(outputs) != len(conversations):
-        return [], f"engine returned {len(outputs)} replies for {len(conversations)} prompts"
-    texts = []
-    for out, pre in zip(outputs, prefixes):
-        row = [(pre + c.text if prefill else c.text) for c in out][: judge.samples]
-        texts.append(row + [""] * (judge.samples - len(row)))
-    return texts, None
 
 
 def failed_vote(judge: Judge, verdict: str, error: str) -> Vote:
