@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--teacher-samples", type=int, default=1, help="teacher rollouts per problem")
     p.add_argument("--consistency", choices=["reference", "judge"], default="reference",
                    help="reference: compare with the gold statement (exact); judge: the LLM judge ensemble")
-    p.add_argument("--judge", nargs="+", default=["smollm2"], help="judge engine specs for --consistency judge")
+    p.add_argument("--judge", nargs="+", default=["smollm2"], help="judge specs (engine[::key=value,...]) for --consistency judge")
     p.add_argument("--max-revisions", type=int, default=8, help="revision limit of the replayed loop")
     p.add_argument("--seed", type=int, default=0)
     return p
@@ -50,9 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.consistency == "reference":
         consistency = ReferenceConsistencyTool({p.informal: p.formal for p in problems})
     else:
-        from atf.llm import load_engine
+        from atf.judge import load_judge
 
-        consistency = ConsistencyCheckTool.from_engines([load_engine(s) for s in args.judge])
+        consistency = ConsistencyCheckTool.from_engines([load_judge(s) for s in args.judge])
     tools = [SyntaxCheckTool(), consistency]
     config = AgentConfig(max_revisions=args.max_revisions)
     kept, stats = synthesize(problems, tokenizer, tools, args.plans, config, args.seed) if args.plans else ([], None)

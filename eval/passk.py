@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-new-tokens", type=int, default=512)
     p.add_argument("--temperature", type=float, default=0.7)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--batch-size", type=int, default=None, help="prompts per forward batch for transformers engines")
     p.add_argument("--out", type=Path, required=True, help="trajectories JSONL (appended; resumes)")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     args = p.parse_args(argv)
@@ -50,8 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     if todo:
         from atf.llm import load_engine
 
-        engine = load_engine(args.engine)
-        judges = [engine if s == args.engine else load_engine(s) for s in (args.judge or [args.engine])]
+        engine = load_engine(args.engine, **({"batch_size": args.batch_size} if args.batch_size else {}))
+        from atf.judge import load_judge
+
+        judges = [load_judge(s, engines={args.engine: engine}) for s in (args.judge or [args.engine])]
         config = AgentConfig(max_revisions=args.max_revisions, max_turns=args.max_turns, max_new_tokens=args.max_new_tokens,
                              temperature=args.temperature, seed=args.seed)
         loop = ToolLoop(engine, default_tools(judges), config)

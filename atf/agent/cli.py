@@ -35,9 +35,13 @@ def add_parser(sub) -> None:
     p.add_argument("--engine", default="smollm2", help=f"formalizer engine: {ENGINE_SPECS} (default smollm2)")
     p.add_argument(
         "--judge", nargs="+", default=None, metavar="SPEC",
-        help="judge engine(s) for consistency_check (default: the formalizer engine); several form an ensemble",
+        help="judge(s) for consistency_check: an engine spec, optionally with ::key=value options "
+        "(max_new_tokens, temperature, samples, ...; see atf consistency-check --help). Default: the formalizer "
+        "engine. Several form an ensemble that passes only when all agree.",
     )
     p.add_argument("--judge-mode", default="vote", choices=["vote", "oap", "align"], help="how the judges decide")
+    p.add_argument("--syntax-server", metavar="URL", help="use a running `atf serve-syntax` instead of a local checker")
+    p.add_argument("--consistency-server", metavar="URL", help="use a running `atf serve-consistency` instead of --judge")
     p.add_argument("--max-revisions", type=int, default=8, help="most statements one rollout may submit (default 8)")
     p.add_argument("--max-turns", type=int, default=16, help="most assistant turns per rollout (default 16)")
     p.add_argument("--max-new-tokens", type=int, default=512, help="most tokens per assistant turn (default 512)")
@@ -76,17 +80,21 @@ def build_formalizer(args: Any, engine: Any | None = None):
     """Engine, real tools (SyntaxChecker + ConsistencyChecker over the judges) and the Reranker, from CLI args."""
     from atf.agent.formalize import Formalizer
     from atf.agent.loop import AgentConfig
-    from atf.agent.tools import default_tools
     from atf.llm import load_engine
 
+    from atf.agent.tools import ConsistencyCheckTool, RemoteConsistencyTool, SyntaxCheckTool, remote_syntax_tool
+
     engine = engine or load_engine(args.engine)
-    loaded = {args.engine: engine}
-    judges = []
-    for spec in args.judge or [args.engine]:
-        if spec not in loaded:
-            loaded[spec] = load_engine(spec)
-        judges.append(loaded[spec])
-    tools = default_tools(judges, mode=args.judge_mode)
+    syntax = remote_syntax_tool(args.syntax_server) if args.syntax_server else SyntaxCheckTool()
+    if args.consistency_server:
+        consistency = RemoteConsistencyTool(args.consistency_server)
+    else:
+        from atf.judge import load_judge
+
+        shared = {args.engine: engine}  # a judge on the formalizer's model shares its weights
+        judges = [load_judge(spec, engines=shared) for spec in args.judge or [args.engine]]
+        consistency = ConsistencyCheckTool.from_engines(judges, mode=args.judge_mode)
+    tools = [syntax, consistency]
     reranker = None if args.no_rerank or args.k == 1 else LazyReranker(engine)
     config = AgentConfig(
         max_revisions=args.max_revisions,

@@ -139,6 +139,35 @@ class ConsistencyCheckTool:
         return [ToolResult(bool(r.consistent), r.feedback()) for r in results]
 
 
+class RemoteConsistencyTool:
+    """consistency_check served by `atf serve-consistency` (POST /check_batch), e.g. judges on other nodes."""
+
+    name = CONSISTENCY_CHECK
+    schema = CONSISTENCY_SCHEMA
+
+    def __init__(self, base_url: str, timeout_s: float = 600.0, client: Any = None):
+        import httpx
+
+        self.base_url = base_url.rstrip("/")
+        self._client = client or httpx.Client(timeout=timeout_s)
+
+    def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
+        if not requests:
+            return []
+        items = [{"problem": r.problem, "statement": r.arguments["statement"]} for r in requests]
+        resp = self._client.post(f"{self.base_url}/check_batch", json={"items": items})
+        if resp.status_code != 200:
+            raise RuntimeError(f"{self.base_url}/check_batch answered {resp.status_code}: {resp.text[:300]}")
+        return [ToolResult(bool(r["consistent"]), r["feedback"]) for r in resp.json()["results"]]
+
+
+def remote_syntax_tool(base_url: str) -> SyntaxCheckTool:
+    """syntax_check served by `atf serve-syntax` (a Lean worker pool on another node)."""
+    from atf.lean.server import RemoteSyntaxChecker
+
+    return SyntaxCheckTool(RemoteSyntaxChecker(base_url))
+
+
 def default_tools(judges: list[Any], syntax_checker: Any | None = None, mode: str = "vote") -> list[Tool]:
     """The real pair: the Lean syntax check and the judge ensemble."""
     return [SyntaxCheckTool(syntax_checker), ConsistencyCheckTool.from_engines(judges, mode=mode)]

@@ -49,9 +49,9 @@ def make_tools(args: Any, problems: Sequence[BenchmarkProblem], engine: Any) -> 
             raise ValueError(f"consistency=reference needs gold statements; {len(missing)} problems have none (e.g. {missing[0]})")
         consistency: Tool = ReferenceConsistencyTool({p.informal: p.formal for p in problems})
     else:
-        from atf.llm import load_engine
+        from atf.judge import load_judge
 
-        judges = [load_engine(spec) for spec in args.judges] or [engine]
+        judges = [load_judge(spec) for spec in args.judges] or [engine]
         consistency = ConsistencyCheckTool.from_engines(judges)
     return [SyntaxCheckTool(), consistency]
 
