@@ -42,7 +42,7 @@ class AgentConfig:
     max_revisions: most statements a rollout may submit to syntax_check.
     max_turns: most assistant turns.
     max_total_tokens: most tokens in a rollout (prompt + everything after); a turn starts only if
-        `max_new_tokens` more still fit.
+        `max_new_tokens` more still fit (the tool reply to the last turn may run past it).
     max_new_tokens / temperature / top_p / seed: sampling per turn.
     max_calls_per_turn: tool calls read from one assistant turn; further ones get an error message.
     stop_after_tool_call: end a turn at `</tool_call>` so the model cannot invent the tool's answer
