@@ -64,13 +64,15 @@ def test_option_probabilities_do_not_depend_on_batching(tiny_engine):
     digits = option_token_ids(tiny_engine.tokenizer, DIGITS_1_5)
     assert (36,) in digits["4"] and (216, 36) in digits["4"]  # " 4" is " " + "4" in this tokenizer
     convs = [property_messages(p, s, prop) for p, s in ITEMS for prop in OAP_PROPERTIES[:3]]
-    alone = option_probabilities(tiny_engine, convs, ANSWER_PREFIX, YES_NO, batch_size=1)
-    batched = option_probabilities(tiny_engine, convs, ANSWER_PREFIX, YES_NO, batch_size=6)
-    for (pa, ma), (pb, mb) in zip(alone, batched):
+    alone = option_probabilities(tiny_engine, convs, ANSWER_PREFIX, YES_NO, batch_size=1, min_shared=10**9)
+    batched = option_probabilities(tiny_engine, convs, ANSWER_PREFIX, YES_NO, batch_size=6, min_shared=10**9)
+    shared = option_probabilities(tiny_engine, convs, ANSWER_PREFIX, YES_NO, batch_size=2)  # KV-cached prefixes
+    for (pa, ma), (pb, mb), (ps, ms) in zip(alone, batched, shared):
+        assert pa["yes"] == pytest.approx(ps["yes"], abs=1e-4) and ma == pytest.approx(ms, rel=1e-3)
         assert pa["yes"] + pa["no"] == pytest.approx(1.0)
         assert pa["yes"] == pytest.approx(pb["yes"], abs=1e-4) and ma == pytest.approx(mb, rel=1e-3)
         assert 0.0 < ma < 1.0
-    two_step = option_probabilities(tiny_engine, convs[:3], "RATING:", DIGITS_1_5, batch_size=1)
+    two_step = option_probabilities(tiny_engine, convs[:3], "RATING:", DIGITS_1_5, batch_size=1, min_shared=10**9)
     two_step_batched = option_probabilities(tiny_engine, convs[:3], "RATING:", DIGITS_1_5, batch_size=3)
     for (pa, ma), (pb, mb) in zip(two_step, two_step_batched):
         assert sum(pa.values()) == pytest.approx(1.0) and ma == pytest.approx(mb, rel=1e-3)
