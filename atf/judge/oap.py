@@ -3,9 +3,12 @@
 Each judge answers the nine yes/no questions of `prompts.OAP_PROPERTIES` independently (nine prompts per
 item, all items batched into one call) plus a five-point overall rating. A property's score is P(yes):
 read from next-token probabilities for local transformers judges, else the fraction of sampled answers
-that say yes (an unreadable answer counts as no, and the property is reported unparsed).
+that say yes (an unreadable answer counts as no, and the property is reported unparsed). The rating is
+the expected value of 1-5 under the model's distribution, or the mean of the readable sampled ratings.
 
-Groups, following the four aspects of the epistemic-ensemble (EFG) paper (Zhang, Valentino, Freitas 2025):
+Groups: the four aspects of the epistemic-ensemble (EFG) paper (Zhang, Valentino, Freitas 2025, "Beyond
+Gold Standards"); which of our nine properties goes in which aspect is our reading of the aspects' definitions
+(LP: the logical structure is kept; MC: the mathematical objects are right; FQ: clean and non-vacuous):
     LP  logical preservation      pre_arg_structure, quantification, formula, relation
     MC  mathematical consistency  concept, constant, operator
     FQ  formal quality            conciseness, logical_consistency
