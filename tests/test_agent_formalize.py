@@ -136,3 +136,46 @@ def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tin
     capsys.readouterr()
     assert main(["formalize", "--benchmark", str(problems)]) == 2 and "batch mode needs --out" in capsys.readouterr().err
     assert main(["formalize", "   "]) == 2 and "give a problem to formalize" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_formalize_with_the_shipped_model_on_a_fresh_cache(tmp_path):
+    """The README's first command: `atf formalize "<problem>"` with the embedded SmolLM2 and real tools,
+    starting from an empty cache (the GGUF is converted on first use)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "ATF_CACHE": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1"}
+    run = subprocess.run(
+        [sys.executable, "-m", "atf.cli", "formalize", "-k", "2", "--max-new-tokens", "96", "--max-turns", "2", "--json",
+         "Show that for every natural number n, n + 0 = n."],
+        env=env, capture_output=True, text=True, timeout=3600,
+    )
+    assert run.returncode in (0, 1), run.stderr[-3000:]
+    result = json.loads(run.stdout)
+    assert len(result["samples"]) == 2 and all(s["meta"]["engine"] == "smollm2" for s in result["samples"])
+    assert (tmp_path / "cache" / "smollm2-135m-instruct" / ".complete").exists()
+
+
+def test_formalize_through_the_real_tools_and_reranker(tiny_engine):
+    """Scripted model, everything else real: the syntax checker, the judge ensemble (a tiny judge) and the
+    SymEq + SemCo reranker over the candidates."""
+    pytest.importorskip("atf.lean")
+    rerank = pytest.importorskip("atf.rerank")
+    if not hasattr(rerank, "Reranker"):
+        pytest.skip("atf.rerank.Reranker has not landed yet")
+    from atf.agent.tools import ConsistencyCheckTool, SyntaxCheckTool
+    from atf.judge import ConsistencyChecker, Judge
+    from atf.llm.base import SamplingParams
+
+    judge = Judge(engine=tiny_engine, params=SamplingParams(max_new_tokens=8, temperature=0))
+    tools = [SyntaxCheckTool(), ConsistencyCheckTool(ConsistencyChecker([judge]))]
+    problem = "Show that n + 0 = n for every natural number n."
+    engine = ReplayEngine({problem: [sc(A), cc(A), "Done."]}, tiny_engine.tokenizer)
+    reranker = rerank.Reranker(informalizer=tiny_engine)
+    (r,) = Formalizer(engine, tools, reranker, k=2).formalize([problem])
+    assert all(t.syntax_ok and t.calls[1].name == "consistency_check" and t.calls[1].passed is not None for t in r.samples)
+    assert r.statement == A and r.tier in ("passed", "syntax_ok") and r.scores is None  # one distinct candidate: no rerank
+    result = reranker.rerank(problem, [A, B, A])
+    assert sorted(result.order) == [0, 1, 2] and len(result.scores) == 3
