@@ -125,3 +125,39 @@ def test_synthesize_script_on_minif2f_valid(data_dir, tmp_path, monkeypatch):
     assert {t.meta["id"] for t in trajs} <= {p.id for p in load_benchmark("minif2f", "valid")[:4]}
     with pytest.raises(ValueError, match="test-split"):
         mod.main(["--benchmarks", "minif2f", "--split", "test", "--limit", "2", "--out", str(tmp_path / "x.jsonl")])
+
+
+def test_teacher_rollouts_keep_rule_abiding_successes(tiny_engine):
+    from atf.agent.parsing import format_tool_call
+    from atf.agent.replay import ReplayEngine
+    from atf.train.synth import teacher_trajectories
+
+    problems = [problem(i) for i in range(3)]
+    call = lambda name, s: format_tool_call(name, {"statement": s})  # noqa: E731
+    wrong = GOLD.replace("x = 26", "x = 25")
+    teacher = ReplayEngine(
+        {
+            problems[0].informal: [call("syntax_check", GOLD), call("consistency_check", GOLD)],
+            problems[1].informal: [call("syntax_check", wrong), call("consistency_check", wrong), "Stuck."],
+            problems[2].informal: [call("consistency_check", GOLD), call("syntax_check", GOLD), call("consistency_check", GOLD)],
+        },
+        tiny_engine.tokenizer,
+        name="teacher",
+    )
+    kept, stats = teacher_trajectories(problems, teacher, tools_for(problems), k=2)
+    assert stats.kept == {"teacher": 4} and stats.dropped == {"teacher:no_tool_call": 2}
+    assert {t.meta["id"] for t in kept} == {"p0", "p2"} and all(t.meta["source"] == "teacher:teacher" for t in kept)
+    p2 = next(t for t in kept if t.meta["id"] == "p2")
+    assert p2.calls[0].passed is None and p2.revisions == 1  # the refused early call stays in the record, within the rules
+    with pytest.raises(ValueError, match="test-split"):
+        teacher_trajectories([problem(0, split="test")], teacher, tools_for(problems))
+
+
+def test_expert_iteration_refuses_test_problems(data_dir):
+    from atf.train.expert_iteration import training_problems
+
+    assert len(training_problems(["minif2f:valid"], limit=3)) == 3
+    with pytest.raises(ValueError, match="test-split"):
+        training_problems(["minif2f:test"], limit=1)
+    with pytest.raises(ValueError, match="test-split"):
+        training_problems(["minif2f"])  # both splits
