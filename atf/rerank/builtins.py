@@ -1,0 +1,102 @@
+"""Names each system gives the built-in functions, and how the elaborator types them.
+
+A builtin is (op, rule): op is an IR op (`sqrt`, `gcd`, `cast`, ...) or `uf:<name>` for a function the
+translation keeps uninterpreted under a system-independent name (`uf:ln` for Isabelle `ln` and Lean
+`Real.log`); rule says how arguments and result are typed:
+
+    real1 / real2      real -> real, real -> real -> real
+    same1 / same2      a -> a, a -> a -> a (numeric a)
+    nat1 / nat2        nat -> nat, nat -> nat -> nat
+    pred1              a -> bool
+    floor              real -> int (Lean ⌊x⌋ and Isabelle floor both land in int); natfloor: real -> nat
+    to_real / to_int   explicit casts; coe: cast to the type the context expects
+    tonat / natabs     int -> nat (max 0 x) / (|x|)
+    succ               n -> n + 1
+    const_real / const_complex   a constant (π, i)
+    fst / snd / card / sum / prod / range / interval / filter: structural, handled by name
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Builtin:
+    op: str
+    rule: str
+
+
+def _b(op: str, rule: str) -> Builtin:
+    return Builtin(op, rule)
+
+
+_COMMON = {
+    "abs": _b("abs", "same1"), "max": _b("max", "same2"), "min": _b("min", "same2"),
+    "gcd": _b("gcd", "same2"), "lcm": _b("lcm", "same2"), "sqrt": _b("sqrt", "real1"),
+    "exp": _b("uf:exp", "real1"), "sin": _b("uf:sin", "real1"), "cos": _b("uf:cos", "real1"),
+    "tan": _b("uf:tan", "real1"), "arctan": _b("uf:arctan", "real1"), "arcsin": _b("uf:arcsin", "real1"),
+    "arccos": _b("uf:arccos", "real1"), "pi": _b("uf:pi", "const_real"),
+    "fst": _b("fst", "fst"), "snd": _b("snd", "snd"),
+}
+
+ISABELLE: dict[str, Builtin] = {
+    **_COMMON,
+    "ln": _b("uf:ln", "real1"), "log": _b("uf:logb", "real2"), "root": _b("uf:root", "root"),
+    "floor": _b("floor", "floor"), "ceiling": _b("ceil", "floor"), "round": _b("round", "floor"),
+    "fact": _b("fact", "nat1"), "binomial": _b("choose", "nat2"), "prime": _b("prime", "pred1"),
+    "even": _b("even", "pred1"), "odd": _b("odd", "pred1"), "nat": _b("tonat", "tonat"),
+    "int": _b("cast", "to_int"), "real": _b("cast", "to_real"), "real_of_nat": _b("cast", "to_real"),
+    "real_of_int": _b("cast", "to_real"), "of_nat": _b("coe", "coe"), "of_int": _b("coe", "coe"),
+    "of_real": _b("coe", "coe"), "rat_of_int": _b("coe", "coe"), "Suc": _b("succ", "succ"),
+    "card": _b("card", "card"), "sum": _b("sum", "sum"), "prod": _b("prod", "prod"),
+    "ii": _b("uf:I", "const_complex"), "Re": _b("uf:re", "complex_real"), "Im": _b("uf:im", "complex_real"),
+    "cmod": _b("uf:cabs", "complex_real"), "cnj": _b("uf:conj", "complex1"),
+    "sgn": _b("uf:sgn", "same1"), "pi": _b("uf:pi", "const_real"), "Max": _b("uf:Max", "setfn"),
+    "Min": _b("uf:Min", "setfn"), "finite": _b("uf:finite", "setpred"),
+}
+
+LEAN: dict[str, Builtin] = {
+    **_COMMON,
+    "Real.sqrt": _b("sqrt", "real1"), "Real.exp": _b("uf:exp", "real1"), "Real.log": _b("uf:ln", "real1"),
+    "log": _b("uf:ln", "real1"), "Real.logb": _b("uf:logb", "real2"), "logb": _b("uf:logb", "real2"),
+    "Real.sin": _b("uf:sin", "real1"), "Real.cos": _b("uf:cos", "real1"), "Real.tan": _b("uf:tan", "real1"),
+    "Real.arctan": _b("uf:arctan", "real1"), "Real.pi": _b("uf:pi", "const_real"), "π": _b("uf:pi", "const_real"),
+    "Nat.gcd": _b("gcd", "same2"), "Int.gcd": _b("gcd", "gcd_int"), "Nat.lcm": _b("lcm", "same2"),
+    "Int.lcm": _b("lcm", "gcd_int"), "Nat.factorial": _b("fact", "nat1"), "factorial": _b("fact", "nat1"),
+    "Nat.choose": _b("choose", "nat2"), "choose": _b("choose", "nat2"), "Nat.Prime": _b("prime", "pred1"),
+    "Prime": _b("prime", "pred1"), "Even": _b("even", "pred1"), "Odd": _b("odd", "pred1"),
+    "Int.toNat": _b("tonat", "tonat"), "Int.natAbs": _b("natabs", "natabs"), "Int.floor": _b("floor", "floor"),
+    "Int.ceil": _b("ceil", "floor"), "Int.fract": _b("uf:fract", "real1"), "Nat.floor": _b("natfloor", "natfloor"),
+    "Nat.ceil": _b("natceil", "natfloor"), "Int.emod": _b("emod", "int2"), "Int.ediv": _b("ediv", "int2"),
+    "Int.fdiv": _b("fdiv", "int2"), "Int.fmod": _b("fmod", "int2"), "Int.tdiv": _b("tdiv", "int2"),
+    "Int.tmod": _b("tmod", "int2"), "Int.div": _b("tdiv", "int2"), "Int.mod": _b("tmod", "int2"),
+    "Nat.succ": _b("succ", "succ"), "Nat.sqrt": _b("uf:natsqrt", "nat1"), "Real.nnabs": _b("abs", "same1"),
+    "Finset.card": _b("card", "card"), "Finset.sum": _b("sum", "sum"), "Finset.prod": _b("prod", "prod"),
+    "Finset.range": _b("range", "range"), "Finset.Icc": _b("icc", "interval"), "Finset.Ico": _b("ico", "interval"),
+    "Finset.Ioc": _b("ioc", "interval"), "Finset.Ioo": _b("ioo", "interval"), "Set.Icc": _b("icc", "interval"),
+    "Set.Ico": _b("ico", "interval"), "Set.Ioc": _b("ioc", "interval"), "Set.Ioo": _b("ioo", "interval"),
+    "Finset.filter": _b("filter", "filter"), "Complex.I": _b("uf:I", "const_complex"),
+    "Complex.abs": _b("uf:cabs", "complex_real"), "Complex.re": _b("uf:re", "complex_real"),
+    "Complex.im": _b("uf:im", "complex_real"), "Real.cosh": _b("uf:cosh", "real1"),
+    "Real.sinh": _b("uf:sinh", "real1"), "Real.arcsin": _b("uf:arcsin", "real1"),
+}
+
+TABLES = {"isabelle": ISABELLE, "lean": LEAN}
+
+
+def lookup(system: str, name: str) -> Builtin | None:
+    table = TABLES[system]
+    if name in table:
+        return table[name]
+    if system == "lean":
+        # `open Real Nat` makes `Real.sqrt` reachable as `sqrt`; dotted forms like `x.sqrt` are
+        # rewritten by the parser. Try the namespaces a header usually opens.
+        for ns in ("Real.", "Nat.", "Int.", "Finset."):
+            if ns + name in table:
+                return table[ns + name]
+    return None
+
+
+def is_builtin(system: str, name: str) -> bool:
+    return lookup(system, name) is not None

@@ -1,0 +1,727 @@
+"""Type inference and desugaring: a RawStatement becomes a typed Statement.
+
+Types are inferred by unification. Arithmetic is elaborated the way Lean's `binop%`/`binrel%` do it:
+the leaves of a tree of `+ - * / %` (and the base of `^`), together with both sides of a relation, are
+typed first, the largest numeric type among them wins, and the coercions go on the *leaves*: with
+`n : ℕ` and `x : ℝ`, `x + (n - 1)` means `x + (↑n - 1)`, not `x + ↑(n - 1)`. Isabelle has no implicit
+coercions, so well-typed Isabelle terms come out the same; numerals without any type default to ℕ in
+Lean and to real in Isabelle.
+
+Desugaring done here, while types are known: `x ∈ {a..b}` / `Finset.Icc` / `Finset.range` / `{a, b}`
+/ `{x. P x}` into comparisons, bounded quantifiers into guards, `>`/`≥` into `<`/`≤`, `≠` into `¬ =`,
+`Suc n` into `n + 1`, `sum f S` into a binder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Callable
+
+from atf.rerank import builtins, ir
+from atf.rerank.ir import (
+    App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, RawStatement, Sort, Statement, Term, TVar,
+    Tup, Ty, Var, is_numeric, numeric_join,
+)
+
+ARITH = {"add", "sub", "mul", "div", "neg", "mod", "idiv", "inv"}
+REL = {"eq", "ne", "lt", "le", "gt", "ge"}
+SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum"}
+
+
+def set_of(elem: Ty) -> Sort:
+    return Sort(f"set[{elem}]")
+
+
+def elem_of_set(t: Ty | None) -> Ty | None:
+    if isinstance(t, Sort) and t.name.startswith("set[") and t.name.endswith("]"):
+        inner = t.name[4:-1]
+        return {"nat": NAT, "int": INT, "rat": RAT, "real": REAL, "complex": COMPLEX, "bool": BOOL}.get(inner,
+                                                                                                     Sort(inner))
+    return None
+
+
+class Elaborator:
+    def __init__(self, system: str):
+        self.system = system
+        self.default_num: Ty = REAL if system == "isabelle" else NAT
+        self.bindings: dict[int, Ty] = {}
+        self.numeral_ids: set[int] = set()
+        self.counter = 0
+        self.free: dict[str, Ty] = {}
+        self.declared: list[str] = []
+        self.globals: dict[str, Ty] = {}
+        self.scope: list[dict[str, Ty]] = []
+        self.notes: list[str] = []
+
+    # ------------------------------------------------------------------ unification
+    def fresh(self, numeral: bool = False) -> TVar:
+        self.counter += 1
+        if numeral:
+            self.numeral_ids.add(self.counter)
+        return TVar(self.counter)
+
+    def resolve(self, t: Ty | None) -> Ty | None:
+        while isinstance(t, TVar) and t.id in self.bindings:
+            t = self.bindings[t.id]
+        return t
+
+    def deep(self, t: Ty | None) -> Ty | None:
+        t = self.resolve(t)
+        if isinstance(t, Fun):
+            return Fun(tuple(self.deep(a) for a in t.args), self.deep(t.ret))
+        if isinstance(t, Tup):
+            return Tup(tuple(self.deep(a) for a in t.items))
+        return t
+
+    def unify(self, a: Ty | None, b: Ty | None) -> bool:
+        a, b = self.resolve(a), self.resolve(b)
+        if a is None or b is None:
+            return True
+        if a == b:
+            return True
+        if isinstance(a, TVar):
+            if isinstance(b, TVar) and a.id in self.numeral_ids:
+                self.numeral_ids.add(b.id)
+            if a.id in self.numeral_ids and not isinstance(b, TVar) and not is_numeric(b) and not isinstance(b, Sort):
+                return False
+            if self.occurs(a, b):
+                return False
+            self.bindings[a.id] = b
+            return True
+        if isinstance(b, TVar):
+            return self.unify(b, a)
+        if isinstance(a, Fun) and isinstance(b, Fun) and len(a.args) == len(b.args):
+            return all(self.unify(x, y) for x, y in zip(a.args, b.args)) and self.unify(a.ret, b.ret)
+        if isinstance(a, Tup) and isinstance(b, Tup) and len(a.items) == len(b.items):
+            return all(self.unify(x, y) for x, y in zip(a.items, b.items))
+        return False
+
+    def occurs(self, v: TVar, t: Ty | None) -> bool:
+        t = self.resolve(t)
+        if isinstance(t, TVar):
+            return t.id == v.id
+        if isinstance(t, Fun):
+            return any(self.occurs(v, a) for a in t.args) or self.occurs(v, t.ret)
+        if isinstance(t, Tup):
+            return any(self.occurs(v, a) for a in t.items)
+        return False
+
+    def concrete_numeric(self, t: Ty | None) -> Ty | None:
+        t = self.resolve(t)
+        return t if is_numeric(t) else None
+
+    # ------------------------------------------------------------------ variables
+    def lookup(self, name: str) -> tuple[str, Ty] | None:
+        """(kind, type) of a name in scope: kind is bound | free | global."""
+        for frame in reversed(self.scope):
+            if name in frame:
+                return ("bound", frame[name])
+        if name in self.free:
+            return ("free", self.free[name])
+        return None
+
+    def declare_free(self, name: str, ty: Ty | None) -> None:
+        if name not in self.free:
+            self.free[name] = ty if ty is not None else self.fresh()
+            self.declared.append(name)
+        elif ty is not None:
+            self.unify(self.free[name], ty)
+
+    def undeclared(self, name: str, ty: Ty) -> Var:
+        """A name neither bound, declared nor built in."""
+        if self.system == "isabelle" and "." not in name:
+            self.declare_free(name, ty)  # Isabelle fixes free variables of a theorem implicitly
+            return Var(name, self.free[name])
+        gname = "uf:" + name
+        if gname not in self.globals:
+            self.globals[gname] = ty
+        else:
+            self.unify(self.globals[gname], ty)
+        return Var(gname, self.globals[gname])
+
+    # ------------------------------------------------------------------ entry points
+    def elab_prop(self, t: Term) -> Term:
+        return self.elab(t, BOOL)
+
+    def elab(self, t: Term, expected: Ty | None) -> Term:
+        """Elaborate t; the result's type is unified with `expected` where no coercion applies."""
+        out = self._elab(t, expected)
+        if expected is not None:
+            got = self.resolve(ir.type_of(out))
+            if not self.unify(got, expected):
+                exp = self.resolve(expected)
+                if is_numeric(got) and is_numeric(exp):
+                    out = App("cast", (out,), exp)
+        return out
+
+    def _elab(self, t: Term, expected: Ty | None) -> Term:
+        if isinstance(t, (Num, Var)) or (isinstance(t, App) and (t.op in ARITH or t.op in ("pow", "powr", "coe", "ascribe"))):
+            return self.arith_tree([t], expected)[0]
+        if isinstance(t, App):
+            return self.elab_app(t, expected)
+        if isinstance(t, Bind):
+            return self.elab_bind(t, expected)
+        if isinstance(t, Opaque):
+            return self.elab_opaque(t, expected)
+        raise TypeError(type(t))
+
+    def elab_opaque(self, t: Opaque, expected: Ty | None) -> Term:
+        args, parts = [], []
+        for a in t.args:
+            if isinstance(a, Var):
+                hit = self.lookup(a.name)
+                if hit is not None:
+                    args.append(Var(a.name, hit[1]))
+                    continue
+            parts.append(a)
+        # fold arguments that are not variables back into the text
+        texts: list[str] = []
+        k = 0
+        for a in t.args:
+            if isinstance(a, Var) and self.lookup(a.name) is not None:
+                texts.append("{%d}" % k)
+                k += 1
+            else:
+                texts.append(str(a).replace("{", "{{").replace("}", "}}"))
+        try:
+            template = t.template.format(*texts)
+        except (IndexError, KeyError, ValueError):
+            template = t.template
+        self.notes.append("opaque: " + ir.show(t)[:120])
+        ty = expected if expected is not None else (t.ty if t.ty is not None else self.fresh())
+        return Opaque(template, tuple(args), ty)
+
+    # ------------------------------------------------------------------ arithmetic
+    def collect(self, t: Term, leaves: list[Term]) -> None:
+        if isinstance(t, App) and t.op in ARITH:
+            for a in t.args:
+                self.collect(a, leaves)
+        elif isinstance(t, App) and t.op == "pow":
+            self.collect(t.args[0], leaves)
+        else:
+            leaves.append(t)
+
+    def arith_tree(self, roots: list[Term], expected: Ty | None) -> list[Term]:
+        """Elaborate several arithmetic trees that must share one type (relation sides, max args)."""
+        leaves: list[Term] = []
+        for r in roots:
+            self.collect(r, leaves)
+        typed: dict[int, Term] = {}
+        for leaf in leaves:
+            if isinstance(leaf, Num) or (isinstance(leaf, App) and leaf.op == "coe"):
+                continue
+            typed[id(leaf)] = self.elab_leaf(leaf)
+        numeric = [self.concrete_numeric(ir.type_of(x)) for x in typed.values()]
+        numeric = [t for t in numeric if t is not None]
+        exp = self.resolve(expected)
+        if is_numeric(exp):
+            numeric.append(exp)
+        has_decimal = any(isinstance(x, Num) and x.value.denominator != 1 for x in leaves)
+        others = [self.resolve(ir.type_of(x)) for x in typed.values()]
+        others = [t for t in others if t is not None and not isinstance(t, TVar) and not is_numeric(t)]
+        is_arith = any(isinstance(x, Num) for x in leaves) or any(
+            isinstance(r, App) and r.op in ARITH | {"pow"} for r in roots)
+        target: Ty
+        if numeric:
+            target = numeric[0]
+            for t in numeric[1:]:
+                target = numeric_join(target, t)
+            if has_decimal and target in (NAT, INT):
+                target = REAL
+        elif exp is not None and not isinstance(exp, TVar):
+            target = exp  # a boolean, function or uninterpreted-sort context
+        elif others:
+            target = others[0]
+        else:
+            target = exp if isinstance(exp, TVar) else self.fresh(numeral=is_arith)
+            if is_arith:
+                self.numeral_ids.add(target.id)
+            if has_decimal:
+                self.unify(target, REAL)
+        for x in typed.values():
+            t = self.resolve(ir.type_of(x))
+            if isinstance(t, TVar):
+                self.unify(t, target)
+        if isinstance(exp, TVar):
+            self.unify(exp, target)
+
+        def rebuild(t: Term) -> Term:
+            if isinstance(t, Num):
+                return Num(t.value, target)
+            if isinstance(t, App) and t.op == "coe":
+                inner = self.elab(t.args[0], None)
+                return self.coerce(inner, target)
+            if isinstance(t, App) and t.op in ARITH:
+                return App(t.op, tuple(rebuild(a) for a in t.args), target)
+            if isinstance(t, App) and t.op == "pow":
+                base = rebuild(t.args[0])
+                return self.elab_pow(base, t.args[1], target)
+            leaf = typed[id(t)]
+            return self.coerce(leaf, target)
+
+        return [rebuild(r) for r in roots]
+
+    def coerce(self, t: Term, target: Ty) -> Term:
+        src = self.resolve(ir.type_of(t))
+        tgt = self.resolve(target)
+        if is_numeric(src) and is_numeric(tgt) and src != tgt:
+            if isinstance(t, Num):
+                return Num(t.value, tgt)
+            return App("cast", (t,), tgt)
+        return t
+
+    def elab_pow(self, base: Term, exponent: Term, target: Ty) -> Term:
+        e = self.elab(exponent, None)
+        et = self.resolve(ir.type_of(e))
+        if isinstance(et, TVar):
+            self.unify(et, NAT)  # `x ^ 2`: the exponent of a monoid power is a natural number
+            et = NAT
+        if et in (REAL, RAT) and self.system == "lean":
+            return App("rpow", (base, e), target)
+        if et == INT:
+            return App("call", (Var("uf:zpow", Fun((self.resolve(target), INT), self.resolve(target))), base, e),
+                       target)
+        return App("pow", (base, e), target)
+
+    def elab_leaf(self, t: Term) -> Term:
+        if isinstance(t, Var):
+            return self.elab_var(t, None)
+        if isinstance(t, App) and t.op == "ascribe":
+            return self.elab(t.args[0], t.target)
+        if isinstance(t, App) and t.op == "powr":
+            a = self.elab(t.args[0], REAL)
+            b = self.elab(t.args[1], REAL)
+            return App("powr", (a, b), REAL)
+        return self._elab(t, None)
+
+    def elab_var(self, t: Var, expected: Ty | None) -> Term:
+        hit = self.lookup(t.name)
+        if hit is not None:
+            return Var(t.name, hit[1])
+        b = builtins.lookup(self.system, t.name)
+        if b is not None and b.rule in ("const_real", "const_complex"):
+            return Var(b.op, REAL if b.rule == "const_real" else COMPLEX)
+        if t.name in ("Ints", "Nats", "Reals", "Rats"):
+            return Var("set:" + t.name, Sort("set[" + t.name + "]"))
+        return self.undeclared(t.name, expected if expected is not None else self.fresh())
+
+    # ------------------------------------------------------------------ applications
+    def elab_app(self, t: App, expected: Ty | None) -> Term:
+        op = t.op
+        if op in ("true", "false"):
+            return App(op, (), BOOL)
+        if op in ("and", "or"):
+            return App(op, tuple(self.elab(a, BOOL) for a in t.args), BOOL)
+        if op == "not":
+            return App("not", (self.elab(t.args[0], BOOL),), BOOL)
+        if op in ("implies", "iff"):
+            return App(op, (self.elab(t.args[0], BOOL), self.elab(t.args[1], BOOL)), BOOL)
+        if op in REL:
+            return self.elab_rel(op, t.args[0], t.args[1])
+        if op == "dvd":
+            a, b = self.arith_tree(list(t.args), None)
+            return App("dvd", (a, b), BOOL)
+        if op in ("in", "notin"):
+            m = self.membership(t.args[0], t.args[1])
+            return App("not", (m,), BOOL) if op == "notin" else m
+        if op == "ite":
+            c = self.elab(t.args[0], BOOL)
+            a, b = self.arith_tree_or_unify(list(t.args[1:]), expected)
+            return App("ite", (c, a, b), ir.type_of(a))
+        if op == "pair":
+            items = [self.elab(a, None) for a in t.args]
+            return self.nest_pair(items)
+        if op in SET_OPS:
+            return self.elab_set(t)
+        if op in ("abs", "floor", "ceil", "fact", "choose", "sqrt", "min", "max", "gcd", "lcm"):
+            return self.elab_builtin(builtins.Builtin(op, _DIRECT_RULES[op]), list(t.args), expected, t)
+        if op == "call":
+            return self.elab_call(t.args[0], list(t.args[1:]), expected, t)
+        if op == "eq":
+            return self.elab_rel(op, *t.args)
+        self.notes.append(f"unknown op {op}")
+        return self.fallback(t, expected)
+
+    def arith_tree_or_unify(self, items: list[Term], expected: Ty | None) -> list[Term]:
+        typed = [self.elab(a, None) for a in items]
+        tys = [self.resolve(ir.type_of(x)) for x in typed]
+        if all(is_numeric(t) or isinstance(t, TVar) for t in tys) and not any(t == BOOL for t in tys):
+            return self.arith_tree(items, expected)
+        for x in typed[1:]:
+            self.unify(ir.type_of(typed[0]), ir.type_of(x))
+        return typed
+
+    def nest_pair(self, items: list[Term]) -> Term:
+        if len(items) == 1:
+            return items[0]
+        rest = self.nest_pair(items[1:])
+        return App("pair", (items[0], rest), Tup((ir.type_of(items[0]), ir.type_of(rest))))
+
+    def elab_rel(self, op: str, lhs: Term, rhs: Term) -> Term:
+        if op in ("gt", "ge"):
+            op, lhs, rhs = ("lt" if op == "gt" else "le"), rhs, lhs
+        a = self.elab(lhs, None)
+        ta = self.resolve(ir.type_of(a))
+        if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, (Fun, Tup, Sort)) and not self._numeric_side(rhs)):
+            b = self.elab(rhs, ta)
+            if ta == BOOL:
+                out = App("iff", (a, b), BOOL)
+            else:
+                out = App("eq", (a, b), BOOL)
+            return App("not", (out,), BOOL) if op == "ne" else out
+        # numeric (or still unknown): both sides form one binrel% tree
+        a, b = self.arith_tree([lhs, rhs], None)
+        tb = self.resolve(ir.type_of(b))
+        if tb == BOOL:
+            out = App("iff", (a, b), BOOL)
+        else:
+            out = App("eq" if op == "ne" else op, (a, b), BOOL)
+        return App("not", (out,), BOOL) if op == "ne" else out
+
+    def _numeric_side(self, t: Term) -> bool:
+        return isinstance(t, Num)
+
+    # ------------------------------------------------------------------ sets and membership
+    def elab_set(self, t: App) -> Term:
+        if t.op == "range":
+            n = self.elab(t.args[0], NAT)
+            return App("range", (n,), set_of(NAT))
+        if t.op == "setenum":
+            if not t.args:
+                return App("setenum", (), set_of(self.default_num))
+            items = self.arith_tree_or_unify(list(t.args), None)
+            return App("setenum", tuple(items), set_of(self.deep(ir.type_of(items[0]))))
+        lo, hi = self.arith_tree(list(t.args), None)
+        return App(t.op, (lo, hi), set_of(self.deep(ir.type_of(lo))))
+
+    def membership(self, x: Term, s: Term) -> Term:
+        if isinstance(s, App) and s.op in ("icc", "ico", "ioc", "ioo"):
+            xe, lo, hi = self.arith_tree([x, *s.args], None)
+            lo_op = "le" if s.op in ("icc", "ico") else "lt"
+            hi_op = "le" if s.op in ("icc", "ioc") else "lt"
+            return App("and", (App(lo_op, (lo, xe), BOOL), App(hi_op, (xe, hi), BOOL)), BOOL)
+        if isinstance(s, App) and s.op == "range":
+            xe, n = self.arith_tree([x, s.args[0]], NAT)
+            return App("lt", (xe, n), BOOL)
+        if isinstance(s, App) and s.op == "setenum":
+            if not s.args:
+                self.elab(x, None)
+                return App("false", (), BOOL)
+            parts = [self.elab_rel("eq", x, item) for item in s.args]
+            return App("or", tuple(parts), BOOL) if len(parts) > 1 else parts[0]
+        if isinstance(s, Bind) and s.kind == "setof":
+            (name, ty), = s.vars[:1]
+            body = ir.substitute(s.body, {name: x})
+            cond = self.elab(body, BOOL)
+            if s.dom is not None:
+                return App("and", (self.membership(x, s.dom), cond), BOOL)
+            return cond
+        if isinstance(s, Var) and s.name in ("Ints", "Nats", "Reals", "Rats") and self.lookup(s.name) is None:
+            xe = self.elab(x, None)
+            t = self.resolve(ir.type_of(xe))
+            if isinstance(t, TVar):
+                self.unify(t, REAL)
+                t = REAL
+            if s.name == "Reals":
+                return App("true", (), BOOL)
+            if s.name in ("Ints", "Nats"):
+                if t in (NAT, INT):
+                    isint = App("true", (), BOOL)
+                else:
+                    isint = App("eq", (App("cast", (App("floor", (xe,), INT),), t), xe), BOOL)
+                if s.name == "Nats":
+                    return App("and", (isint, App("le", (Num(Fraction(0), t), xe), BOOL)), BOOL)
+                return isint
+        xe = self.elab(x, None)
+        se = self.elab(s, set_of(self.deep(ir.type_of(xe))))
+        return App("in", (xe, se), BOOL)
+
+    # ------------------------------------------------------------------ binders
+    def elab_bind(self, t: Bind, expected: Ty | None) -> Term:
+        frame: dict[str, Ty] = {}
+        vars_: list[tuple[str, Ty]] = []
+        dom_e: Term | None = None
+        if t.dom is not None:
+            dom_e = self.elab(t.dom, None) if not (isinstance(t.dom, Bind)) else None
+        for name, ty in t.vars:
+            vt = ty if ty is not None else self.fresh()
+            if dom_e is not None:
+                el = elem_of_set(self.deep(ir.type_of(dom_e)))
+                if el is not None and len(t.vars) == 1:
+                    self.unify(vt, el)
+            frame[name] = vt
+            vars_.append((name, vt))
+        self.scope.append(frame)
+        try:
+            if t.kind in ("forall", "exists", "exists1"):
+                body = self.elab(t.body, BOOL)
+                if t.dom is not None:
+                    guard = self.membership(Var(vars_[0][0]), t.dom)
+                    body = App("implies" if t.kind == "forall" else "and", (guard, body), BOOL)
+                out = Bind(t.kind, tuple(vars_), body, None, BOOL)
+            elif t.kind == "lambda":
+                body = self.elab(t.body, None)
+                out = Bind("lambda", tuple(vars_), body, None,
+                           Fun(tuple(v for _, v in vars_), ir.type_of(body)))
+            elif t.kind in ("sum", "prod"):
+                body = self.elab(t.body, expected)
+                if dom_e is None and t.dom is not None:
+                    dom_e = self.elab(t.dom, None)
+                out = Bind(t.kind, tuple(vars_), body, dom_e, ir.type_of(body))
+            elif t.kind == "setof":
+                body = self.elab(t.body, BOOL)
+                out = Bind("setof", tuple(vars_), body, dom_e, set_of(vars_[0][1]))
+            else:
+                self.scope.pop()
+                return self.fallback(t, expected)
+        finally:
+            if self.scope and self.scope[-1] is frame:
+                self.scope.pop()
+        return out
+
+    # ------------------------------------------------------------------ calls
+    def elab_call(self, head: Term, args: list[Term], expected: Ty | None, orig: Term) -> Term:
+        if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args):
+            return self.elab(ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args)}), expected)
+        if not isinstance(head, Var):
+            return self.fallback(orig, expected)
+        name = head.name
+        hit = self.lookup(name)
+        if hit is None:
+            b = builtins.lookup(self.system, name)
+            if b is not None:
+                return self.elab_builtin(b, args, expected, orig)
+            if name.startswith("op:"):
+                return self.elab_uf_call(Var(name), args, expected, global_=True)
+            return self.elab_uf_call(head, args, expected, global_=False)
+        return self.elab_uf_call(Var(name, hit[1]), args, expected, global_=False)
+
+    def elab_uf_call(self, head: Var, args: list[Term], expected: Ty | None, global_: bool) -> Term:
+        """Apply a variable (or unknown constant) of function type."""
+        hit = None if global_ else self.lookup(head.name)
+        if hit is None:
+            arg_e = [self.elab(a, None) for a in args]
+            fty = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
+            if global_:
+                gname = head.name if head.name.startswith("op:") else "uf:" + head.name
+                gname = "uf:" + head.name if head.name.startswith("op:") else gname
+                if gname not in self.globals:
+                    self.globals[gname] = fty
+                else:
+                    self.unify(self.globals[gname], fty)
+                f = Var(gname, self.globals[gname])
+            else:
+                f = self.undeclared(head.name, fty)
+            ft = self.resolve(ir.type_of(f))
+            ret = ft.ret if isinstance(ft, Fun) else self.fresh()
+            return App("call", (f, *arg_e), ret)
+        fty = self.resolve(hit[1])
+        if isinstance(fty, TVar):
+            arg_e = [self.elab(a, None) for a in args]
+            new = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
+            self.unify(fty, new)
+            return App("call", (Var(head.name, new), *arg_e), new.ret)
+        if not isinstance(fty, Fun):
+            self.notes.append(f"{head.name} applied but not a function")
+            return self.fallback(App("call", (head, *args)), expected)
+        params = list(fty.args)
+        if len(args) == 1 and len(params) > 1 and isinstance(args[0], App) and args[0].op == "pair":
+            args = list(args[0].args)  # Isabelle `f(x, y)` written for `f x y`
+        if len(args) != len(params):
+            if len(args) < len(params):
+                self.notes.append(f"partial application of {head.name}")
+                return self.fallback(App("call", (head, *args)), expected)
+            # curried result applied further: (f x) y with f : a -> (b -> c) written flat
+            return self.fallback(App("call", (head, *args)), expected)
+        arg_e = [self.elab(a, p) for a, p in zip(args, params)]
+        return App("call", (Var(head.name, fty), *arg_e), fty.ret)
+
+    def elab_builtin(self, b: builtins.Builtin, args: list[Term], expected: Ty | None, orig: Term) -> Term:
+        rule, op = b.rule, b.op
+
+        def need(n: int) -> bool:
+            if len(args) != n:
+                self.notes.append(f"{op} with {len(args)} arguments")
+                return False
+            return True
+
+        def uf(name: str, arg_tys: tuple[Ty, ...], ret: Ty, values: list[Term]) -> Term:
+            return App("call", (Var(name, Fun(arg_tys, ret)), *values), ret)
+
+        if rule == "real1" and need(1):
+            x = self.elab(args[0], REAL)
+            if op == "sqrt":
+                return App("sqrt", (x,), REAL)
+            return uf(op, (REAL,), REAL, [x])
+        if rule == "real2" and need(2):
+            return uf(op, (REAL, REAL), REAL, [self.elab(args[0], REAL), self.elab(args[1], REAL)])
+        if rule == "root" and need(2):
+            return uf(op, (NAT, REAL), REAL, [self.elab(args[0], NAT), self.elab(args[1], REAL)])
+        if rule == "same1" and need(1):
+            if op.startswith("uf:"):
+                x = self.elab(args[0], expected)
+                t = self.resolve(ir.type_of(x))
+                return uf(op, (t,), t, [x])
+            x = self.arith_tree([args[0]], expected)[0]
+            return App(op, (x,), ir.type_of(x))
+        if rule == "same2" and need(2):
+            a, c = self.arith_tree(list(args), expected)
+            return App(op, (a, c), ir.type_of(a))
+        if rule == "gcd_int" and need(2):
+            a, c = self.arith_tree(list(args), INT)
+            return App("tonat", (App(op, (a, c), INT),), NAT)
+        if rule == "int2" and need(2):
+            a, c = self.arith_tree(list(args), INT)
+            return App(op, (a, c), INT)
+        if rule == "nat1" and need(1):
+            x = self.elab(args[0], NAT)
+            if op.startswith("uf:"):
+                return uf(op, (NAT,), NAT, [x])
+            return App(op, (x,), NAT)
+        if rule == "nat2" and need(2):
+            return App(op, (self.elab(args[0], NAT), self.elab(args[1], NAT)), NAT)
+        if rule == "pred1" and need(1):
+            x = self.elab(args[0], None)
+            t = self.resolve(ir.type_of(x))
+            if isinstance(t, TVar):
+                self.unify(t, NAT if op == "prime" else self.default_num if self.system == "lean" else INT)
+            return App(op, (x,), BOOL)
+        if rule in ("floor", "natfloor") and need(1):
+            x = self.elab(args[0], None)
+            t = self.resolve(ir.type_of(x))
+            if isinstance(t, TVar):
+                self.unify(t, REAL)
+            elif t in (NAT, INT):
+                x = App("cast", (x,), REAL)
+            if rule == "natfloor":
+                return App("tonat", (App("floor" if op == "natfloor" else "ceil", (x,), INT),), NAT)
+            return App(op, (x,), INT)
+        if rule in ("to_real", "to_int") and need(1):
+            target = REAL if rule == "to_real" else INT
+            x = self.elab(args[0], None)
+            t = self.resolve(ir.type_of(x))
+            if isinstance(t, TVar):
+                self.unify(t, NAT)
+            return self.coerce(x, target) if self.resolve(ir.type_of(x)) != target else x
+        if rule == "coe" and need(1):
+            x = self.elab(args[0], None)
+            t = self.resolve(ir.type_of(x))
+            if isinstance(t, TVar):
+                self.unify(t, NAT if "nat" in str(orig) else INT)
+            exp = self.resolve(expected)
+            return self.coerce(x, exp) if is_numeric(exp) else App("cast", (x,), REAL)
+        if rule in ("tonat", "natabs") and need(1):
+            x = self.elab(args[0], INT)
+            return App(op, (x,), NAT)
+        if rule == "succ" and need(1):
+            x = self.elab(args[0], expected if expected is not None else NAT)
+            t = self.resolve(ir.type_of(x))
+            return App("add", (x, Num(Fraction(1), t)), t)
+        if rule in ("const_real", "const_complex"):
+            return Var(op, REAL if rule == "const_real" else COMPLEX)
+        if rule == "complex_real" and need(1):
+            return uf(op, (COMPLEX,), REAL, [self.elab(args[0], COMPLEX)])
+        if rule == "complex1" and need(1):
+            return uf(op, (COMPLEX,), COMPLEX, [self.elab(args[0], COMPLEX)])
+        if rule in ("fst", "snd") and need(1):
+            x = self.elab(args[0], None)
+            t = self.resolve(ir.type_of(x))
+            if isinstance(t, Tup):
+                return App(rule, (x,), t.items[0] if rule == "fst" else t.items[1])
+            if isinstance(t, TVar):
+                a, c = self.fresh(), self.fresh()
+                self.unify(t, Tup((a, c)))
+                return App(rule, (x,), a if rule == "fst" else c)
+            return self.fallback(orig, expected)
+        if rule == "range" and need(1):
+            return App("range", (self.elab(args[0], NAT),), set_of(NAT))
+        if rule == "interval" and need(2):
+            lo, hi = self.arith_tree(list(args), None)
+            return App(op, (lo, hi), set_of(self.deep(ir.type_of(lo))))
+        if rule == "card" and need(1):
+            s = self.elab(args[0], None)
+            return App("card", (s,), NAT)
+        if rule in ("sum", "prod") and need(2):
+            f, s = (args[0], args[1]) if self.system == "isabelle" else (args[1], args[0])
+            if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
+                return self.elab(Bind(rule, f.vars, f.body, dom=s), expected)
+            return self.elab(Bind(rule, (("_i", None),), App("call", (f, Var("_i"))), dom=s), expected)
+        if rule == "filter" and need(2):
+            p, s = args
+            if isinstance(p, Bind) and p.kind == "lambda" and len(p.vars) == 1:
+                return self.elab(Bind("setof", p.vars, p.body, dom=s), expected)
+            return self.elab(Bind("setof", (("_i", None),), App("call", (p, Var("_i"))), dom=s), expected)
+        if rule in ("setfn", "setpred") and need(1):
+            s = self.elab(args[0], None)
+            ret = BOOL if rule == "setpred" else (elem_of_set(self.deep(ir.type_of(s))) or self.fresh())
+            return uf(op, (self.deep(ir.type_of(s)),), ret, [s])
+        return self.fallback(orig, expected)
+
+    # ------------------------------------------------------------------ fallbacks
+    def fallback(self, t: Term, expected: Ty | None) -> Term:
+        """An unmodelled construct: opaque over the variables in scope that occur in it."""
+        self.notes.append("opaque: " + ir.show(t)[:120])
+        fv = sorted(v for v in ir.free_vars(t) if self.lookup(v) is not None)
+        args = tuple(Var(v, self.lookup(v)[1]) for v in fv)
+        text = ir.show(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)}))
+        text = text.replace("{", "{{").replace("}", "}}")
+        for i in range(len(fv)):
+            text = text.replace(f"\x00{i}\x00", "{%d}" % i)
+        return Opaque(text, args, expected if expected is not None else self.fresh())
+
+    # ------------------------------------------------------------------ finishing
+    def zonk(self, t: Term) -> Term:
+        def ty(x: Ty | None) -> Ty | None:
+            x = self.deep(x)
+            return self._default(x)
+
+        def go(x: Term) -> Term:
+            if isinstance(x, Var):
+                return replace(x, ty=ty(x.ty))
+            if isinstance(x, Num):
+                return replace(x, ty=ty(x.ty))
+            if isinstance(x, App):
+                args = tuple(go(a) for a in x.args)
+                out = replace(x, args=args, ty=ty(x.ty))
+                if out.op == "cast" and ir.type_of(args[0]) == out.ty:
+                    return args[0]
+                return out
+            if isinstance(x, Bind):
+                return replace(x, vars=tuple((n, ty(v)) for n, v in x.vars), body=go(x.body),
+                               dom=go(x.dom) if x.dom is not None else None, ty=ty(x.ty))
+            if isinstance(x, Opaque):
+                return replace(x, args=tuple(go(a) for a in x.args), ty=ty(x.ty))
+            return x
+
+        return go(t)
+
+    def _default(self, t: Ty | None) -> Ty | None:
+        if isinstance(t, TVar):
+            return self.default_num
+        if isinstance(t, Fun):
+            return Fun(tuple(self._default(a) for a in t.args), self._default(t.ret))
+        if isinstance(t, Tup):
+            return Tup(tuple(self._default(a) for a in t.items))
+        return t
+
+
+_DIRECT_RULES = {"abs": "same1", "floor": "floor", "ceil": "floor", "fact": "nat1", "choose": "nat2",
+                 "sqrt": "real1", "min": "same2", "max": "same2", "gcd": "same2", "lcm": "same2"}
+
+
+def elaborate(raw: RawStatement) -> Statement:
+    """Types, coercions and desugaring for a parsed statement (no simplification yet)."""
+    el = Elaborator(raw.system)
+    for name, ty in raw.variables:
+        el.declare_free(name, ty)
+    premises = [el.elab_prop(p) for p in raw.premises]
+    conclusions = [el.elab_prop(c) for c in raw.conclusions]
+    premises = [el.zonk(p) for p in premises]
+    conclusion = el.zonk(ir.conj(conclusions) if len(conclusions) != 1 else conclusions[0])
+    variables = {n: el._default(el.deep(el.free[n])) for n in el.declared}
+    return Statement(raw.system, variables, premises, conclusion, list(raw.opaque) + el.notes, raw.source)
+
+
+def map_terms(st: Statement, f: Callable[[Term], Term]) -> Statement:
+    return replace(st, premises=[f(p) for p in st.premises], conclusion=f(st.conclusion))

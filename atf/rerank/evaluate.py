@@ -1,0 +1,291 @@
+"""What the reranking evaluations share: per-problem scores (cached, resumable) and the metrics.
+
+`score_problems` runs SymEq (in worker processes) and SemCo over labelled problems and appends one JSON
+line per problem to a cache file, so an interrupted run resumes where it stopped. The metrics then
+work on those records:
+
+    n@k              the problem counts as solved when one of n picks is correct (picks remove their
+                     SymEq class, except for SemCo alone, which takes its top n as the paper does)
+    labelling        human labels needed, when one label per SymEq class is propagated to the class
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from tqdm import tqdm
+
+from atf.rerank.combine import combine, rank, select
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ScoredProblem:
+    """One problem's candidates with their labels and both scores.
+
+    labels[i]: candidate i is correct (and not rejected by the syntax check); valid[i]: passed the
+    syntax check (True when unknown); classes: SymEq classes; symeq/semco: the two scores;
+    repo_symeq/repo_semco: the scores the source data ships (the paper's own pipeline), when present.
+    """
+
+    id: str
+    dataset: str
+    split: str
+    labels: list[bool]
+    valid: list[bool]
+    classes: list[list[int]]
+    symeq: list[float]
+    semco: list[float]
+    string_classes: list[list[int]] = field(default_factory=list)
+    repo_symeq: list[float] | None = None
+    repo_semco: list[float] | None = None
+    parsed: int = 0
+    vacuous: int = 0
+    pair_counts: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+
+# ----------------------------------------------------------------------------------------------- scoring
+
+
+def _symeq_job(args: tuple[str, list[str], str, int, int]) -> dict:
+    pid, statements, language, timeout_ms, top_k = args
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from atf.rerank.symeq import SymEq
+
+    res = SymEq(language, timeout_ms=timeout_ms, top_k=top_k).cluster(statements)
+    counts: dict[str, int] = {}
+    for p in res.pairs:
+        key = f"{p.status}:{p.method}" if p.method else p.status
+        counts[key] = counts.get(key, 0) + 1
+    return {"id": pid, "classes": res.classes, "symeq": res.scores, "parsed": res.parsed,
+            "vacuous": sum(res.vacuous), "pair_counts": counts, "seconds": res.seconds}
+
+
+def _string_classes(statements: Sequence[str]) -> list[list[int]]:
+    groups: dict[str, list[int]] = {}
+    for i, s in enumerate(statements):
+        groups.setdefault(" ".join(s.split()), []).append(i)
+    return sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+
+
+def read_cache(path: Path) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    if path.is_file():
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line cut short by a crash; it is recomputed
+                out[row["id"]] = row
+    return out
+
+
+def symeq_records(problems: Sequence, language: str, cache: Path, workers: int = 1, timeout_ms: int = 300,
+                  top_k: int = 3) -> dict[str, dict]:
+    """SymEq classes for every problem, appended to `cache` as they finish (resumable)."""
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    done = read_cache(cache)
+    todo = [(p.id, p.statements, language, timeout_ms, top_k) for p in problems if p.id not in done]
+    if todo:
+        with open(cache, "a", encoding="utf-8") as out, tqdm(total=len(todo), desc=f"SymEq {cache.stem}") as bar:
+            if workers > 1:
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    for row in pool.map(_symeq_job, todo, chunksize=1):
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                        done[row["id"]] = row
+                        bar.update()
+            else:
+                for job in todo:
+                    row = _symeq_job(job)
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                    done[row["id"]] = row
+                    bar.update()
+    return done
+
+
+def semco_records(problems: Sequence, cache: Path, embedder=None) -> dict[str, list[float]]:
+    """SemCo cosines from the problems' back-translations (cached)."""
+    done = {k: v["semco"] for k, v in read_cache(cache).items()}
+    todo = [p for p in problems if p.id not in done]
+    if todo:
+        from atf.rerank.semco import cosine_scores, default_embedder
+
+        emb = embedder or default_embedder()
+        texts = [t for p in todo for t in [p.problem, *p.back_translations]]
+        emb.encode(texts)  # one batched pass; cosine_scores then reads the cache
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        with open(cache, "a", encoding="utf-8") as out:
+            for p in tqdm(todo, desc=f"SemCo {cache.stem}"):
+                scores = cosine_scores(emb, p.problem, p.back_translations)
+                out.write(json.dumps({"id": p.id, "semco": scores}) + "\n")
+                done[p.id] = scores
+    return done
+
+
+def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str, workers: int = 1,
+                   timeout_ms: int = 300, top_k: int = 3, embedder=None) -> list[ScoredProblem]:
+    sym = symeq_records(problems, language, cache_dir / f"{name}.symeq.jsonl", workers, timeout_ms, top_k)
+    sem = semco_records(problems, cache_dir / f"{name}.semco.jsonl", embedder)
+    out = []
+    for p in problems:
+        s = sym[p.id]
+        repo_sy = [c.extra.get("symbolic_score") for c in p.candidates]
+        repo_se = [c.extra.get("semantic_score") for c in p.candidates]
+        out.append(ScoredProblem(
+            p.id, p.dataset, p.split, p.labels, p.syntax_ok, s["classes"], s["symeq"], sem[p.id],
+            _string_classes(p.statements),
+            repo_sy if all(x is not None for x in repo_sy) else None,
+            repo_se if all(x is not None for x in repo_se) else None,
+            s["parsed"], s["vacuous"], s["pair_counts"], s["seconds"]))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- metrics
+
+
+@dataclass(frozen=True)
+class Method:
+    """How candidates are ordered: name in symeq | semco | log | linear | quadratic | majority |
+    repo_symeq | repo_semco | repo_linear; alpha for the combinations; syntax: invalid candidates last."""
+
+    name: str
+    alpha: float = 0.5
+    syntax: bool = True
+    tau_symeq: float = 0.25
+    tau_semco: float = 1 / 3
+
+
+def order_for(p: ScoredProblem, m: Method) -> tuple[list[int], list[list[int]] | None]:
+    """(order, classes used by n@k selection) of one problem under a method."""
+    valid = p.valid if m.syntax else None
+    k = p.k
+    if m.name == "symeq":
+        return rank(p.symeq, valid), p.classes
+    if m.name == "semco":
+        return rank(p.semco, valid), None
+    if m.name in ("log", "linear", "quadratic"):
+        return rank(combine(p.symeq, p.semco, m.name, m.alpha, m.tau_symeq, m.tau_semco), valid), p.classes
+    if m.name == "majority":
+        size = {i: len(c) / k for c in p.string_classes for i in c}
+        return rank([size[i] for i in range(k)], valid), p.string_classes
+    if m.name == "repo_symeq" and p.repo_symeq is not None:
+        return rank(p.repo_symeq, valid), None
+    if m.name == "repo_semco" and p.repo_semco is not None:
+        return rank(p.repo_semco, valid), None
+    raise ValueError(f"method {m.name} not available for {p.id}")
+
+
+def n_at_k(problems: Iterable[ScoredProblem], m: Method, n: int) -> float:
+    hits, total = 0, 0
+    for p in problems:
+        order, classes = order_for(p, m)
+        picks = select(order, classes, n) if classes is not None else order[:n]
+        hits += any(p.labels[i] for i in picks)
+        total += 1
+    return hits / total if total else float("nan")
+
+
+def pass_at(problems: Iterable[ScoredProblem], n: int) -> float:
+    """The first n samples in sampling order (no reranking)."""
+    ps = list(problems)
+    return sum(any(p.labels[:n]) for p in ps) / len(ps) if ps else float("nan")
+
+
+def pass_at_k(problems: Iterable[ScoredProblem]) -> float:
+    ps = list(problems)
+    return sum(any(p.labels) for p in ps) / len(ps) if ps else float("nan")
+
+
+def random_pick(problems: Iterable[ScoredProblem]) -> float:
+    """Expected 1@k of a uniformly random pick."""
+    ps = list(problems)
+    return statistics.fmean(sum(p.labels) / p.k for p in ps) if ps else float("nan")
+
+
+def tune_alpha(problems: Sequence[ScoredProblem], method: str, grid: Sequence[float] | None = None,
+               syntax: bool = True) -> tuple[float, float]:
+    """(alpha, 1@k) maximizing 1@k on `problems` (the midpoint of the best plateau)."""
+    grid = list(grid) if grid is not None else [i / 20 for i in range(21)]
+    scores = [n_at_k(problems, Method(method, a, syntax), 1) for a in grid]
+    best = max(scores)
+    top = [a for a, s in zip(grid, scores) if s == best]
+    alpha = top[len(top) // 2]
+    return alpha, best
+
+
+@dataclass
+class Labelling:
+    """Human labelling effort with SymEq classes, averaged over problems.
+
+    labels_all_plain / labels_all_classes: labels to label every candidate without / with propagating
+    one label per class (k vs the number of classes); propagation_accuracy: share of candidates whose
+    propagated label equals their own; find_plain / find_classes: labels spent, walking the ranked
+    order, until a correct candidate is found (or all are labelled), without / with skipping
+    candidates whose class is already labelled.
+    """
+
+    problems: int
+    labels_all_plain: float
+    labels_all_classes: float
+    propagation_accuracy: float
+    find_plain: float
+    find_classes: float
+
+    @property
+    def saved_all(self) -> float:
+        return 1 - self.labels_all_classes / self.labels_all_plain
+
+    @property
+    def saved_find(self) -> float:
+        return 1 - self.find_classes / self.find_plain
+
+
+def labelling_efficiency(problems: Sequence[ScoredProblem], m: Method) -> Labelling:
+    all_plain, all_cls, agree, total, find_plain, find_cls = [], [], 0, 0, [], []
+    for p in problems:
+        order, _ = order_for(p, m)
+        all_plain.append(p.k)
+        all_cls.append(len(p.classes))
+        for cls in p.classes:
+            rep = min(cls, key=order.index)
+            agree += sum(p.labels[i] == p.labels[rep] for i in cls)
+            total += len(cls)
+        spent = next((n + 1 for n, i in enumerate(order) if p.labels[i]), p.k)
+        find_plain.append(spent)
+        class_of = {i: c for c, cls in enumerate(p.classes) for i in cls}
+        seen: set[int] = set()
+        cost = 0
+        for i in order:
+            if class_of[i] in seen:
+                continue
+            seen.add(class_of[i])
+            cost += 1
+            if p.labels[i]:
+                break
+        find_cls.append(cost)
+    return Labelling(len(problems), statistics.fmean(all_plain), statistics.fmean(all_cls),
+                     agree / total if total else float("nan"), statistics.fmean(find_plain),
+                     statistics.fmean(find_cls))
+
+
+def summary_row(p: ScoredProblem) -> dict:
+    return asdict(p)

@@ -1,0 +1,466 @@
+"""The logic IR both front-ends (Lean 4, Isabelle/HOL) produce and the Z3 translation consumes.
+
+Terms are immutable trees. After elaboration (`atf.rerank.elaborate`) every node carries its type and
+every coercion is an explicit `cast` node, so the translation never guesses.
+
+    Var(name)               a free or bound variable (functions too: `f` in `f x` is a Var)
+    Num(value)              a rational literal
+    App(op, args)           a built-in operation (see OPS); `call` applies args[0] to args[1:]
+    Bind(kind, vars, body)  forall / exists / exists1 / lambda / sum / prod / setof, with an optional
+                            domain `dom` (`∑ i in S`, `∀ x ∈ S`)
+    Opaque(template, args)  a construct the front-end does not model: its text with the variables
+                            occurring in it cut out as `{0}`, `{1}`, ... so that renaming still applies;
+                            Z3 sees it as an uninterpreted function of those variables.
+
+Types: the numeric tower NAT < INT < RAT < REAL < COMPLEX, BOOL, Fun(args, ret), Tup(items), and
+Sort(name) for anything else (an uninterpreted sort: `G` in `(G : Type*) [Group G]`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Callable, Iterable, Iterator
+
+
+# ----------------------------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class Ty:
+    def __str__(self) -> str:  # pragma: no cover - overridden
+        return self.__class__.__name__
+
+
+@dataclass(frozen=True)
+class Base(Ty):
+    name: str  # nat | int | rat | real | complex | bool
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Fun(Ty):
+    args: tuple[Ty, ...]
+    ret: Ty
+
+    def __str__(self) -> str:
+        return "(" + " -> ".join(str(t) for t in (*self.args, self.ret)) + ")"
+
+
+@dataclass(frozen=True)
+class Tup(Ty):
+    items: tuple[Ty, ...]
+
+    def __str__(self) -> str:
+        return "(" + " * ".join(str(t) for t in self.items) + ")"
+
+
+@dataclass(frozen=True)
+class Sort(Ty):
+    """An uninterpreted sort, named by the type as written (type variables already renamed)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, eq=False)
+class TVar(Ty):
+    """A type still to be inferred (only inside `elaborate`)."""
+
+    id: int
+    numeral: bool = False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TVar) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("tvar", self.id))
+
+    def __str__(self) -> str:
+        return f"?{self.id}"
+
+
+NAT, INT, RAT, REAL, COMPLEX, BOOL = (Base(n) for n in ("nat", "int", "rat", "real", "complex", "bool"))
+NUMERIC_TOWER = (NAT, INT, RAT, REAL, COMPLEX)
+
+
+def is_numeric(t: Ty | None) -> bool:
+    return t in NUMERIC_TOWER
+
+
+def numeric_join(a: Ty, b: Ty) -> Ty:
+    """The larger of two numeric types (where Lean's `binop%` puts the coercions)."""
+    return a if NUMERIC_TOWER.index(a) >= NUMERIC_TOWER.index(b) else b
+
+
+# ----------------------------------------------------------------------------------------------- terms
+
+
+@dataclass(frozen=True)
+class Term:
+    def children(self) -> tuple[Term, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class Var(Term):
+    name: str
+    ty: Ty | None = None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Num(Term):
+    value: Fraction
+    ty: Ty | None = None
+
+    def __str__(self) -> str:
+        v = self.value
+        return str(v.numerator) if v.denominator == 1 else f"({v.numerator}/{v.denominator})"
+
+
+@dataclass(frozen=True)
+class App(Term):
+    op: str
+    args: tuple[Term, ...]
+    ty: Ty | None = None
+    # cast: the source type is args[0].ty, the target is ty; ascribe (parser only): target in `target`
+    target: Ty | None = None
+
+    def children(self) -> tuple[Term, ...]:
+        return self.args
+
+    def __str__(self) -> str:
+        return show(self)
+
+
+@dataclass(frozen=True)
+class Bind(Term):
+    kind: str  # forall | exists | exists1 | lambda | sum | prod | setof
+    vars: tuple[tuple[str, Ty | None], ...]
+    body: Term
+    dom: Term | None = None
+    ty: Ty | None = None
+
+    def children(self) -> tuple[Term, ...]:
+        return (self.body,) if self.dom is None else (self.dom, self.body)
+
+    def __str__(self) -> str:
+        return show(self)
+
+
+@dataclass(frozen=True)
+class Opaque(Term):
+    template: str
+    args: tuple[Term, ...] = ()
+    ty: Ty | None = None
+
+    def children(self) -> tuple[Term, ...]:
+        return self.args
+
+    def __str__(self) -> str:
+        return show(self)
+
+
+TRUE = App("true", ())
+FALSE = App("false", ())
+
+# op -> arity (None: any). Relations return bool; `gt`/`ge` never survive elaboration.
+OPS: dict[str, int | None] = {
+    "true": 0, "false": 0,
+    "and": None, "or": None, "not": 1, "implies": 2, "iff": 2,
+    "eq": 2, "ne": 2, "lt": 2, "le": 2, "gt": 2, "ge": 2, "dvd": 2, "in": 2, "notin": 2,
+    "add": 2, "sub": 2, "mul": 2, "div": 2, "neg": 1, "inv": 1,
+    # integer division families: div (`/` on Nat/Int in Lean, `div` in Isabelle) is resolved by
+    # system and type in the translation; the named ones are Lean's explicit Int.{e,f,t}div.
+    "idiv": 2, "mod": 2, "ediv": 2, "emod": 2, "fdiv": 2, "fmod": 2, "tdiv": 2, "tmod": 2,
+    "pow": 2, "rpow": 2, "powr": 2,
+    "abs": 1, "sqrt": 1, "floor": 1, "ceil": 1, "round": 1, "min": 2, "max": 2, "ite": 3,
+    "gcd": 2, "lcm": 2, "fact": 1, "choose": 2, "even": 1, "odd": 1, "prime": 1,
+    "tonat": 1, "natabs": 1, "cast": 1, "ascribe": 1, "coe": 1,
+    "pair": None, "fst": 1, "snd": 1,
+    "icc": 2, "ico": 2, "ioc": 2, "ioo": 2, "range": 1, "setenum": None, "card": 1, "filter": 2,
+    "call": None,
+}
+
+BOOL_OPS = {"true", "false", "and", "or", "not", "implies", "iff", "eq", "ne", "lt", "le", "gt", "ge", "dvd",
+            "in", "notin", "even", "odd", "prime"}
+
+
+def app(op: str, *args: Term, ty: Ty | None = None) -> App:
+    return App(op, tuple(args), ty)
+
+
+def conj(items: Iterable[Term]) -> Term:
+    items = [t for t in items if t != TRUE and not (isinstance(t, App) and t.op == "true")]
+    if not items:
+        return App("true", (), BOOL)
+    return items[0] if len(items) == 1 else App("and", tuple(items), BOOL)
+
+
+def flatten_and(t: Term) -> list[Term]:
+    if isinstance(t, App) and t.op == "and":
+        return [x for a in t.args for x in flatten_and(a)]
+    if isinstance(t, App) and t.op == "true":
+        return []
+    return [t]
+
+
+def type_of(t: Term) -> Ty | None:
+    return getattr(t, "ty", None)
+
+
+# ----------------------------------------------------------------------------------------------- walks
+
+
+def map_children(t: Term, f: Callable[[Term], Term]) -> Term:
+    """The same node with `f` applied to each child."""
+    if isinstance(t, App):
+        new = tuple(f(a) for a in t.args)
+        return t if new == t.args else replace(t, args=new)
+    if isinstance(t, Bind):
+        body = f(t.body)
+        dom = f(t.dom) if t.dom is not None else None
+        return t if (body is t.body and dom is t.dom) else replace(t, body=body, dom=dom)
+    if isinstance(t, Opaque):
+        new = tuple(f(a) for a in t.args)
+        return t if new == t.args else replace(t, args=new)
+    return t
+
+
+def walk(t: Term) -> Iterator[Term]:
+    yield t
+    for c in t.children():
+        yield from walk(c)
+
+
+def free_vars(t: Term, bound: frozenset[str] = frozenset()) -> set[str]:
+    if isinstance(t, Var):
+        return set() if t.name in bound else {t.name}
+    if isinstance(t, Bind):
+        inner = bound | {n for n, _ in t.vars}
+        out = free_vars(t.body, inner)
+        if t.dom is not None:
+            out |= free_vars(t.dom, bound)
+        return out
+    out: set[str] = set()
+    for c in t.children():
+        out |= free_vars(c, bound)
+    return out
+
+
+def substitute(t: Term, mapping: dict[str, Term]) -> Term:
+    """Capture-avoiding substitution of free variables."""
+    if not mapping:
+        return t
+    if isinstance(t, Var):
+        return mapping.get(t.name, t)
+    if isinstance(t, Bind):
+        names = {n for n, _ in t.vars}
+        inner = {k: v for k, v in mapping.items() if k not in names}
+        dom = substitute(t.dom, mapping) if t.dom is not None else None
+        if not inner:
+            return replace(t, dom=dom)
+        clash = names & set().union(*(free_vars(v) for v in inner.values()))
+        vars_, body = t.vars, t.body
+        if clash:
+            taken = clash | names | set(inner) | set().union(*(free_vars(v) for v in inner.values()))
+            ren: dict[str, Term] = {}
+            new_vars = []
+            for n, ty in vars_:
+                if n in clash:
+                    fresh = fresh_name(n, taken)
+                    taken.add(fresh)
+                    ren[n] = Var(fresh, ty)
+                    new_vars.append((fresh, ty))
+                else:
+                    new_vars.append((n, ty))
+            body = substitute(body, ren)
+            vars_ = tuple(new_vars)
+        return replace(t, vars=vars_, body=substitute(body, inner), dom=dom)
+    return map_children(t, lambda c: substitute(c, mapping))
+
+
+def rename_free(t: Term, mapping: dict[str, str]) -> Term:
+    return substitute(t, {k: Var(v, None) for k, v in mapping.items()}) if mapping else t
+
+
+def rename_free_typed(t: Term, mapping: dict[str, str]) -> Term:
+    """Rename free variables keeping each occurrence's type."""
+    if not mapping:
+        return t
+
+    def go(x: Term, bound: frozenset[str]) -> Term:
+        if isinstance(x, Var):
+            return replace(x, name=mapping[x.name]) if x.name in mapping and x.name not in bound else x
+        if isinstance(x, Bind):
+            inner = bound | {n for n, _ in x.vars}
+            return replace(x, body=go(x.body, inner), dom=go(x.dom, bound) if x.dom is not None else None)
+        return map_children(x, lambda c: go(c, bound))
+
+    return go(t, frozenset())
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    i = 1
+    while f"{base}_{i}" in taken:
+        i += 1
+    return f"{base}_{i}"
+
+
+def size(t: Term) -> int:
+    return sum(1 for _ in walk(t))
+
+
+# ----------------------------------------------------------------------------------------------- keys
+
+
+# Operations whose arguments may be reordered in a key (arguments of `and`/`or` are a set of
+# conjuncts/disjuncts; `a = b` is `b = a`).
+COMMUTATIVE = {"and", "or", "eq", "iff", "add", "mul", "min", "max", "gcd", "lcm"}
+
+
+def alpha_key(t: Term, free_map: dict[str, str] | None = None) -> tuple:
+    """A hashable key equal for alpha-equivalent terms (bound names become de Bruijn levels).
+
+    free_map renames free variables first (used after alignment)."""
+    free_map = free_map or {}
+
+    def go(x: Term, env: dict[str, int], depth: int) -> tuple:
+        if isinstance(x, Var):
+            if x.name in env:
+                return ("b", env[x.name])
+            return ("v", free_map.get(x.name, x.name))
+        if isinstance(x, Num):
+            return ("n", x.value, str(x.ty))
+        if isinstance(x, App):
+            kids = tuple(go(a, env, depth) for a in x.args)
+            if x.op in COMMUTATIVE:
+                kids = tuple(sorted(kids, key=repr))
+            return ("a", x.op, str(x.ty) if x.op == "cast" else "", kids)
+        if isinstance(x, Bind):
+            inner = dict(env)
+            for i, (n, _) in enumerate(x.vars):
+                inner[n] = depth + i
+            dom = go(x.dom, env, depth) if x.dom is not None else None
+            return ("q", x.kind, tuple(str(ty) for _, ty in x.vars), dom,
+                    go(x.body, inner, depth + len(x.vars)))
+        if isinstance(x, Opaque):
+            return ("o", x.template, str(x.ty), tuple(go(a, env, depth) for a in x.args))
+        raise TypeError(type(x))
+
+    return go(t, {}, 0)
+
+
+# ----------------------------------------------------------------------------------------------- printing
+
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "=", "ne": "≠", "lt": "<", "le": "≤",
+          "gt": ">", "ge": "≥", "and": "∧", "or": "∨", "implies": "→", "iff": "↔", "pow": "^", "mod": "%",
+          "idiv": "div", "dvd": "∣", "in": "∈", "notin": "∉", "rpow": "^r", "powr": "powr"}
+
+
+def show(t: Term) -> str:
+    """A readable rendering (for messages and counterexamples, not for re-parsing)."""
+    if isinstance(t, (Var, Num)):
+        return str(t)
+    if isinstance(t, App):
+        if t.op in ("true", "false"):
+            return "True" if t.op == "true" else "False"
+        if t.op in _INFIX and len(t.args) >= 2:
+            return "(" + f" {_INFIX[t.op]} ".join(show(a) for a in t.args) + ")"
+        if t.op == "not":
+            return f"¬{show(t.args[0])}"
+        if t.op == "neg":
+            return f"-{show(t.args[0])}"
+        if t.op == "cast":
+            return f"({show(t.args[0])} : {t.ty})"
+        if t.op == "call":
+            return "(" + " ".join(show(a) for a in t.args) + ")"
+        return f"{t.op}(" + ", ".join(show(a) for a in t.args) + ")"
+    if isinstance(t, Bind):
+        vs = " ".join(n for n, _ in t.vars)
+        dom = f" ∈ {show(t.dom)}" if t.dom is not None else ""
+        return f"({t.kind} {vs}{dom}. {show(t.body)})"
+    if isinstance(t, Opaque):
+        try:
+            return t.template.format(*(show(a) for a in t.args))
+        except (IndexError, KeyError, ValueError):
+            return t.template
+    return repr(t)
+
+
+@dataclass
+class Statement:
+    """A formal statement as premises ⟹ conclusion over typed free variables.
+
+    system: "lean" or "isabelle": which semantics the operations follow.
+    variables: free variables and their types, in order of declaration.
+    premises: boolean terms (assumptions, binder hypotheses, definitions of defined constants).
+    conclusion: a boolean term.
+    opaque: descriptions of the pieces the front-end could not model (kept as Opaque terms).
+    source: the text the statement came from.
+    """
+
+    system: str
+    variables: dict[str, Ty]
+    premises: list[Term]
+    conclusion: Term
+    opaque: list[str] = field(default_factory=list)
+    source: str = ""
+
+    def key(self, free_map: dict[str, str] | None = None) -> tuple:
+        """Alpha-equivalence key: premises as a multiset, conclusion as is."""
+        return (tuple(sorted(repr(alpha_key(p, free_map)) for p in self.premises)),
+                repr(alpha_key(self.conclusion, free_map)))
+
+    @property
+    def fully_modelled(self) -> bool:
+        return not self.opaque
+
+    def __str__(self) -> str:
+        vs = ", ".join(f"{n} : {t}" for n, t in self.variables.items())
+        ps = "; ".join(show(p) for p in self.premises)
+        return f"[{vs}] {ps} ⊢ {show(self.conclusion)}"
+
+
+@dataclass
+class RawStatement:
+    """What a front-end parsed, before types are inferred.
+
+    variables: declared free variables (type None when not given; Sort("Type") for type variables).
+    premises / conclusions: untyped terms.
+    opaque: notes on constructs the parser kept opaque.
+    """
+
+    system: str
+    variables: list[tuple[str, Ty | None]]
+    premises: list[Term]
+    conclusions: list[Term]
+    opaque: list[str] = field(default_factory=list)
+    source: str = ""
+    type_vars: list[str] = field(default_factory=list)
+
+
+class ParseError(ValueError):
+    """The text is not a statement the front-end can read at all."""
+
+
+def opaque_from_tokens(tokens: list[tuple[str, str]], ty: Ty | None = None) -> Opaque:
+    """An Opaque term from (kind, text) tokens: identifier tokens become arguments.
+
+    At elaboration, arguments that are not variables in scope are folded back into the text."""
+    parts: list[str] = []
+    args: list[Term] = []
+    for kind, text in tokens:
+        if kind == "ident":
+            parts.append("{%d}" % len(args))
+            args.append(Var(text))
+        else:
+            parts.append(text.replace("{", "{{").replace("}", "}}"))
+    return Opaque(" ".join(parts), tuple(args), ty)

@@ -1,0 +1,723 @@
+"""Isabelle/HOL front-end: `theorem fixes ... assumes ... shows ...` into the logic IR.
+
+The outer syntax (fixes / assumes / defines / shows, and `definition` / `fun` blocks before the theorem,
+whose equations become premises about the defined constant) is split here; each quoted proposition is
+read by a Pratt parser for HOL's inner syntax, with Isabelle symbols (`\\<le>`, `\\<forall>`, ...), their
+ASCII and Unicode spellings. What the parser does not model becomes an Opaque term, never an error;
+a proposition that does not parse at all becomes one opaque proposition.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from atf.rerank import ir
+from atf.rerank.ir import (
+    App, Bind, Num, Opaque, ParseError, RawStatement, Term, Ty, Var, opaque_from_tokens,
+)
+
+# Isabelle symbol / Unicode / ASCII spelling -> canonical token
+SYMBOLS = {
+    r"\<le>": "<=", r"\<ge>": ">=", r"\<noteq>": "~=", r"\<forall>": "ALL", r"\<exists>": "EX",
+    r"\<nexists>": "NEX", r"\<and>": "&", r"\<or>": "|", r"\<not>": "~", r"\<longrightarrow>": "-->",
+    r"\<longleftrightarrow>": "<->", r"\<Longrightarrow>": "==>", r"\<Rightarrow>": "=>",
+    r"\<rightarrow>": "-->", r"\<in>": "IN", r"\<notin>": "NOTIN", r"\<lambda>": "LAMBDA",
+    r"\<bar>": "BAR", r"\<lfloor>": "LFLOOR", r"\<rfloor>": "RFLOOR", r"\<lceil>": "LCEIL",
+    r"\<rceil>": "RCEIL", r"\<Sum>": "SUM", r"\<Prod>": "PROD", r"\<times>": "TIMES", r"\<cdot>": "*",
+    r"\<equiv>": "==", r"\<union>": "UNION", r"\<inter>": "INTER", r"\<subseteq>": "SUBSETEQ",
+    r"\<subset>": "SUBSET", r"\<circ>": "o", r"\<Union>": "BIGUNION",
+    r"\<int>": "Ints", r"\<rat>": "Rats", r"\<real>": "Reals", r"\<nat>": "Nats", r"\<pi>": "pi",
+    r"\<i>": "ii", r"\<infinity>": "infinity",
+    "≤": "<=", "≥": ">=", "≠": "~=", "∀": "ALL", "∃": "EX", "∄": "NEX", "∧": "&", "∨": "|", "¬": "~",
+    "⟶": "-->", "⟷": "<->", "⟹": "==>", "⇒": "=>", "→": "-->", "∈": "IN", "∉": "NOTIN", "λ": "LAMBDA",
+    "⌊": "LFLOOR", "⌋": "RFLOOR", "⌈": "LCEIL", "⌉": "RCEIL", "∑": "SUM", "∏": "PROD", "×": "TIMES",
+    "⋅": "*", "≡": "==", "∪": "UNION", "∩": "INTER", "⊆": "SUBSETEQ", "⊂": "SUBSET", "∘": "o", "π": "pi",
+    "∞": "infinity",
+}
+GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "mu", "nu",
+         "xi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "Gamma", "Delta", "Theta",
+         "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega", "lambda_"}
+
+_TOKEN = re.compile(
+    r"""(?P<ws>\s+)
+    |(?P<sup>\\<\^sup>\s*(?:\d+|\\<[a-z]+>|[a-z]))
+    |(?P<ctrl>\\<\^[a-z]+>)
+    |(?P<sym>\\<[A-Za-z]+>)
+    |(?P<str>''.*?'')
+    |(?P<num>\d+(?:\.\d+)?)
+    |(?P<ident>(?:[A-Za-z_]|\\<(?:%s)>)(?:[A-Za-z0-9_'.]|\\<\^sub>|\\<(?:%s)>)*)
+    |(?P<op><\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%%`!?#@:])
+    |(?P<uni>[^\x00-\x7f])
+    """ % ("|".join(sorted(GREEK, key=len, reverse=True)), "|".join(sorted(GREEK, key=len, reverse=True))),
+    re.VERBOSE,
+)
+_SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+WORD_OPS = {"div", "mod", "dvd", "powr", "choose", "o"}
+KEYWORDS = WORD_OPS | {"if", "then", "else", "let", "in", "case", "of", "ALL", "EX", "NEX", "LAMBDA", "SUM",
+                       "PROD", "IN", "NOTIN", "TIMES", "UNION", "INTER", "SUBSETEQ", "SUBSET", "BAR",
+                       "LFLOOR", "RFLOOR", "LCEIL", "RCEIL", "BIGUNION"}
+
+# token -> (left binding power, right binding power, IR op)
+INFIX: dict[str, tuple[int, int, str]] = {
+    "==": (2, 2, "eq"), "==>": (5, 4, "implies"),
+    "<->": (25, 24, "iff"), "-->": (25, 24, "implies"),
+    "|": (30, 29, "or"), "&": (35, 34, "and"),
+    "=": (50, 51, "eq"), "~=": (50, 51, "ne"), "<": (50, 51, "lt"), "<=": (50, 51, "le"), ">": (50, 51, "gt"),
+    ">=": (50, 51, "ge"), "IN": (50, 51, "in"), "NOTIN": (50, 51, "notin"), "dvd": (50, 51, "dvd"),
+    "SUBSETEQ": (50, 51, "op:subseteq"), "SUBSET": (50, 51, "op:subset"),
+    "o": (55, 56, "op:comp"), "UNION": (65, 66, "op:union"), "INTER": (70, 71, "op:inter"),
+    "+": (65, 66, "add"), "-": (65, 66, "sub"), "#": (65, 64, "op:cons"), "@": (65, 64, "op:append"),
+    "*": (70, 71, "mul"), "/": (70, 71, "div"), "div": (70, 71, "idiv"), "mod": (70, 71, "mod"),
+    "choose": (65, 66, "choose"), "TIMES": (70, 71, "op:times"),
+    "^": (80, 80, "pow"), "powr": (80, 80, "powr"), "`": (90, 90, "op:image"),
+}
+RELATION_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "in", "notin", "dvd"}
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    """(kind, canonical text) pairs; kind is ident | num | op | str | sup."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise ParseError(f"unexpected character {text[pos]!r} at {pos}")
+        pos = m.end()
+        kind = m.lastgroup
+        tok = m.group(kind)
+        if kind == "ws":
+            continue
+        if kind == "sup":
+            exp = tok[len(r"\<^sup>"):].strip()
+            out.append(("sup", exp))
+        elif kind == "ctrl":
+            continue  # \<^bold> and friends carry no meaning here
+        elif kind == "sym" or kind == "uni":
+            if tok in "⁰¹²³⁴⁵⁶⁷⁸⁹":
+                out.append(("sup", tok.translate(_SUPER_DIGITS)))
+                continue
+            canon = SYMBOLS.get(tok)
+            if canon is None:
+                out.append(("op", tok))  # an unknown symbol: treated as an uninterpreted infix/constant
+            elif canon in ("pi", "ii", "infinity", "Ints", "Rats", "Reals", "Nats"):
+                out.append(("ident", canon))
+            else:
+                out.append(("op", canon))
+        elif kind == "ident":
+            ident = tok.rstrip(".")
+            if len(ident) < len(tok):
+                pos -= len(tok) - len(ident)
+            if ident in ("ALL", "EX"):
+                out.append(("op", ident))
+            elif ident in KEYWORDS:
+                out.append(("op", ident))
+            else:
+                out.append(("ident", ident))
+        else:
+            out.append((kind, tok))
+    return out
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]]):
+        self.toks = tokens
+        self.i = 0
+        self.in_bar = 0
+
+    # -- token helpers
+    def peek(self, k: int = 0) -> tuple[str, str] | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def at(self, text: str) -> bool:
+        t = self.peek()
+        return t is not None and t[1] == text and t[0] in ("op", "ident")
+
+    def next(self) -> tuple[str, str]:
+        t = self.peek()
+        if t is None:
+            raise ParseError("unexpected end of proposition")
+        self.i += 1
+        return t
+
+    def expect(self, text: str) -> None:
+        t = self.next()
+        if t[1] != text:
+            raise ParseError(f"expected {text!r}, found {t[1]!r}")
+
+    # -- expressions
+    def parse(self) -> Term:
+        e = self.expr(0)
+        if self.peek() is not None:
+            raise ParseError(f"unexpected {self.peek()[1]!r}")
+        return e
+
+    def expr(self, min_bp: int) -> Term:
+        left = self.prefix()
+        while True:
+            t = self.peek()
+            if t is None or t[0] not in ("op", "ident"):
+                break
+            text = t[1]
+            if text == "BAR" and self.in_bar:
+                break
+            if text == "::":
+                if 3 <= min_bp:
+                    break
+                self.next()
+                left = App("ascribe", (left,), target=self.type_())
+                continue
+            spec = INFIX.get(text)
+            if spec is None:
+                if t[0] == "op" and text.startswith("\\<") and 60 > min_bp:  # unknown infix symbol
+                    self.next()
+                    right = self.expr(61)
+                    left = App("call", (Var("op:" + text), left, right))
+                    continue
+                break
+            lbp, rbp, op = spec
+            if lbp <= min_bp:
+                break
+            self.next()
+            right = self.expr(rbp)
+            if op.startswith("op:"):
+                left = App("call", (Var(op), left, right))
+            elif op in RELATION_OPS and isinstance(left, App) and left.op in RELATION_OPS and lbp == 50:
+                left = App("and", (left, App(op, (left.args[-1], right))))  # a < b < c (chained)
+            else:
+                left = App(op, (left, right))
+        return left
+
+    def prefix(self) -> Term:
+        t = self.peek()
+        if t is None:
+            raise ParseError("unexpected end of proposition")
+        kind, text = t
+        if kind == "op":
+            if text in ("ALL", "EX", "NEX", "!", "?"):
+                return self.quantifier()
+            if text == "LAMBDA" or text == "%":
+                self.next()
+                vars_, guard = self.binder_vars(allow_guard=False)
+                self.expect(".")
+                return Bind("lambda", tuple(vars_), self.expr(0))
+            if text in ("SUM", "PROD"):
+                return self.big_operator()
+            if text == "~":
+                self.next()
+                return App("not", (self.expr(40),))
+            if text == "-":
+                self.next()
+                return App("neg", (self.expr(79),))
+            if text == "if":
+                self.next()
+                c = self.expr(0)
+                self.expect("then")
+                a = self.expr(0)
+                self.expect("else")
+                b = self.expr(0)
+                return App("ite", (c, a, b))
+            if text == "let":
+                self.next()
+                name = self.next()
+                if name[0] != "ident":
+                    raise ParseError("let needs a name")
+                self.expect("=")
+                val = self.expr(0)
+                self.expect("in")
+                body = self.expr(0)
+                return ir.substitute(body, {name[1]: val})
+        return self.application()
+
+    def quantifier(self) -> Term:
+        text = self.next()[1]
+        unique = False
+        if self.at("!"):
+            self.next()
+            unique = True
+        kind = {"ALL": "forall", "!": "forall", "EX": "exists", "?": "exists", "NEX": "nexists"}[text]
+        vars_, guard = self.binder_vars(allow_guard=True)
+        self.expect(".")
+        body = self.expr(0)
+        if guard is not None:
+            body = App("implies" if kind == "forall" else "and", (guard, body))
+        if unique:
+            kind = "exists1"
+        if kind == "nexists":
+            return App("not", (Bind("exists", tuple(vars_), body),))
+        return Bind(kind, tuple(vars_), body)
+
+    def binder_vars(self, allow_guard: bool) -> tuple[list[tuple[str, Ty | None]], Term | None]:
+        vars_: list[tuple[str, Ty | None]] = []
+        while True:
+            t = self.peek()
+            if t is None:
+                raise ParseError("binder without body")
+            if t[0] == "ident":
+                self.next()
+                ty = None
+                if self.at("::"):
+                    self.next()
+                    ty = self.type_()
+                vars_.append((t[1], ty))
+            elif t[1] == "(":
+                self.next()
+                names = []
+                while self.peek() is not None and self.peek()[0] == "ident":
+                    names.append(self.next()[1])
+                ty = None
+                if self.at("::"):
+                    self.next()
+                    ty = self.type_()
+                self.expect(")")
+                vars_.extend((n, ty) for n in names)
+            else:
+                break
+        if not vars_:
+            raise ParseError("binder without variables")
+        guard = None
+        t = self.peek()
+        if allow_guard and t is not None and t[1] in (">", "<", ">=", "<=", "IN", "NOTIN", "~="):
+            op = INFIX[t[1]][2]
+            self.next()
+            bound = self.expr(51)
+            last = Var(vars_[-1][0])
+            guard = ir.conj([App(op, (Var(n), bound)) for n, _ in vars_]) if len(vars_) > 1 else App(op, (last, bound))
+        return vars_, guard
+
+    def big_operator(self) -> Term:
+        kind = "sum" if self.next()[1] == "SUM" else "prod"
+        t = self.peek()
+        if t is None or (t[0] != "ident" and t[1] != "("):
+            # `\<Sum> S` with no binder: the sum of a set's elements
+            s = self.expr(90)
+            return Bind(kind, (("_x", None),), Var("_x"), dom=s)
+        vars_: list[tuple[str, Ty | None]] = []
+        if t[1] == "(":
+            save = self.i
+            self.next()
+            names = []
+            while self.peek() is not None and self.peek()[0] == "ident":
+                names.append(self.next()[1])
+            ty = None
+            if self.at("::"):
+                self.next()
+                ty = self.type_()
+            if not self.at(")") or not names:
+                self.i = save
+                raise ParseError("unsupported big-operator binder")
+            self.next()
+            vars_ = [(n, ty) for n in names]
+        else:
+            name = self.next()[1]
+            ty = None
+            if self.at("::"):
+                self.next()
+                ty = self.type_()
+            vars_ = [(name, ty)]
+        dom: Term
+        if self.at("IN"):
+            self.next()
+            dom = self.expr(0)
+        elif self.at("="):
+            self.next()
+            lo = self.expr(51)
+            if self.at(".."):
+                self.next()
+                dom = App("icc", (lo, self.expr(51)))
+            elif self.at("..<"):
+                self.next()
+                dom = App("ico", (lo, self.expr(51)))
+            else:
+                raise ParseError("expected .. in big operator")
+        elif self.at("<"):
+            self.next()
+            dom = App("ico", (Num(Fraction(0)), self.expr(51)))
+        elif self.at("<="):
+            self.next()
+            dom = App("icc", (Num(Fraction(0)), self.expr(51)))
+        elif self.at("|"):
+            raise ParseError("set-comprehension big operator")
+        else:
+            raise ParseError("unsupported big-operator domain")
+        self.expect(".")
+        body = self.expr(0)
+        return Bind(kind, tuple(vars_), body, dom=dom)
+
+    def starts_atom(self) -> bool:
+        t = self.peek()
+        if t is None:
+            return False
+        kind, text = t
+        if kind in ("ident", "num", "str"):
+            return True
+        if kind == "op" and text in ("(", "{", "[", "LFLOOR", "LCEIL"):
+            return True
+        return kind == "op" and text == "BAR" and not self.in_bar
+
+    def application(self) -> Term:
+        head = self.postfix(self.atom())
+        args: list[Term] = []
+        while self.starts_atom():
+            args.append(self.postfix(self.atom()))
+        return App("call", (head, *args)) if args else head
+
+    def postfix(self, e: Term) -> Term:
+        while True:
+            t = self.peek()
+            if t is not None and t[0] == "sup":
+                self.next()
+                exp = t[1]
+                e = App("pow", (e, Num(Fraction(int(exp))) if exp.isdigit() else Var(exp)))
+            elif t is not None and t[1] == "!" and t[0] == "op":
+                self.next()
+                e = App("fact", (e,))
+            else:
+                return e
+
+    def atom(self) -> Term:
+        kind, text = self.next()
+        if kind == "num":
+            return Num(Fraction(text))
+        if kind == "ident":
+            if text in ("True", "False"):
+                return App(text.lower(), ())
+            return Var(text)
+        if kind == "str":
+            return Opaque(text.replace("{", "{{").replace("}", "}}"))
+        if text == "(":
+            if self.at(")"):
+                self.next()
+                return Opaque("()")
+            saved_bar, self.in_bar = self.in_bar, 0
+            items = [self.expr(0)]
+            while self.at(","):
+                self.next()
+                items.append(self.expr(0))
+            self.in_bar = saved_bar
+            self.expect(")")
+            return items[0] if len(items) == 1 else App("pair", tuple(items))
+        if text == "BAR":
+            self.in_bar += 1
+            e = self.expr(0)
+            self.in_bar -= 1
+            self.expect("BAR")
+            return App("abs", (e,))
+        if text == "LFLOOR":
+            e = self.expr(0)
+            self.expect("RFLOOR")
+            return App("floor", (e,))
+        if text == "LCEIL":
+            e = self.expr(0)
+            self.expect("RCEIL")
+            return App("ceil", (e,))
+        if text == "{":
+            return self.set_expr()
+        if text == "[":
+            return self.balanced_opaque("[", "]")
+        raise ParseError(f"unexpected {text!r}")
+
+    def balanced_opaque(self, open_: str, close: str) -> Term:
+        depth, start = 1, self.i - 1
+        while depth:
+            t = self.next()
+            if t[1] == open_:
+                depth += 1
+            elif t[1] == close:
+                depth -= 1
+        return opaque_from_tokens(self.toks[start:self.i])
+
+    def set_expr(self) -> Term:
+        start = self.i - 1
+        if self.at("}"):
+            self.next()
+            return App("setenum", ())
+        if self.at("..") or self.at("..<"):
+            op = "icc" if self.next()[1] == ".." else "ico"
+            hi = self.expr(0)
+            self.expect("}")
+            return App(op, (Num(Fraction(0)), hi))
+        try:
+            first = self.expr(0)
+        except ParseError:
+            self.i = start + 1
+            return self.balanced_opaque("{", "}")
+        t = self.peek()
+        if t is None:
+            raise ParseError("unclosed set")
+        if t[1] == ".":
+            self.next()
+            body = self.expr(0)
+            self.expect("}")
+            if isinstance(first, Var):
+                return Bind("setof", ((first.name, None),), body)
+            if isinstance(first, App) and first.op == "ascribe" and isinstance(first.args[0], Var):
+                return Bind("setof", ((first.args[0].name, first.target),), body)
+            if isinstance(first, App) and first.op == "in" and isinstance(first.args[0], Var):
+                return Bind("setof", ((first.args[0].name, None),), body, dom=first.args[1])
+            self.i = start + 1
+            return self.balanced_opaque("{", "}")
+        if t[1] in ("..", "..<", "<..", "<..<"):
+            self.next()
+            hi = self.expr(0)
+            self.expect("}")
+            return App({"..": "icc", "..<": "ico", "<..": "ioc", "<..<": "ioo"}[t[1]], (first, hi))
+        items = [first]
+        while self.at(","):
+            self.next()
+            items.append(self.expr(0))
+        if not self.at("}"):
+            self.i = start + 1
+            return self.balanced_opaque("{", "}")
+        self.next()
+        return App("setenum", tuple(items))
+
+    # -- types
+    def type_(self) -> Ty:
+        left = self.type_product()
+        if self.at("=>"):
+            self.next()
+            right = self.type_()
+            if isinstance(right, ir.Fun):
+                return ir.Fun((left, *right.args), right.ret)
+            return ir.Fun((left,), right)
+        return left
+
+    def type_product(self) -> Ty:
+        items = [self.type_postfix()]
+        while self.at("*") or self.at("TIMES"):
+            self.next()
+            items.append(self.type_postfix())
+        return items[0] if len(items) == 1 else ir.Tup(tuple(items))
+
+    def type_postfix(self) -> Ty:
+        t = self.next()
+        if t[1] == "(":
+            inner = self.type_()
+            self.expect(")")
+            base = inner
+        elif t[0] == "ident" or t[1] == "'":
+            name = t[1]
+            if t[1] == "'":
+                name = "'" + self.next()[1]
+            base = base_type(name)
+        else:
+            raise ParseError(f"bad type at {t[1]!r}")
+        while self.peek() is not None and self.peek()[0] == "ident" and self.peek()[1] in TYPE_CONSTRUCTORS:
+            base = ir.Sort(f"{base} {self.next()[1]}")
+        return base
+
+
+TYPE_CONSTRUCTORS = {"set", "list", "poly", "multiset", "fset", "option", "vec", "mat", "seq"}
+_BASE_TYPES = {"nat": ir.NAT, "int": ir.INT, "rat": ir.RAT, "real": ir.REAL, "complex": ir.COMPLEX,
+               "bool": ir.BOOL}
+
+
+def base_type(name: str) -> Ty:
+    return _BASE_TYPES.get(name, ir.Sort(name))
+
+
+def parse_type(text: str) -> Ty:
+    p = _Parser(tokenize(text))
+    ty = p.type_()
+    if p.peek() is not None:
+        raise ParseError(f"trailing text in type {text!r}")
+    return ty
+
+
+def parse_term(text: str) -> Term:
+    """One inner-syntax proposition or term (raises ParseError)."""
+    return _Parser(tokenize(text)).parse()
+
+
+def parse_prop(text: str, notes: list[str]) -> Term:
+    """Like parse_term, but a proposition that does not parse becomes one opaque proposition."""
+    try:
+        return parse_term(text)
+    except (ParseError, ValueError, ZeroDivisionError) as err:
+        notes.append(f"unparsed proposition {text!r}: {err}")
+        try:
+            toks = tokenize(text)
+        except ParseError:
+            toks = [("op", text)]
+        return opaque_from_tokens(toks, ir.BOOL)
+
+
+# ----------------------------------------------------------------------------------------------- outer
+
+_OUTER = re.compile(r'"((?:[^"\\]|\\.)*)"|‹([^›]*)›|(::|[\w\'.?\\<>^]+|\S)', re.S)
+THEOREM_WORDS = {"theorem", "lemma", "corollary", "proposition", "schematic_goal"}
+ELEMENT_WORDS = {"fixes", "assumes", "defines", "shows", "obtains", "and", "where", "for", "includes"}
+DEFINITION_WORDS = {"definition", "fun", "function", "primrec", "abbreviation"}
+PROOF_WORDS = {"proof", "by", "using", "unfolding", "apply", "sorry", "oops", "done", "sledgehammer",
+               "including", "supply", "nitpick"}
+
+
+def _outer_tokens(text: str) -> list[tuple[str, str]]:
+    out = []
+    for m in _OUTER.finditer(text):
+        if m.group(1) is not None:
+            out.append(("str", m.group(1)))
+        elif m.group(2) is not None:
+            out.append(("str", m.group(2)))
+        else:
+            out.append(("word", m.group(3)))
+    return out
+
+
+def _skip_name(toks: list[tuple[str, str]], i: int) -> int:
+    """Skip `name:` / `name [attrs]:` / `[attrs]:` before a proposition."""
+    j = i
+    if j < len(toks) and toks[j][0] == "word" and toks[j][1] not in ELEMENT_WORDS | THEOREM_WORDS:
+        j += 1
+    if j < len(toks) and toks[j] == ("word", "["):
+        while j < len(toks) and toks[j] != ("word", "]"):
+            j += 1
+        j += 1
+    if j < len(toks) and toks[j] == ("word", ":"):
+        return j + 1
+    return i
+
+
+def _props(toks, i, notes) -> tuple[list[str], int]:
+    """Quoted propositions separated by `and` (with optional names)."""
+    props: list[str] = []
+    while i < len(toks):
+        i = _skip_name(toks, i)
+        if i < len(toks) and toks[i][0] == "str":
+            while i < len(toks) and toks[i][0] == "str":
+                props.append(toks[i][1])
+                i += 1
+            if i < len(toks) and toks[i] == ("word", "and"):
+                i += 1
+                continue
+        break
+    return props, i
+
+
+def _fixes(toks, i, notes) -> tuple[list[tuple[str, Ty | None]], int]:
+    out: list[tuple[str, Ty | None]] = []
+    while i < len(toks):
+        names = []
+        while i < len(toks) and toks[i][0] == "word" and toks[i][1] not in ELEMENT_WORDS | {"::", "(", ")"}:
+            names.append(toks[i][1])
+            i += 1
+        ty: Ty | None = None
+        if i < len(toks) and toks[i] == ("word", "::"):
+            i += 1
+            if i < len(toks):
+                raw = toks[i][1]
+                i += 1
+                try:
+                    ty = parse_type(raw)
+                except ParseError as err:
+                    notes.append(f"unparsed type {raw!r}: {err}")
+                    ty = ir.Sort(raw)
+        if i < len(toks) and toks[i][0] == "word" and toks[i][1] == "(":  # mixfix annotation
+            while i < len(toks) and toks[i] != ("word", ")"):
+                i += 1
+            i += 1
+        out.extend((n, ty) for n in names if re.fullmatch(r"[\w'.\\<>^]+", n))
+        if i < len(toks) and toks[i] == ("word", "and"):
+            i += 1
+            continue
+        break
+    return out, i
+
+
+def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[str], set[str]]:
+    """Constants defined before the theorem: their declarations and defining equations."""
+    consts: list[tuple[str, Ty | None]] = []
+    eqs: list[str] = []
+    names: set[str] = set()
+    i = 0
+    while i < len(toks):
+        kind, word = toks[i]
+        if kind == "word" and word in DEFINITION_WORDS:
+            i += 1
+            if i < len(toks) and toks[i][0] == "word" and toks[i][1] not in ("where",):
+                name = toks[i][1]
+                i += 1
+                ty = None
+                if i < len(toks) and toks[i] == ("word", "::"):
+                    i += 1
+                    try:
+                        ty = parse_type(toks[i][1])
+                    except ParseError:
+                        ty = None
+                    i += 1
+                consts.append((name, ty))
+                names.add(name)
+            while i < len(toks) and toks[i][0] == "word" and toks[i][1] in ("where", "|", "and"):
+                i += 1
+            while i < len(toks) and toks[i][0] == "str":
+                eqs.append(toks[i][1])
+                i += 1
+                while i < len(toks) and toks[i] == ("word", "|"):
+                    i += 1
+        elif kind == "word" and word in ("datatype", "type_synonym", "record", "locale", "inductive"):
+            notes.append(f"unsupported declaration {word}")
+            i += 1
+        else:
+            i += 1
+    return consts, eqs, names
+
+
+def parse_statement(text: str) -> RawStatement:
+    """Read an Isabelle `theorem fixes/assumes/shows` (or `theorem "prop"`) statement."""
+    toks = _outer_tokens(text)
+    start = next((k for k, (kind, w) in enumerate(toks) if kind == "word" and w in THEOREM_WORDS), None)
+    if start is None:
+        raise ParseError("no theorem/lemma keyword")
+    notes: list[str] = []
+    consts, def_eqs, def_names = _definitions(toks[:start], notes)
+    i = start + 1
+    # optional theorem name and attributes
+    if i < len(toks) and toks[i][0] == "word" and toks[i][1] not in ELEMENT_WORDS:
+        j = _skip_name(toks, i)
+        i = j if j != i else i
+    variables = list(consts)
+    premises: list[Term] = []
+    conclusions: list[Term] = []
+    for eq in def_eqs:
+        premises.append(_closure(parse_prop(eq, notes), {n for n, _ in consts}))
+    while i < len(toks):
+        kind, word = toks[i]
+        if kind == "str" and not conclusions:
+            props, i = _props(toks, i, notes)
+            conclusions.extend(parse_prop(p, notes) for p in props)
+            break
+        if word == "fixes":
+            vs, i = _fixes(toks, i + 1, notes)
+            variables.extend(vs)
+        elif word in ("assumes", "defines"):
+            props, i = _props(toks, i + 1, notes)
+            premises.extend(parse_prop(p, notes) for p in props)
+        elif word == "shows":
+            props, i = _props(toks, i + 1, notes)
+            conclusions.extend(parse_prop(p, notes) for p in props)
+            break
+        elif word == "obtains":
+            notes.append("unsupported element obtains")
+            break
+        elif word in PROOF_WORDS:
+            break
+        else:
+            i += 1
+    if not conclusions:
+        raise ParseError("no conclusion (shows)")
+    return RawStatement("isabelle", variables, premises, conclusions, notes, text)
+
+
+def _closure(eq: Term, defined: set[str]) -> Term:
+    """A definition's equation holds for all values of its pattern variables."""
+    from atf.rerank.builtins import is_builtin
+
+    if isinstance(eq, App) and eq.op == "eq":
+        lhs = eq.args[0]
+        pattern_vars = sorted(v for v in ir.free_vars(lhs) if v not in defined and not is_builtin("isabelle", v))
+        if pattern_vars:
+            return Bind("forall", tuple((v, None) for v in pattern_vars), eq)
+    return eq

@@ -1,0 +1,716 @@
+"""Lean 4 front-end: `theorem name (x y : ℝ) (h₀ : ...) : conclusion := ...` into the logic IR.
+
+The statement is split here (a small splitter of its own, so that this module does not depend on the
+syntax-check package): header lines and comments are dropped, the last theorem/lemma/example is read,
+its bracketed binders are sorted into variables (their type is a type: ℝ, ℕ → ℝ, Finset ℕ, a declared
+`Type*`) and hypotheses (their type is a proposition), instance binders `[Group G]` become opaque
+premises, and type variables are renamed by position (`(G : Type*)` and `(H : Type*)` read alike).
+
+Expressions are read by a Pratt parser with Lean 4 / Mathlib precedences: `∀ ∃ ∃! fun λ`, `∧ ∨ ¬ → ↔`,
+`= ≠ < > ≤ ≥ ∈ ∉ ∣`, `+ - * / % ^`, `|x|`, `√x`, `x⁻¹`, `n !`, `↑x`, `(x : ℝ)`, `⌊x⌋ ⌈x⌉ ⌊x⌋₊`,
+`∑ i in s, f i` / `∑ i ∈ s, f i`, `{x | P x}`, `{a, b}`, `(· + 1)`, `if c then a else b`, dot notation
+(`n.factorial`, `(Finset.range n).card`, `p.Prime`), `a ≡ b [MOD n]`. Anything else becomes an Opaque
+term; a hypothesis or conclusion that does not parse at all becomes one opaque proposition.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from atf.rerank import ir
+from atf.rerank.ir import App, Bind, Num, ParseError, RawStatement, Term, Ty, Var, opaque_from_tokens
+
+_SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
+_LETTER = r"A-Za-z_\u00C0-\u024F\u0370-\u03BA\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
+_IDENT = rf"(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*)(?:\.(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*))*"
+_OPS = sorted([
+    ":=", "↔", "→", "->", "<->", "←", "∧", "∨", "¬", "≠", "≤", "≥", "<=", ">=", "<", ">", "=", "==", "+", "-",
+    "*", "/", "%", "^", "∣", "|", "∑", "∏", "√", "∀", "∃!", "∃", "λ", "=>", "↦", "⁻¹", "!", "↑", "⌊", "⌋₊", "⌋",
+    "⌈", "⌉₊", "⌉", "(", ")", "[", "]", "{", "}", "⟨", "⟩", ",", ":", "∈", "∉", "⊆", "⊂", "∩", "∪", "\\", "×", "•",
+    "∘", "·", "..", ".", "$", "<|", "|>", "&&", "||", "≡", "‖", "⦃", "⦄", "@", "#", "∞", "ᶜ", "'", "∫", "∂", "≃",
+    "≅", "⊤", "⊥", "∅", "⋃", "⋂", "∖", "⁺", "ᵀ", "†", "…", "?", "_",
+], key=len, reverse=True)
+_TOKEN = re.compile(
+    r"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<ident>%s)|(?P<op>%s)|(?P<other>.)"
+    % (_IDENT, "|".join(re.escape(o) for o in _OPS)), re.S)
+
+TYPE_NAMES = {"ℝ": ir.REAL, "Real": ir.REAL, "ℕ": ir.NAT, "Nat": ir.NAT, "ℤ": ir.INT, "Int": ir.INT,
+              "ℚ": ir.RAT, "Rat": ir.RAT, "ℂ": ir.COMPLEX, "Complex": ir.COMPLEX, "Prop": ir.BOOL, "Bool": ir.BOOL,
+              "NNReal": ir.REAL, "ℝ≥0": ir.REAL, "PNat": ir.NAT, "ℕ+": ir.NAT}
+TYPE_HEADS = {"Set", "Finset", "Fin", "List", "Multiset", "Matrix", "Polynomial", "EuclideanSpace", "ZMod",
+              "Function", "Option", "Equiv", "Module", "Submodule", "Subgroup", "Ideal", "MvPolynomial", "Array",
+              "Sym2", "SimpleGraph", "Finsupp", "Filter", "MeasureTheory.Measure", "Type", "Sort", "Units",
+              "PowerSeries", "Ring", "Field", "Quotient", "Metric.ball", "Cardinal", "Ordinal", "ENNReal",
+              "EReal", "Real.Angle", "Sequence", "Vector", "Finite"}
+KEYWORDS = {"fun", "λ", "if", "then", "else", "let", "in", "have", "show", "from", "by", "at", "with", "match",
+            "do", "Type", "Sort", "True", "False"}
+
+# token -> (left bp, right bp, op)
+INFIX: dict[str, tuple[int, int, str]] = {
+    "↔": (20, 21, "iff"), "<->": (20, 21, "iff"), "→": (25, 24, "implies"), "->": (25, 24, "implies"),
+    "∨": (30, 29, "or"), "||": (30, 29, "or"), "∧": (35, 34, "and"), "&&": (35, 34, "and"),
+    "=": (50, 51, "eq"), "==": (50, 51, "eq"), "≠": (50, 51, "ne"), "<": (50, 51, "lt"), ">": (50, 51, "gt"),
+    "≤": (50, 51, "le"), "<=": (50, 51, "le"), "≥": (50, 51, "ge"), ">=": (50, 51, "ge"),
+    "∈": (50, 51, "in"), "∉": (50, 51, "notin"), "∣": (50, 51, "dvd"), "⊆": (50, 51, "op:subseteq"),
+    "⊂": (50, 51, "op:ssubset"), "≡": (50, 51, "modeq"),
+    "+": (65, 66, "add"), "-": (65, 66, "sub"), "∪": (65, 66, "op:union"), "∖": (70, 71, "op:sdiff"),
+    "*": (70, 71, "mul"), "/": (70, 71, "div"), "%": (70, 71, "mod"), "∩": (70, 71, "op:inter"),
+    "\\": (70, 71, "op:sdiff"), "•": (73, 74, "op:smul"), "^": (75, 75, "pow"), "∘": (90, 90, "op:comp"),
+    "×": (35, 34, "op:prod"),
+}
+RELATIONS = {"eq", "ne", "lt", "gt", "le", "ge", "in", "notin", "dvd"}
+MAX_BP = 1024
+
+# dot notation `e.f` on a value, by field name
+FIELDS = {"card": "Finset.card", "factorial": "Nat.factorial", "Prime": "Nat.Prime", "succ": "Nat.succ",
+          "sqrt": "Real.sqrt", "natAbs": "Int.natAbs", "toNat": "Int.toNat", "gcd": "Nat.gcd", "lcm": "Nat.lcm",
+          "choose": "Nat.choose", "floor": "Int.floor", "ceil": "Int.ceil", "log": "Real.log", "exp": "Real.exp",
+          "sum": "uf:sum", "prod": "uf:prod", "filter": "Finset.filter", "re": "Complex.re", "im": "Complex.im"}
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        tok = m.group(kind)
+        if kind == "ws":
+            continue
+        if kind == "ident":
+            if tok in ("fun", "λ", "if", "then", "else", "let", "in", "True", "False", "Type", "Sort", "at",
+                       "with", "match", "by", "have", "show", "from", "do"):
+                out.append(("op", tok))
+            else:
+                out.append(("ident", tok))
+        elif kind == "other":
+            out.append(("op", tok))
+        else:
+            out.append((kind, tok))
+    return out
+
+
+def strip_comments(text: str) -> str:
+    out, i, depth = [], 0, 0
+    while i < len(text):
+        if text.startswith("/-", i):
+            depth += 1
+            i += 2
+        elif depth and text.startswith("-/", i):
+            depth -= 1
+            i += 2
+        elif depth:
+            i += 1
+        elif text.startswith("--", i):
+            j = text.find("\n", i)
+            i = len(text) if j < 0 else j
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]]):
+        self.toks = tokens
+        self.i = 0
+        self.abs_depth = 0
+        self.fresh = 0
+
+    def peek(self, k: int = 0) -> tuple[str, str] | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def at(self, text: str) -> bool:
+        t = self.peek()
+        return t is not None and t[1] == text and t[0] != "num"
+
+    def next(self) -> tuple[str, str]:
+        t = self.peek()
+        if t is None:
+            raise ParseError("unexpected end")
+        self.i += 1
+        return t
+
+    def expect(self, text: str) -> None:
+        t = self.next()
+        if t[1] != text:
+            raise ParseError(f"expected {text!r}, found {t[1]!r}")
+
+    def parse(self) -> Term:
+        e = self.expr(0)
+        if self.peek() is not None:
+            raise ParseError(f"unexpected {self.peek()[1]!r}")
+        return e
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, min_bp: int) -> Term:
+        left = self.prefix()
+        while True:
+            t = self.peek()
+            if t is None or t[0] == "num":
+                break
+            text = t[1]
+            if text == "|" and self.abs_depth:
+                break
+            spec = INFIX.get(text)
+            if spec is None:
+                break
+            lbp, rbp, op = spec
+            if lbp <= min_bp:
+                break
+            self.next()
+            right = self.expr(rbp)
+            if op == "modeq":
+                left = self.modeq(left, right)
+            elif op.startswith("op:"):
+                left = App("call", (Var(op), left, right))
+            elif op in RELATIONS and isinstance(left, App) and left.op in RELATIONS and lbp == 50 and op not in ("in", "notin"):
+                left = App("and", (left, App(op, (left.args[-1], right))))
+            else:
+                left = App(op, (left, right))
+        return left
+
+    def modeq(self, left: Term, right: Term) -> Term:
+        """`a ≡ b [MOD n]` / `[ZMOD n]`: equal remainders."""
+        if self.at("[") and self.peek(1) is not None and self.peek(1)[1] in ("MOD", "ZMOD", "PMOD"):
+            self.next()
+            kind = self.next()[1]
+            n = self.expr(0)
+            self.expect("]")
+            if kind == "ZMOD":
+                left = App("ascribe", (left,), target=ir.INT)
+            return App("eq", (App("mod", (left, n)), App("mod", (right, n))))
+        return App("call", (Var("op:≡"), left, right))
+
+    def prefix(self) -> Term:
+        t = self.peek()
+        if t is None:
+            raise ParseError("unexpected end")
+        kind, text = t
+        if kind == "op":
+            if text in ("∀", "∃", "∃!"):
+                return self.quantifier()
+            if text in ("fun", "λ"):
+                self.next()
+                vars_ = self.binders(stop=("=>", "↦", ","))
+                self.next()
+                return Bind("lambda", tuple(vars_), self.expr(0))
+            if text in ("∑", "∏"):
+                return self.big_operator()
+            if text == "¬":
+                self.next()
+                return App("not", (self.expr(40),))
+            if text == "-":
+                self.next()
+                return App("neg", (self.expr(75),))
+            if text == "↑":
+                self.next()
+                return App("coe", (self.expr(MAX_BP),))
+            if text == "√":
+                self.next()
+                return App("sqrt", (self.expr(100),))
+            if text == "if":
+                self.next()
+                if self.peek(1) is not None and self.peek(1)[1] == ":" and self.peek()[0] == "ident":
+                    self.next()
+                    self.next()
+                c = self.expr(0)
+                self.expect("then")
+                a = self.expr(0)
+                self.expect("else")
+                b = self.expr(0)
+                return App("ite", (c, a, b))
+        return self.application()
+
+    def quantifier(self) -> Term:
+        q = self.next()[1]
+        kind = {"∀": "forall", "∃": "exists", "∃!": "exists1"}[q]
+        vars_, guard = self.binders_with_guard()
+        self.expect(",")
+        body = self.expr(0)
+        if guard is not None:
+            body = App("implies" if kind == "forall" else "and", (guard, body))
+        return Bind(kind, tuple(vars_), body)
+
+    def binders_with_guard(self) -> tuple[list[tuple[str, Ty | None]], Term | None]:
+        vars_ = self.binders(stop=(",", ">", "<", "≥", "≤", "∈", "∉", "≠", "⊆", "∣"))
+        guard = None
+        t = self.peek()
+        if t is not None and t[1] in (">", "<", "≥", "≤", "∈", "∉", "≠", "⊆", "∣"):
+            op = INFIX[t[1]][2]
+            self.next()
+            bound = self.expr(51)
+            parts = [App(op, (Var(n), bound)) if not op.startswith("op:") else
+                     App("call", (Var(op), Var(n), bound)) for n, _ in vars_]
+            guard = parts[0] if len(parts) == 1 else App("and", tuple(parts))
+        return vars_, guard
+
+    def binders(self, stop: tuple[str, ...]) -> list[tuple[str, Ty | None]]:
+        vars_: list[tuple[str, Ty | None]] = []
+        pending: list[str] = []
+        while True:
+            t = self.peek()
+            if t is None:
+                raise ParseError("binder without body")
+            if t[0] == "ident" or t[1] == "_":
+                self.next()
+                pending.append(t[1])
+            elif t[1] in ("(", "{", "⦃", "[") and t[0] == "op":
+                close = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}[t[1]]
+                self.next()
+                names = []
+                while self.peek() is not None and (self.peek()[0] == "ident" or self.peek()[1] == "_"):
+                    names.append(self.next()[1])
+                ty = None
+                if self.at(":"):
+                    self.next()
+                    ty = self.type_until(close)
+                self.expect(close)
+                vars_.extend((n, ty) for n in names)
+            elif t[1] == ":" and pending:
+                self.next()
+                ty = self.type_until(*stop)
+                vars_.extend((n, ty) for n in pending)
+                pending = []
+            else:
+                break
+        vars_.extend((n, None) for n in pending)
+        if not vars_:
+            raise ParseError("binder without variables")
+        t = self.peek()
+        if t is None or t[1] not in stop:
+            raise ParseError(f"unexpected {t[1] if t else 'end'!r} in binder")
+        return vars_
+
+    def type_until(self, *stops: str) -> Ty:
+        depth, start = 0, self.i
+        while self.i < len(self.toks):
+            text = self.toks[self.i][1]
+            if depth == 0 and text in stops:
+                break
+            if text in ("(", "[", "{", "⟨", "⦃"):
+                depth += 1
+            elif text in (")", "]", "}", "⟩", "⦄"):
+                if depth == 0:
+                    break
+                depth -= 1
+            self.i += 1
+        return tokens_to_type(self.toks[start:self.i])
+
+    def big_operator(self) -> Term:
+        kind = "sum" if self.next()[1] == "∑" else "prod"
+        vars_: list[tuple[str, Ty | None]] = []
+        if self.at("("):
+            self.next()
+            names = []
+            while self.peek() is not None and self.peek()[0] == "ident":
+                names.append(self.next()[1])
+            ty = None
+            if self.at(":"):
+                self.next()
+                ty = self.type_until(")")
+            self.expect(")")
+            vars_ = [(n, ty) for n in names]
+        else:
+            t = self.next()
+            if t[0] != "ident":
+                raise ParseError("big operator without a variable")
+            vars_ = [(t[1], None)]
+            if self.at(":"):
+                self.next()
+                ty = self.type_until("in", "∈", ",")
+                vars_ = [(t[1], ty)]
+        dom = None
+        if self.at("in") or self.at("∈"):
+            self.next()
+            dom = self.expr(0)
+        elif self.at("<"):
+            self.next()
+            dom = App("range", (self.expr(51),))
+        elif self.at("≤"):
+            self.next()
+            dom = App("icc", (Num(Fraction(0)), self.expr(51)))
+        self.expect(",")
+        body = self.expr(66)
+        if dom is None:
+            raise ParseError("big operator over a whole type")
+        return Bind(kind, tuple(vars_), body, dom=dom)
+
+    def starts_atom(self) -> bool:
+        t = self.peek()
+        if t is None:
+            return False
+        kind, text = t
+        if kind in ("ident", "num"):
+            return True
+        return kind == "op" and text in ("(", "⟨", "⌊", "⌈", "{", "True", "False", "·", "∅", "↑", "√", "‖")
+
+    def application(self) -> Term:
+        head = self.postfix(self.atom())
+        args: list[Term] = []
+        while self.starts_atom():
+            if self.at("↑"):
+                self.next()
+                args.append(App("coe", (self.postfix(self.atom()),)))
+            elif self.at("√"):
+                self.next()
+                args.append(App("sqrt", (self.postfix(self.atom()),)))
+            else:
+                args.append(self.postfix(self.atom()))
+        return App("call", (head, *args)) if args else head
+
+    def postfix(self, e: Term) -> Term:
+        while True:
+            t = self.peek()
+            if t is None:
+                return e
+            if t[1] == "⁻¹":
+                self.next()
+                e = App("inv", (e,))
+            elif t[1] == "!" and t[0] == "op":
+                self.next()
+                e = App("fact", (e,))
+            elif t[1] == "." and self.peek(1) is not None and self.peek(1)[0] in ("ident", "num"):
+                self.next()
+                field = self.next()[1]
+                e = self.field(e, field)
+            else:
+                return e
+
+    def field(self, e: Term, field: str) -> Term:
+        head = field.split(".")[0]
+        full = FIELDS.get(head, "uf:." + head)
+        return App("call", (Var(full), e))
+
+    def atom(self) -> Term:
+        kind, text = self.next()
+        if kind == "num":
+            return Num(Fraction(text))
+        if kind == "ident":
+            if "." in text:
+                base, _, rest = text.partition(".")
+                # `x.succ` on a variable vs `Nat.succ`: a lowercase one-letter-ish head is a variable
+                if base and (base[0].islower() or base[0] in _SUB) and base not in ("Nat", "Int", "Real") \
+                        and rest.split(".")[0] in FIELDS:
+                    out: Term = Var(base)
+                    for f in rest.split("."):
+                        out = self.field(out, f)
+                    return out
+            return Var(text)
+        if text in ("True", "False"):
+            return App(text.lower(), ())
+        if text == "∅":
+            return App("setenum", ())
+        if text == "·":
+            self.fresh += 1
+            return Var(f"·{self.fresh}")
+        if text == "(":
+            return self.paren()
+        if text == "⟨":
+            items = [self.expr(0)]
+            while self.at(","):
+                self.next()
+                items.append(self.expr(0))
+            self.expect("⟩")
+            return items[0] if len(items) == 1 else App("pair", tuple(items))
+        if text == "|":
+            self.abs_depth += 1
+            e = self.expr(0)
+            self.abs_depth -= 1
+            self.expect("|")
+            return App("abs", (e,))
+        if text == "‖":
+            start = self.i - 1
+            depth = 1
+            while depth:
+                t = self.next()
+                if t[1] == "‖":
+                    depth -= 1
+            return opaque_from_tokens(self.toks[start:self.i])
+        if text == "⌊":
+            e = self.expr(0)
+            close = self.next()[1]
+            if close == "⌋₊":
+                return App("call", (Var("Nat.floor"), e))
+            if close != "⌋":
+                raise ParseError("unclosed floor")
+            return App("floor", (e,))
+        if text == "⌈":
+            e = self.expr(0)
+            close = self.next()[1]
+            if close == "⌉₊":
+                return App("call", (Var("Nat.ceil"), e))
+            if close != "⌉":
+                raise ParseError("unclosed ceiling")
+            return App("ceil", (e,))
+        if text == "{":
+            return self.braces()
+        raise ParseError(f"unexpected {text!r}")
+
+    def paren(self) -> Term:
+        start = self.fresh
+        saved, self.abs_depth = self.abs_depth, 0
+        e = self.expr(0)
+        if self.at(":"):
+            self.next()
+            ty = self.type_until(")")
+            self.abs_depth = saved
+            self.expect(")")
+            return App("ascribe", (e,), target=ty)
+        items = [e]
+        while self.at(","):
+            self.next()
+            items.append(self.expr(0))
+        self.abs_depth = saved
+        self.expect(")")
+        out = items[0] if len(items) == 1 else App("pair", tuple(items))
+        if self.fresh > start:  # `(· + 1)`: a function of its `·` placeholders
+            names = [f"·{k}" for k in range(start + 1, self.fresh + 1)]
+            self.fresh = start
+            return Bind("lambda", tuple((n, None) for n in names), out)
+        return out
+
+    def braces(self) -> Term:
+        start = self.i - 1
+        depth, j, bar = 0, self.i, None
+        while j < len(self.toks):
+            text = self.toks[j][1]
+            if text in ("(", "[", "{", "⟨"):
+                depth += 1
+            elif text in (")", "]", "⟩"):
+                depth -= 1
+            elif text == "}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif text == "|" and depth == 0 and bar is None:
+                bar = j
+            j += 1
+        if bar is not None:
+            sub = _Parser(self.toks[self.i:bar])
+            try:
+                vars_, guard = sub.binders_with_guard_setof()
+            except ParseError:
+                self.i = j + 1
+                return opaque_from_tokens(self.toks[start:j + 1])
+            body = _Parser(self.toks[bar + 1:j]).parse()
+            self.i = j + 1
+            if guard is not None:
+                if isinstance(guard, App) and guard.op == "in" and isinstance(guard.args[0], Var):
+                    return Bind("setof", tuple(vars_), body, dom=guard.args[1])
+                body = App("and", (guard, body))
+            return Bind("setof", tuple(vars_), body)
+        if self.at("}"):
+            self.next()
+            return App("setenum", ())
+        items = [self.expr(0)]
+        while self.at(","):
+            self.next()
+            items.append(self.expr(0))
+        self.expect("}")
+        return App("setenum", tuple(items))
+
+    def binders_with_guard_setof(self):
+        vars_, guard = self.binders_with_guard_any()
+        if self.peek() is not None:
+            raise ParseError("bad set-builder binder")
+        return vars_, guard
+
+    def binders_with_guard_any(self):
+        names: list[str] = []
+        ty = None
+        while self.peek() is not None and self.peek()[0] == "ident":
+            names.append(self.next()[1])
+        if not names:
+            raise ParseError("set-builder without a variable")
+        if self.at(":"):
+            self.next()
+            ty = tokens_to_type(self.toks[self.i:])
+            self.i = len(self.toks)
+            return [(n, ty) for n in names], None
+        guard = None
+        if self.peek() is not None and self.peek()[1] in (">", "<", "≥", "≤", "∈", "∉", "≠"):
+            op = INFIX[self.next()[1]][2]
+            bound = self.expr(51)
+            guard = App(op, (Var(names[0]), bound))
+        return [(n, ty) for n in names], guard
+
+
+def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
+    """A Lean type written as tokens -> IR type (anything unknown is an uninterpreted sort)."""
+    text = " ".join(t for _, t in tokens).strip()
+    if not tokens:
+        raise ParseError("empty type")
+    # arrows at depth 0
+    depth, parts, cur = 0, [], []
+    for tok in tokens:
+        if tok[1] in ("(", "[", "{", "⟨"):
+            depth += 1
+        elif tok[1] in (")", "]", "}", "⟩"):
+            depth -= 1
+        if depth == 0 and tok[1] in ("→", "->"):
+            parts.append(cur)
+            cur = []
+        else:
+            cur.append(tok)
+    parts.append(cur)
+    if len(parts) > 1:
+        tys = [tokens_to_type(p) for p in parts]
+        return ir.Fun(tuple(tys[:-1]), tys[-1])
+    depth, items, cur = 0, [], []
+    for tok in tokens:
+        if tok[1] in ("(", "[", "{", "⟨"):
+            depth += 1
+        elif tok[1] in (")", "]", "}", "⟩"):
+            depth -= 1
+        if depth == 0 and tok[1] == "×":
+            items.append(cur)
+            cur = []
+        else:
+            cur.append(tok)
+    items.append(cur)
+    if len(items) > 1:
+        tys = [tokens_to_type(p) for p in items]
+        out = tys[-1]
+        for t in reversed(tys[:-1]):
+            out = ir.Tup((t, out))
+        return out
+    if tokens[0][1] == "(" and tokens[-1][1] == ")":
+        return tokens_to_type(tokens[1:-1])
+    if len(tokens) == 1 and tokens[0][1] in TYPE_NAMES:
+        return TYPE_NAMES[tokens[0][1]]
+    return ir.Sort(text)
+
+
+def is_type_binder(type_tokens: list[tuple[str, str]], type_vars: set[str]) -> bool:
+    """Does a binder's type denote a type (so the binder declares variables) rather than a proposition?"""
+    if not type_tokens:
+        return True
+    texts = [t for _, t in type_tokens]
+    head = texts[0]
+    if head in ("Type", "Sort") or head.startswith("Type"):
+        return True
+    depth = 0
+    for t in texts:
+        if t in ("(", "[", "{", "⟨"):
+            depth += 1
+        elif t in (")", "]", "}", "⟩"):
+            depth -= 1
+        elif depth == 0 and t in ("=", "≠", "<", ">", "≤", "≥", "∈", "∉", "∣", "∧", "∨", "¬", "↔", "∀", "∃",
+                                  "∃!", "⊆", "≡", "True", "False"):
+            return False
+    if head in TYPE_NAMES or head in TYPE_HEADS or head in type_vars or head == "(":
+        return True
+    if "→" in texts or "->" in texts:
+        parts = [texts[0]]
+        return all(p in TYPE_NAMES or p in TYPE_HEADS or p in type_vars or p in ("(", ")", "→", "->")
+                   for p in texts if p not in parts) or head in TYPE_NAMES
+    return False
+
+
+# ----------------------------------------------------------------------------------------------- statement
+
+
+def _main_declaration(tokens: list[tuple[str, str]]) -> int:
+    idx = [k for k, (kind, t) in enumerate(tokens) if t in ("theorem", "lemma", "example")]
+    if not idx:
+        raise ParseError("no theorem/lemma/example")
+    return idx[-1]
+
+
+def parse_prop(tokens: list[tuple[str, str]], notes: list[str]) -> Term:
+    try:
+        return _Parser(tokens).parse()
+    except (ParseError, ValueError, ZeroDivisionError, RecursionError) as err:
+        notes.append(f"unparsed {' '.join(t for _, t in tokens)[:80]!r}: {err}")
+        return opaque_from_tokens(tokens, ir.BOOL)
+
+
+def parse_statement(text: str) -> RawStatement:
+    """Read the last theorem/lemma/example of a Lean 4 text."""
+    tokens = tokenize(strip_comments(text))
+    k = _main_declaration(tokens)
+    kw = tokens[k][1]
+    i = k + 1
+    if kw != "example" and i < len(tokens) and tokens[i][0] == "ident":
+        i += 1
+    # universe/attribute noise such as `theorem foo.{u}`
+    groups: list[tuple[str, list[tuple[str, str]]]] = []
+    while i < len(tokens) and tokens[i][1] in ("(", "{", "[", "⦃", "⟨"):
+        open_ = tokens[i][1]
+        close = {"(": ")", "{": "}", "[": "]", "⦃": "⦄", "⟨": "⟩"}[open_]
+        depth, j = 0, i
+        while j < len(tokens):
+            if tokens[j][1] in ("(", "{", "[", "⦃", "⟨"):
+                depth += 1
+            elif tokens[j][1] in (")", "}", "]", "⦄", "⟩"):
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j >= len(tokens) or tokens[j][1] != close:
+            raise ParseError(f"unclosed binder {open_}")
+        groups.append((open_, tokens[i + 1:j]))
+        i = j + 1
+    if i >= len(tokens) or tokens[i][1] != ":":
+        raise ParseError("expected ':' before the conclusion")
+    depth, j = 0, i + 1
+    while j < len(tokens):
+        t = tokens[j][1]
+        if t in ("(", "{", "[", "⦃", "⟨"):
+            depth += 1
+        elif t in (")", "}", "]", "⦄", "⟩"):
+            depth -= 1
+        elif depth == 0 and t == ":=":
+            break
+        j += 1
+    concl_tokens = tokens[i + 1:j]
+    if not concl_tokens:
+        raise ParseError("empty conclusion")
+
+    notes: list[str] = []
+    type_vars: dict[str, str] = {}
+    variables: list[tuple[str, Ty | None]] = []
+    premises: list[Term] = []
+    binder_groups: list[tuple[str, list[str], list[tuple[str, str]]]] = []
+    for open_, inner in groups:
+        colon = next((p for p, (_, t) in enumerate(inner) if t == ":"), None)
+        if open_ == "[" and (colon is None or inner[0][0] != "ident" or colon > 1):
+            binder_groups.append(("inst", [], inner))
+            continue
+        if colon is None:
+            names = [t for kind, t in inner if kind == "ident"]
+            binder_groups.append(("vars", names, []))
+            continue
+        names = [t for kind, t in inner[:colon]]
+        binder_groups.append(("typed", names, inner[colon + 1:]))
+    for kind, names, ty_toks in binder_groups:  # type variables first, so that they can be renamed
+        if kind == "typed" and ty_toks and (ty_toks[0][1] in ("Type", "Sort") or ty_toks[0][1].startswith("Type")):
+            for n in names:
+                type_vars[n] = f"τ{len(type_vars) + 1}"
+
+    def rename(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return [(kd, type_vars.get(t, t)) if kd == "ident" else (kd, t) for kd, t in toks]
+
+    tv = set(type_vars.values())
+    for kind, names, ty_toks in binder_groups:
+        if kind == "inst":
+            premises.append(opaque_from_tokens(rename(ty_toks), ir.BOOL))
+            notes.append("instance binder " + " ".join(t for _, t in ty_toks))
+            continue
+        if kind == "vars":
+            variables.extend((n, None) for n in names)
+            continue
+        if names and names[0] in type_vars:
+            continue
+        ty_toks = rename(ty_toks)
+        if is_type_binder(ty_toks, tv):
+            try:
+                ty = tokens_to_type(ty_toks)
+            except ParseError:
+                ty = ir.Sort(" ".join(t for _, t in ty_toks))
+            variables.extend((n, ty) for n in names if n != "_")
+        else:
+            premises.append(parse_prop(ty_toks, notes))
+    conclusion = parse_prop(rename(concl_tokens), notes)
+    return RawStatement("lean", variables, premises, [conclusion], notes, text, list(type_vars.values()))

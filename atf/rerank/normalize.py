@@ -1,0 +1,519 @@
+"""Simplification and the standard form of a statement, before any solver is asked.
+
+`simplify` folds constants with each system's semantics (truncated ℕ subtraction, `x / 0 = 0`, Lean's
+Euclidean and Isabelle's floor integer division), projects pairs, beta-reduces, and unrolls sums, products
+and cardinalities over intervals with literal bounds.
+
+`standardize` puts a statement into the form the equivalence check compares:
+  1. leading `∀`/`→` of the conclusion become variables/premises (`⊢ ∀ x, P x → Q x` is `(x) (h : P x) ⊢ Q x`);
+  2. conjunctive premises are split;
+  3. definitions are inlined: a premise `v = e` (v a variable not in e), `∀ x y. f x y = e` (a total
+     function definition) or `b ↔ e` is substituted away, until none is left;
+  4. a numeric conclusion is oriented as `f(x) = α` (the answer on the right);
+  5. variables that no longer occur are dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from fractions import Fraction
+
+from atf.rerank import ir
+from atf.rerank.elaborate import elem_of_set
+from atf.rerank.ir import (
+    App, BOOL, Bind, Fun, INT, NAT, Num, Opaque, RAT, REAL, Statement, Term, Tup, Ty, Var,
+)
+
+MAX_UNROLL = 200
+MAX_POW = 64
+MAX_DIGITS = 400
+
+
+# ----------------------------------------------------------------------------------------------- arithmetic
+
+
+def floor_div(a: int, b: int) -> int:
+    return 0 if b == 0 else a // b
+
+
+def euclid_div(a: int, b: int) -> int:
+    if b == 0:
+        return 0
+    r = a % abs(b)
+    return (a - r) // b
+
+
+def trunc_div(a: int, b: int) -> int:
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def int_div(op: str, a: int, b: int, ty: Ty, system: str) -> int:
+    """Integer quotient as `op` means it for `ty` in `system` (b == 0 gives 0 everywhere)."""
+    if op in ("div", "idiv"):
+        if ty == NAT:
+            return floor_div(a, b)
+        return euclid_div(a, b) if (system == "lean" and op == "div") else floor_div(a, b)
+    return {"ediv": euclid_div, "fdiv": floor_div, "tdiv": trunc_div}[op](a, b)
+
+
+def int_mod(op: str, a: int, b: int, ty: Ty, system: str) -> int:
+    """Remainder as `op` means it (x mod 0 = x everywhere)."""
+    if b == 0:
+        return a
+    if op == "mod":
+        if ty == NAT:
+            return a % b
+        op = "emod" if system == "lean" else "fmod"
+    if op == "emod":
+        return a % abs(b)
+    if op == "fmod":
+        return a % b  # Python's % takes the divisor's sign: floor convention
+    if op == "tmod":
+        return a - b * trunc_div(a, b)
+    raise ValueError(op)
+
+
+def _num(v: Fraction | int, ty: Ty | None) -> Num:
+    return Num(Fraction(v), ty)
+
+
+def _is_int(v: Fraction) -> bool:
+    return v.denominator == 1
+
+
+def _small(v: Fraction) -> bool:
+    return len(str(v.numerator)) < MAX_DIGITS and len(str(v.denominator)) < MAX_DIGITS
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    if n < 4:
+        return True
+    if n % 2 == 0:
+        return False
+    r = math.isqrt(n)
+    f = 3
+    while f <= r:
+        if n % f == 0:
+            return False
+        f += 2
+    return True
+
+
+def _rational_sqrt(v: Fraction) -> Fraction | None:
+    if v < 0:
+        return None
+    n, d = math.isqrt(v.numerator), math.isqrt(v.denominator)
+    if n * n == v.numerator and d * d == v.denominator:
+        return Fraction(n, d)
+    return None
+
+
+TRUE_B = App("true", (), BOOL)
+FALSE_B = App("false", (), BOOL)
+
+
+def _bool(b: bool) -> App:
+    return TRUE_B if b else FALSE_B
+
+
+def is_true(t: Term) -> bool:
+    return isinstance(t, App) and t.op == "true"
+
+
+def is_false(t: Term) -> bool:
+    return isinstance(t, App) and t.op == "false"
+
+
+# ----------------------------------------------------------------------------------------------- simplify
+
+
+def simplify(t: Term, system: str) -> Term:
+    """Bottom-up simplification (semantics-preserving for `system`)."""
+    if isinstance(t, (Var, Num, Opaque)):
+        if isinstance(t, Opaque):
+            return replace(t, args=tuple(simplify(a, system) for a in t.args))
+        return t
+    if isinstance(t, Bind):
+        dom = simplify(t.dom, system) if t.dom is not None else None
+        body = simplify(t.body, system)
+        t = replace(t, body=body, dom=dom)
+        if t.kind in ("sum", "prod"):
+            return _unroll(t, system)
+        if t.kind in ("forall", "exists") and (is_true(body) or is_false(body)):
+            return body
+        return t
+    assert isinstance(t, App)
+    args = tuple(simplify(a, system) for a in t.args)
+    t = replace(t, args=args)
+    op, ty = t.op, t.ty
+    nums = [a.value for a in args if isinstance(a, Num)]
+    all_num = len(nums) == len(args) and args
+    if op == "and":
+        flat: list[Term] = []
+        for a in args:
+            if is_false(a):
+                return FALSE_B
+            if is_true(a):
+                continue
+            flat.extend(a.args if isinstance(a, App) and a.op == "and" else [a])
+        return ir.conj(flat) if flat else TRUE_B
+    if op == "or":
+        flat = []
+        for a in args:
+            if is_true(a):
+                return TRUE_B
+            if is_false(a):
+                continue
+            flat.extend(a.args if isinstance(a, App) and a.op == "or" else [a])
+        if not flat:
+            return FALSE_B
+        return flat[0] if len(flat) == 1 else App("or", tuple(flat), BOOL)
+    if op == "not":
+        a = args[0]
+        if is_true(a) or is_false(a):
+            return _bool(is_false(a))
+        if isinstance(a, App) and a.op == "not":
+            return a.args[0]
+        return t
+    if op == "implies":
+        a, b = args
+        if is_true(a):
+            return b
+        if is_false(a) or is_true(b) or ir.alpha_key(a) == ir.alpha_key(b):
+            return TRUE_B
+        if is_false(b):
+            return simplify(App("not", (a,), BOOL), system)
+        return t
+    if op == "iff":
+        a, b = args
+        if ir.alpha_key(a) == ir.alpha_key(b):
+            return TRUE_B
+        if is_true(a):
+            return b
+        if is_true(b):
+            return a
+        return t
+    if op == "ite":
+        c, a, b = args
+        if is_true(c):
+            return a
+        if is_false(c):
+            return b
+        return t
+    if op == "call":
+        head = args[0]
+        if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args) - 1:
+            body = ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args[1:])})
+            return simplify(body, system)
+        return t
+    if op in ("fst", "snd"):
+        a = args[0]
+        if isinstance(a, App) and a.op == "pair":
+            return a.args[0] if op == "fst" else a.args[1]
+        return t
+    if op == "eq":
+        a, b = args
+        if isinstance(a, App) and a.op == "pair" and isinstance(b, App) and b.op == "pair":
+            return simplify(App("and", tuple(App("eq", (x, y), BOOL) for x, y in zip(a.args, b.args)), BOOL),
+                            system)
+        if isinstance(ir.type_of(a), Tup) and (isinstance(a, App) and a.op == "pair" or isinstance(b, App) and b.op == "pair"):
+            parts = []
+            for k, proj in enumerate(("fst", "snd")):
+                ta = ir.type_of(a).items[k]
+                parts.append(App("eq", (simplify(App(proj, (a,), ta), system), simplify(App(proj, (b,), ta), system)), BOOL))
+            return simplify(App("and", tuple(parts), BOOL), system)
+        if ir.alpha_key(a) == ir.alpha_key(b):
+            return TRUE_B
+    if op == "card":
+        return _card(t, system)
+    if op == "pow":
+        base, e = args
+        if isinstance(e, Num) and e.value == 1:
+            return base
+        if isinstance(e, Num) and e.value == 0:
+            return _num(1, ty)
+    if not all_num:
+        return t
+    return _fold(t, nums, system)
+
+
+def _fold(t: App, v: list[Fraction], system: str) -> Term:
+    op, ty = t.op, t.ty
+    integral = ty in (NAT, INT)
+    try:
+        if op == "add":
+            return _num(v[0] + v[1], ty)
+        if op == "sub":
+            r = v[0] - v[1]
+            return _num(max(r, 0) if ty == NAT else r, ty)
+        if op == "mul":
+            r = v[0] * v[1]
+            return _num(r, ty) if _small(r) else t
+        if op == "neg":
+            return _num(-v[0], ty) if ty != NAT else t
+        if op in ("div", "idiv", "ediv", "fdiv", "tdiv"):
+            if integral and all(_is_int(x) for x in v):
+                return _num(int_div(op, int(v[0]), int(v[1]), ty, system), ty)
+            if ty in (REAL, RAT) and op == "div":
+                return _num(0 if v[1] == 0 else v[0] / v[1], ty)
+            return t
+        if op in ("mod", "emod", "fmod", "tmod"):
+            if all(_is_int(x) for x in v) and integral:
+                return _num(int_mod(op, int(v[0]), int(v[1]), ty, system), ty)
+            return t
+        if op == "inv":
+            return _num(0 if v[0] == 0 else 1 / v[0], ty)
+        if op == "pow":
+            if _is_int(v[1]) and 0 <= v[1] <= MAX_POW and abs(v[0].numerator) < 10 ** 6:
+                r = v[0] ** int(v[1])
+                return _num(r, ty) if _small(r) else t
+            return t
+        if op == "eq":
+            return _bool(v[0] == v[1])
+        if op == "lt":
+            return _bool(v[0] < v[1])
+        if op == "le":
+            return _bool(v[0] <= v[1])
+        if op == "dvd":
+            if all(_is_int(x) for x in v):
+                a, b = int(v[0]), int(v[1])
+                return _bool(b == 0 if a == 0 else b % a == 0)
+            return t
+        if op == "abs":
+            return _num(abs(v[0]), ty)
+        if op == "min":
+            return _num(min(v), ty)
+        if op == "max":
+            return _num(max(v), ty)
+        if op == "floor":
+            return _num(math.floor(v[0]), ty)
+        if op == "ceil":
+            return _num(math.ceil(v[0]), ty)
+        if op == "round":
+            # Isabelle: round x = ⌊x + 1/2⌋; Lean's `round` rounds half away from zero
+            x = v[0]
+            if system == "lean" and x < 0:
+                return _num(-math.floor(-x + Fraction(1, 2)), ty)
+            return _num(math.floor(x + Fraction(1, 2)), ty)
+        if op == "sqrt":
+            r = _rational_sqrt(abs(v[0]))
+            if r is None:
+                return t
+            if v[0] < 0:
+                return _num(0 if system == "lean" else -r, ty)
+            return _num(r, ty)
+        if op in ("gcd", "lcm") and all(_is_int(x) for x in v):
+            a, b = abs(int(v[0])), abs(int(v[1]))
+            return _num(math.gcd(a, b) if op == "gcd" else (a * b // math.gcd(a, b) if a and b else 0), ty)
+        if op == "fact" and _is_int(v[0]) and 0 <= v[0] <= 200:
+            return _num(math.factorial(int(v[0])), ty)
+        if op == "choose" and all(_is_int(x) and x >= 0 for x in v) and v[0] <= 1000:
+            return _num(math.comb(int(v[0]), int(v[1])), ty)
+        if op == "prime" and _is_int(v[0]) and abs(v[0]) < 10 ** 12:
+            return _bool(_is_prime(int(v[0])) if (v[0] >= 0 or system == "isabelle") else _is_prime(int(-v[0])))
+        if op in ("even", "odd") and _is_int(v[0]):
+            return _bool((int(v[0]) % 2 == 0) == (op == "even"))
+        if op == "cast":
+            src = ir.type_of(t.args[0])
+            if ty == NAT and src != NAT:
+                return t
+            return _num(v[0], ty)
+        if op in ("tonat", "natabs"):
+            return _num(max(v[0], 0) if op == "tonat" else abs(v[0]), ty)
+        if op == "ite":
+            return t
+    except (ZeroDivisionError, OverflowError, ValueError):
+        return t
+    return t
+
+
+# ----------------------------------------------------------------------------------------------- finite domains
+
+
+def _literal_elements(dom: Term | None) -> list[Num] | None:
+    """The elements of a finite set with literal bounds, in order (None when not literal)."""
+    if dom is None:
+        return None
+    el = elem_of_set(ir.type_of(dom))
+    if isinstance(dom, App) and dom.op in ("icc", "ico", "ioc", "ioo"):
+        lo, hi = dom.args
+        if not (isinstance(lo, Num) and isinstance(hi, Num)):
+            return None
+        ety = el if el is not None else ir.type_of(lo)
+        if ety not in (NAT, INT):
+            return None
+        a, b = math.ceil(lo.value), math.floor(hi.value)
+        if dom.op in ("ioc", "ioo") and lo.value == a:
+            a += 1
+        if dom.op in ("ico", "ioo") and hi.value == b:
+            b -= 1
+        if b - a + 1 > MAX_UNROLL:
+            return None
+        return [Num(Fraction(k), ety) for k in range(a, b + 1)]
+    if isinstance(dom, App) and dom.op == "range":
+        n = dom.args[0]
+        if isinstance(n, Num) and 0 <= n.value <= MAX_UNROLL:
+            return [Num(Fraction(k), NAT) for k in range(int(n.value))]
+        return None
+    if isinstance(dom, App) and dom.op == "setenum":
+        if all(isinstance(a, Num) for a in dom.args):
+            seen: dict[Fraction, Num] = {}
+            for a in dom.args:
+                seen.setdefault(a.value, a)
+            return list(seen.values())
+        return None
+    return None
+
+
+def _unroll(t: Bind, system: str) -> Term:
+    if len(t.vars) != 1:
+        return t
+    name, _ = t.vars[0]
+    dom, cond = t.dom, None
+    if isinstance(dom, Bind) and dom.kind == "setof" and len(dom.vars) == 1:
+        cond = (dom.vars[0][0], dom.body)
+        dom = dom.dom
+    elems = _literal_elements(dom)
+    if elems is None:
+        return t
+    ty = t.ty
+    unit = _num(0 if t.kind == "sum" else 1, ty)
+    terms: list[Term] = []
+    for e in elems:
+        body = ir.substitute(t.body, {name: e})
+        if cond is not None:
+            c = simplify(ir.substitute(cond[1], {cond[0]: e}), system)
+            body = App("ite", (c, body, unit), ty)
+        terms.append(simplify(body, system))
+    if not terms:
+        return unit
+    op = "add" if t.kind == "sum" else "mul"
+    acc = terms[0]
+    for x in terms[1:]:
+        acc = simplify(App(op, (acc, x), ty), system)
+    return acc
+
+
+def _card(t: App, system: str) -> Term:
+    s = t.args[0]
+    if isinstance(s, Bind) and s.kind == "setof":
+        counted = Bind("sum", s.vars, _num(1, NAT), dom=s, ty=NAT)
+        out = _unroll(counted, system)
+        return out if out is not counted else t
+    elems = _literal_elements(s)
+    if elems is not None:
+        return _num(len(elems), NAT)
+    if isinstance(s, App) and s.op == "range":
+        return s.args[0]
+    if isinstance(s, App) and s.op == "icc" and ir.type_of(s.args[0]) == NAT:
+        lo, hi = s.args
+        return simplify(App("sub", (App("add", (hi, _num(1, NAT)), NAT), lo), NAT), system)
+    return t
+
+
+# ----------------------------------------------------------------------------------------------- statements
+
+
+def _lift(st: Statement) -> Statement:
+    variables = dict(st.variables)
+    premises = list(st.premises)
+    concl = st.conclusion
+    for _ in range(32):
+        if isinstance(concl, Bind) and concl.kind == "forall":
+            ren: dict[str, Term] = {}
+            taken = set(variables) | ir.free_vars(concl)
+            for n, ty in concl.vars:
+                new = n if n not in variables else ir.fresh_name(n, taken)
+                taken.add(new)
+                variables[new] = ty
+                if new != n:
+                    ren[n] = Var(new, ty)
+            concl = ir.substitute(concl.body, ren)
+        elif isinstance(concl, App) and concl.op == "implies":
+            premises.append(concl.args[0])
+            concl = concl.args[1]
+        else:
+            break
+    return replace(st, variables=variables, premises=premises, conclusion=concl)
+
+
+def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
+    """(v, e) when premise p defines variable v as e."""
+    if isinstance(p, App) and p.op in ("eq", "iff"):
+        for lhs, rhs in (p.args, p.args[::-1]):
+            if isinstance(lhs, Var) and lhs.name in variables and lhs.name not in ir.free_vars(rhs):
+                if ir.type_of(lhs) == ir.type_of(rhs) or ir.type_of(rhs) is None:
+                    return lhs.name, rhs
+    if isinstance(p, Bind) and p.kind == "forall" and isinstance(p.body, App) and p.body.op == "eq":
+        for lhs, rhs in (p.body.args, p.body.args[::-1]):
+            if (isinstance(lhs, App) and lhs.op == "call" and isinstance(lhs.args[0], Var)
+                    and lhs.args[0].name in variables):
+                params = lhs.args[1:]
+                names = [a.name for a in params if isinstance(a, Var)]
+                bound = [n for n, _ in p.vars]
+                if (len(names) == len(params) and sorted(names) == sorted(bound) and len(set(names)) == len(names)
+                        and lhs.args[0].name not in ir.free_vars(rhs)):
+                    fty = variables[lhs.args[0].name]
+                    vtys = dict(p.vars)
+                    lam = Bind("lambda", tuple((n, vtys[n]) for n in names), rhs, None, fty)
+                    return lhs.args[0].name, lam
+    return None
+
+
+def standardize(st: Statement) -> Statement:
+    """The standard form described in the module docstring."""
+    sys = st.system
+    st = _lift(st)
+    variables = dict(st.variables)
+    premises = [simplify(p, sys) for p in st.premises]
+    concl = simplify(st.conclusion, sys)
+    for _ in range(64):
+        flat: list[Term] = []
+        for p in premises:
+            flat.extend(ir.flatten_and(p))
+        premises = [p for p in flat if not is_true(p)]
+        hit = None
+        for k, p in enumerate(premises):
+            d = _definition(p, variables)
+            if d is not None:
+                hit = (k, d)
+                break
+        if hit is None:
+            break
+        k, (name, value) = hit
+        del premises[k]
+        premises = [simplify(ir.substitute(p, {name: value}), sys) for p in premises]
+        concl = simplify(ir.substitute(concl, {name: value}), sys)
+        variables.pop(name, None)
+    concl = _orient(concl)
+    used: set[str] = set(ir.free_vars(concl))
+    for p in premises:
+        used |= ir.free_vars(p)
+    variables = {n: t for n, t in variables.items() if n in used}
+    return replace(st, variables=variables, premises=premises, conclusion=concl)
+
+
+def _orient(t: Term) -> Term:
+    if isinstance(t, App) and t.op == "eq" and isinstance(t.args[0], Num) and not isinstance(t.args[1], Num):
+        return App("eq", (t.args[1], t.args[0]), t.ty)
+    if isinstance(t, App) and t.op == "and":
+        return App("and", tuple(_orient(a) for a in t.args), t.ty)
+    return t
+
+
+def answer(st: Statement) -> Fraction | None:
+    """α when the conclusion is `f(x) = α` with α a literal (the standardized numeric answer)."""
+    c = st.conclusion
+    if isinstance(c, App) and c.op == "eq" and isinstance(c.args[1], Num):
+        return c.args[1].value
+    return None
+
+
+__all__ = ["simplify", "standardize", "answer", "int_div", "int_mod", "euclid_div", "floor_div", "trunc_div",
+           "Fun", "INT", "RAT"]

@@ -1,0 +1,606 @@
+"""Typed IR to Z3, following each system's semantics exactly where it is decidable.
+
+    ℕ              Z3 Int with `x ≥ 0` for every variable; `a - b` is `max(a - b, 0)`
+    `/` on ℕ       floor division, `a / 0 = 0`;  `%` on ℕ: `a % 0 = a`
+    `/`, `%` on ℤ  Lean: Euclidean (`Int.ediv`/`Int.emod`, what Z3's div/mod are for b ≠ 0), `a / 0 = 0`,
+                   `a % 0 = a`; Isabelle `div`/`mod`: floor division, remainder with the divisor's sign
+    Int.fdiv/tdiv  floor / truncating division (and their remainders), all with `a / 0 = 0`
+    `/` on ℝ, ℚ    `a / 0 = 0` (both systems)
+    √x             Lean: `√x = 0` for x < 0; Isabelle: `sqrt x = -sqrt(-x)`; otherwise the non-negative root
+    x powr y       Isabelle: 0 when x = 0, `x ^ n` for x > 0 and a literal integer n, positive otherwise
+    x ^ (y : ℝ)    Lean rpow: a literal integer exponent is the monoid power, `x ^ (1/2) = √x`
+    casts          ℕ → ℤ is the identity, ℕ/ℤ → ℝ is `ToReal`, `Int.toNat`/Isabelle `nat` is `max x 0`
+    ⌊x⌋, ⌈x⌉, round  `ToInt` (floor), `-⌊-x⌋`, `⌊x + 1/2⌋`
+
+Everything else (ln, exp, trigonometry, gcd of non-literals, Opaque terms, unknown constants) is an
+uninterpreted function: a proof with them holds for every interpretation, so "equivalent" stays sound,
+but a counter-model that relies on one may not be a real counterexample (`Translator.exact` says when
+none was used).
+
+Facts about a term that Z3 cannot know (the root's square, a natural-valued function's sign) are
+*side conditions*: under a `∀` they become hypotheses of the body, under an `∃` conjuncts, at the top
+level axioms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from atf.rerank import ir
+from atf.rerank.ir import App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, Sort, Term, Tup, Ty, Var
+
+MAX_EXPAND_POW = 16
+
+
+class Untranslatable(Exception):
+    """A construct with no first-order meaning here; the caller falls back to an uninterpreted term."""
+
+
+def _h(s: str) -> str:
+    return hashlib.sha1(s.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class Translator:
+    """Translates terms of one statement pair into one shared Z3 vocabulary."""
+
+    system: str
+    free: dict[str, Any] = field(default_factory=dict)      # free variable -> z3 expr / tuple / FuncDecl
+    free_types: dict[str, Ty] = field(default_factory=dict)
+    funcs: dict[str, z3.FuncDeclRef] = field(default_factory=dict)
+    sorts: dict[str, z3.SortRef] = field(default_factory=dict)
+    axioms: list[z3.BoolRef] = field(default_factory=list)
+    domain: list[z3.BoolRef] = field(default_factory=list)
+    exact: bool = True
+    _sides: list[list[z3.BoolRef]] = field(default_factory=list)
+    _counter: int = 0
+
+    # ------------------------------------------------------------------ sorts and symbols
+    def sort(self, ty: Ty | None) -> z3.SortRef:
+        if ty in (NAT, INT):
+            return z3.IntSort()
+        if ty in (REAL, RAT):
+            return z3.RealSort()
+        if ty == BOOL:
+            return z3.BoolSort()
+        if isinstance(ty, Tup) or isinstance(ty, Fun):
+            raise Untranslatable(f"no single sort for {ty}")
+        name = "Complex" if ty == COMPLEX else (ty.name if isinstance(ty, Sort) else str(ty))
+        if name not in self.sorts:
+            self.sorts[name] = z3.DeclareSort(name)
+        return self.sorts[name]
+
+    def flat_sorts(self, ty: Ty) -> list[z3.SortRef]:
+        if isinstance(ty, Tup):
+            return [s for item in ty.items for s in self.flat_sorts(item)]
+        return [self.sort(ty)]
+
+    def fresh(self, base: str) -> str:
+        self._counter += 1
+        return f"{base}!{self._counter}"
+
+    def value_const(self, name: str, ty: Ty) -> Any:
+        if isinstance(ty, Tup):
+            return tuple(self.value_const(f"{name}.{k}", item) for k, item in enumerate(ty.items))
+        c = z3.Const(name, self.sort(ty))
+        return c
+
+    def function(self, name: str, ty: Fun) -> Any:
+        key = f"{name}:{ty}"
+        if key not in self.funcs:
+            args = [s for a in ty.args for s in self.flat_sorts(a)]
+            if isinstance(ty.ret, Tup):
+                self.funcs[key] = tuple(
+                    z3.Function(f"{key}.{k}", *args, s) for k, s in enumerate(self.flat_sorts(ty.ret)))
+            else:
+                self.funcs[key] = z3.Function(key, *args, self.sort(ty.ret))
+        return self.funcs[key]
+
+    def free_var(self, name: str, ty: Ty) -> Any:
+        if name in self.free and self.free_types[name] != ty:
+            name = f"{name}@{ty}"  # the same name at another type (only in ill-typed input)
+        if name not in self.free:
+            self.free_types[name] = ty
+            if isinstance(ty, Fun):
+                self.free[name] = self.function(name, ty)
+            else:
+                c = self.value_const(name, ty)
+                self.free[name] = c
+                for part, pty in _leaves(c, ty):
+                    if pty == NAT:
+                        self.domain.append(part >= 0)
+        return self.free[name]
+
+    def side(self, cond: z3.BoolRef) -> None:
+        (self._sides[-1] if self._sides else self.axioms).append(cond)
+
+    def uf(self, name: str, arg_tys: tuple[Ty, ...], ret: Ty, args: list[Any], exact: bool = False) -> Any:
+        if not exact:
+            self.exact = False
+        f = self.function(name, Fun(arg_tys, ret))
+        flat = [x for a in args for x in (a if isinstance(a, tuple) else (a,))]
+        if isinstance(f, tuple):
+            return tuple(g(*flat) for g in f)
+        out = f(*flat) if flat else f()
+        if ret == NAT:
+            self.side(out >= 0)
+        return out
+
+    # ------------------------------------------------------------------ terms
+    def term(self, t: Term, env: dict[str, Any]) -> Any:
+        try:
+            return self._term(t, env)
+        except (Untranslatable, z3.Z3Exception, TypeError, AttributeError):
+            # ill-sorted after a failed inference, or no first-order meaning: keep it uninterpreted
+            return self.fallback(t, env)
+
+    def fallback(self, t: Term, env: dict[str, Any]) -> Any:
+        """An uninterpreted function of t's first-order free variables, named by t's shape."""
+        self.exact = False
+        ty = ir.type_of(t) or REAL
+        if isinstance(ty, Fun):
+            raise Untranslatable("a function-valued term in a value position")
+        names = sorted(ir.free_vars(t))
+        args, arg_tys = [], []
+        for n in names:
+            val, vty = self.lookup(n, env)
+            if val is None or isinstance(vty, Fun):
+                continue
+            args.append(val)
+            arg_tys.append(vty)
+        key = "fb:" + _h(repr(ir.alpha_key(t)) + str(ty))
+        return self.uf(key, tuple(arg_tys), ty, args)
+
+    def lookup(self, name: str, env: dict[str, Any]) -> tuple[Any, Ty | None]:
+        if name in env:
+            return env[name]
+        if name in self.free:
+            return self.free[name], self.free_types[name]
+        return None, None
+
+    def _term(self, t: Term, env: dict[str, Any]) -> Any:
+        if isinstance(t, Var):
+            return self.var(t, env)
+        if isinstance(t, Num):
+            return self.num(t.value, t.ty)
+        if isinstance(t, Opaque):
+            return self.opaque(t, env)
+        if isinstance(t, Bind):
+            return self.bind(t, env)
+        assert isinstance(t, App)
+        return self.app(t, env)
+
+    def var(self, t: Var, env: dict[str, Any]) -> Any:
+        if t.name in env:
+            return env[t.name][0]
+        ty = t.ty or REAL
+        if t.name.startswith(("uf:", "set:")):
+            if isinstance(ty, Fun):
+                raise Untranslatable("bare function constant")
+            out = self.uf(t.name, (), ty, [])
+            if t.name == "uf:pi":
+                self.side(z3.And(out > z3.RealVal("3.14159"), out < z3.RealVal("3.1416")))
+            return out
+        if isinstance(ty, Fun):
+            raise Untranslatable("function used as a value")
+        return self.free_var(t.name, ty)
+
+    def num(self, v: Fraction, ty: Ty | None) -> Any:
+        if ty in (NAT, INT) and v.denominator == 1:
+            return z3.IntVal(v.numerator)
+        if ty in (NAT, INT, REAL, RAT, None):
+            return z3.RealVal(f"{v.numerator}/{v.denominator}") if v.denominator != 1 else (
+                z3.RealVal(v.numerator) if ty not in (NAT, INT) else z3.IntVal(v.numerator))
+        return self.uf(f"num:{v}", (), ty, [], exact=False)
+
+    def opaque(self, t: Opaque, env: dict[str, Any]) -> Any:
+        self.exact = False
+        ty = t.ty or REAL
+        vals, tys, fnames = [], [], []
+        for a in t.args:
+            aty = ir.type_of(a)
+            if isinstance(aty, Fun):
+                fnames.append(str(a))
+                continue
+            vals.append(self.term(a, env))
+            tys.append(aty or REAL)
+        key = "opq:" + _h(t.template + "|" + ",".join(fnames) + "|" + str(ty))
+        return self.uf(key, tuple(tys), ty, vals)
+
+    # ------------------------------------------------------------------ binders
+    def bind(self, t: Bind, env: dict[str, Any]) -> Any:
+        if t.kind not in ("forall", "exists", "exists1"):
+            raise Untranslatable(t.kind)
+        inner = dict(env)
+        consts: list[Any] = []
+        guards: list[z3.BoolRef] = []
+        for name, ty in t.vars:
+            if isinstance(ty, Fun):
+                raise Untranslatable("quantified function")
+            c = self.value_const(self.fresh(name), ty or REAL)
+            inner[name] = (c, ty)
+            for part, pty in _leaves(c, ty or REAL):
+                consts.append(part)
+                if pty == NAT:
+                    guards.append(part >= 0)
+        self._sides.append([])
+        try:
+            body = self.term(t.body, inner)
+        finally:
+            sides = self._sides.pop()
+        bound_ids = {c.get_id() for c in consts}
+        local = [s for s in sides if _mentions(s, bound_ids)]
+        for s in sides:
+            if not _mentions(s, bound_ids):
+                self.side(s)
+        if t.kind == "forall":
+            return z3.ForAll(consts, z3.Implies(z3.And(*guards, *local), body)) if consts else body
+        if t.kind == "exists":
+            return z3.Exists(consts, z3.And(*guards, *local, body))
+        # ∃! x. P x  ==  ∃ x. P x ∧ ∀ y. P y → y = x
+        others = {}
+        ys, yguards = [], []
+        for name, ty in t.vars:
+            c = self.value_const(self.fresh(name), ty or REAL)
+            others[name] = (c, ty)
+            for part, pty in _leaves(c, ty or REAL):
+                ys.append(part)
+                if pty == NAT:
+                    yguards.append(part >= 0)
+        self._sides.append([])
+        try:
+            body_y = self.term(t.body, {**env, **others})
+        finally:
+            sides_y = self._sides.pop()
+        eqs = [y == x for y, x in zip(ys, consts)]
+        uniq = z3.ForAll(ys, z3.Implies(z3.And(*yguards, *sides_y, body_y), z3.And(*eqs)))
+        return z3.Exists(consts, z3.And(*guards, *local, body, uniq))
+
+    # ------------------------------------------------------------------ operations
+    def app(self, t: App, env: dict[str, Any]) -> Any:
+        op, ty = t.op, t.ty
+        if op == "true":
+            return z3.BoolVal(True)
+        if op == "false":
+            return z3.BoolVal(False)
+        if op == "call":
+            return self.call(t, env)
+        if op == "pair":
+            return tuple(self.term(a, env) for a in t.args)
+        if op in ("fst", "snd"):
+            v = self.term(t.args[0], env)
+            if not isinstance(v, tuple):
+                raise Untranslatable("projection of a non-pair")
+            return v[0] if op == "fst" else v[1]
+        if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in", "filter"):
+            raise Untranslatable(op)
+        a = [self.term(x, env) for x in t.args]
+        if op == "and":
+            return z3.And(*a)
+        if op == "or":
+            return z3.Or(*a)
+        if op == "not":
+            return z3.Not(a[0])
+        if op == "implies":
+            return z3.Implies(a[0], a[1])
+        if op == "iff":
+            return a[0] == a[1]
+        if op == "eq":
+            return self.eq(t.args[0], t.args[1], a[0], a[1], env)
+        if op in ("lt", "le"):
+            x, y = _coerce_pair(a[0], a[1])
+            if not _arith(x):
+                return self.uf(f"{op}:{ir.type_of(t.args[0])}", (ir.type_of(t.args[0]),) * 2, BOOL, [x, y])
+            return x < y if op == "lt" else x <= y
+        if op == "ite":
+            return z3.If(a[0], a[1], a[2])
+        src = ir.type_of(t.args[0]) if t.args else None
+        if ty not in (NAT, INT, REAL, RAT) and op not in ("cast", "dvd", "prime", "even", "odd"):
+            return self.uf(f"{op}:{ty}", tuple(ir.type_of(x) or REAL for x in t.args), ty or REAL, a)
+        if op == "add":
+            return a[0] + a[1]
+        if op == "sub":
+            return z3.If(a[0] >= a[1], a[0] - a[1], 0) if ty == NAT else a[0] - a[1]
+        if op == "mul":
+            return a[0] * a[1]
+        if op == "neg":
+            return -a[0]
+        if op == "inv":
+            return z3.If(a[0] == 0, z3.RealVal(0), 1 / a[0])
+        if op in ("div", "idiv", "ediv", "fdiv", "tdiv"):
+            return self.division(op, ty, a[0], a[1])
+        if op in ("mod", "emod", "fmod", "tmod"):
+            return self.remainder(op, ty, a[0], a[1])
+        if op == "pow":
+            return self.power(t, a, env)
+        if op == "rpow":
+            return self.rpow(t, a)
+        if op == "powr":
+            return self.powr(t, a)
+        if op == "abs":
+            return z3.If(a[0] >= 0, a[0], -a[0])
+        if op == "min":
+            return z3.If(a[0] <= a[1], a[0], a[1])
+        if op == "max":
+            return z3.If(a[0] >= a[1], a[0], a[1])
+        if op == "sqrt":
+            return self.sqrt(a[0])
+        if op == "floor":
+            return z3.ToInt(_real(a[0]))
+        if op == "ceil":
+            return -z3.ToInt(-_real(a[0]))
+        if op == "round":
+            return z3.ToInt(_real(a[0]) + z3.RealVal("1/2"))
+        if op == "cast":
+            return self.cast(src, ty, a[0])
+        if op == "tonat":
+            return z3.If(a[0] >= 0, a[0], 0)
+        if op == "natabs":
+            return z3.If(a[0] >= 0, a[0], -a[0])
+        if op in ("gcd", "lcm"):
+            out = self.uf(f"uf:{op}", (INT, INT), INT, [_int(a[0]), _int(a[1])])
+            self.side(out >= 0)
+            return out
+        if op == "fact":
+            out = self.uf("uf:fact", (INT,), INT, [a[0]])
+            self.side(out >= 1)
+            return out
+        if op == "choose":
+            out = self.uf("uf:choose", (INT, INT), INT, a)
+            self.side(out >= 0)
+            return out
+        if op == "dvd":
+            x, y = _coerce_pair(a[0], a[1])
+            if x.is_int():
+                return z3.If(x == 0, y == 0, y % x == 0)
+            return z3.Or(x != 0, y == 0)
+        if op in ("even", "odd"):
+            if not a[0].is_int():
+                raise Untranslatable("parity of a non-integer")
+            return a[0] % 2 == (0 if op == "even" else 1)
+        if op == "prime":
+            return self.uf("uf:prime", (INT,), BOOL, [_int(a[0])])
+        raise Untranslatable(op)
+
+    def eq(self, lt: Term, rt: Term, a: Any, b: Any, env: dict[str, Any]) -> Any:
+        if isinstance(a, tuple) or isinstance(b, tuple):
+            if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+                raise Untranslatable("pair compared with a non-pair")
+            return z3.And(*[_eq(x, y) for x, y in zip(_flat(a), _flat(b))])
+        return _eq(a, b)
+
+    def division(self, op: str, ty: Ty, a: Any, b: Any) -> Any:
+        if ty in (REAL, RAT):
+            if op != "div":
+                raise Untranslatable("integer division of reals")
+            return z3.If(b == 0, z3.RealVal(0), a / b)
+        if ty == NAT:
+            return z3.If(b == 0, z3.IntVal(0), a / b)
+        if op == "div":
+            op = "ediv" if self.system == "lean" else "fdiv"
+        elif op == "idiv":
+            op = "fdiv"
+        q = a / b  # Z3: Euclidean for b != 0
+        if op == "ediv":
+            return z3.If(b == 0, z3.IntVal(0), q)
+        if op == "fdiv":
+            return z3.If(b == 0, z3.IntVal(0), z3.If(z3.Or(b > 0, a % b == 0), q, q - 1))
+        if op == "tdiv":
+            aa, ab = z3.If(a >= 0, a, -a), z3.If(b >= 0, b, -b)
+            m = aa / ab
+            return z3.If(b == 0, z3.IntVal(0), z3.If((a >= 0) == (b > 0), m, -m))
+        raise Untranslatable(op)
+
+    def remainder(self, op: str, ty: Ty, a: Any, b: Any) -> Any:
+        if ty in (REAL, RAT):
+            raise Untranslatable("remainder of reals")
+        if ty == NAT:
+            return z3.If(b == 0, a, a % b)
+        if op == "mod":
+            op = "emod" if self.system == "lean" else "fmod"
+        if op == "emod":
+            return z3.If(b == 0, a, a % b)
+        div = {"fmod": "fdiv", "tmod": "tdiv"}[op]
+        return z3.If(b == 0, a, a - b * self.division(div, ty, a, b))
+
+    def power(self, t: App, a: list[Any], env: dict[str, Any]) -> Any:
+        base, e = a
+        et = t.args[1]
+        if isinstance(et, Num) and et.value.denominator == 1 and 0 <= et.value <= MAX_EXPAND_POW:
+            k = int(et.value)
+            if k == 0:
+                return z3.IntVal(1) if t.ty in (NAT, INT) else z3.RealVal(1)
+            out = base
+            for _ in range(k - 1):
+                out = out * base
+            return out
+        return self.uf("uf:pow", (t.ty, NAT), t.ty, [base, e])
+
+    def _int_power(self, base: Any, k: int) -> Any:
+        if k == 0:
+            return z3.RealVal(1)
+        out = base
+        for _ in range(abs(k) - 1):
+            out = out * base
+        return out if k > 0 else z3.If(out == 0, z3.RealVal(0), 1 / out)
+
+    def rpow(self, t: App, a: list[Any]) -> Any:
+        base, e = _real(a[0]), a[1]
+        et = t.args[1]
+        if isinstance(et, Num) and et.value.denominator == 1 and abs(et.value) <= MAX_EXPAND_POW:
+            return self._int_power(base, int(et.value))
+        if isinstance(et, Num) and et.value == Fraction(1, 2):
+            return self.sqrt(base)
+        out = self.uf("uf:rpow", (REAL, REAL), REAL, [base, _real(e)])
+        self.side(z3.Implies(base > 0, out > 0))
+        return out
+
+    def powr(self, t: App, a: list[Any]) -> Any:
+        base, e = _real(a[0]), _real(a[1])
+        et = t.args[1]
+        general = self.uf("uf:powr", (REAL, REAL), REAL, [base, e])
+        self.side(z3.Implies(base != 0, general > 0))
+        if isinstance(et, Num) and et.value.denominator == 1 and abs(et.value) <= MAX_EXPAND_POW:
+            pos = self._int_power(base, int(et.value))
+        elif isinstance(et, Num) and et.value == Fraction(1, 2):
+            pos = self.sqrt(base)
+        else:
+            pos = general
+        return z3.If(base == 0, z3.RealVal(0), z3.If(base > 0, pos, general))
+
+    def sqrt(self, x: Any) -> Any:
+        x = _real(x)
+        s = self.uf("sqrt", (REAL,), REAL, [x], exact=True)
+        pos = z3.And(s >= 0, s * s == x)
+        if self.system == "lean":
+            neg = s == 0
+        else:
+            neg = z3.And(s <= 0, s * s == -x)
+        self.side(z3.And(z3.Implies(x >= 0, pos), z3.Implies(x < 0, neg)))
+        return s
+
+    def cast(self, src: Ty | None, dst: Ty | None, v: Any) -> Any:
+        if src == dst:
+            return v
+        if dst in (NAT, INT) and src in (NAT, INT):
+            return v if dst == INT else z3.If(v >= 0, v, 0)
+        if dst in (REAL, RAT) and src in (NAT, INT, REAL, RAT):
+            return _real(v)
+        return self.uf(f"cast:{src}:{dst}", (src or REAL,), dst or REAL, [v])
+
+    def call(self, t: App, env: dict[str, Any]) -> Any:
+        head, args = t.args[0], t.args[1:]
+        if not isinstance(head, Var) or not isinstance(head.ty, Fun):
+            raise Untranslatable("call of a non-variable")
+        vals = [self.term(a, env) for a in args]
+        fty = head.ty
+        if head.name in env:
+            raise Untranslatable("call of a bound function")
+        if head.name.startswith("uf:") or head.name == "sqrt":
+            if head.name == "sqrt":
+                return self.sqrt(vals[0])
+            return self.uf(head.name, fty.args, fty.ret, vals)
+        f = self.free_var(head.name, fty)
+        flat = [x for v in vals for x in (_flat(v) if isinstance(v, tuple) else (v,))]
+        if isinstance(f, tuple):
+            return tuple(g(*flat) for g in f)
+        out = f(*flat)
+        if fty.ret == NAT:
+            self.side(out >= 0)
+        return out
+
+
+# ----------------------------------------------------------------------------------------------- helpers
+
+
+def _leaves(v: Any, ty: Ty) -> list[tuple[Any, Ty]]:
+    if isinstance(ty, Tup) and isinstance(v, tuple):
+        return [x for item, ity in zip(v, ty.items) for x in _leaves(item, ity)]
+    return [(v, ty)]
+
+
+def _flat(v: Any) -> list[Any]:
+    if isinstance(v, tuple):
+        return [x for item in v for x in _flat(item)]
+    return [v]
+
+
+def _mentions(e: z3.ExprRef, ids: set[int]) -> bool:
+    if not ids:
+        return False
+    seen: set[int] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        i = x.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        if i in ids:
+            return True
+        if z3.is_quantifier(x):
+            stack.append(x.body())
+        else:
+            stack.extend(x.children())
+    return False
+
+
+def _arith(x: Any) -> bool:
+    return z3.is_arith(x)
+
+
+def _real(x: Any) -> Any:
+    return z3.ToReal(x) if z3.is_int(x) else x
+
+
+def _int(x: Any) -> Any:
+    return x if z3.is_int(x) else z3.ToInt(x)
+
+
+def _coerce_pair(a: Any, b: Any) -> tuple[Any, Any]:
+    if z3.is_arith(a) and z3.is_arith(b) and a.is_int() != b.is_int():
+        return _real(a), _real(b)
+    return a, b
+
+
+def _eq(a: Any, b: Any) -> Any:
+    a, b = _coerce_pair(a, b)
+    if a.sort() != b.sort():
+        raise Untranslatable(f"comparing {a.sort()} with {b.sort()}")
+    return a == b
+
+
+# ----------------------------------------------------------------------------------------------- solving
+
+
+@dataclass
+class Verdict:
+    """status: valid | invalid | unknown; model: variable -> value when invalid."""
+
+    status: str
+    model: dict[str, str] | None = None
+    reason: str = ""
+    exact: bool = True
+
+
+def check_valid(tr: Translator, formula: z3.BoolRef, timeout_ms: int, show_vars: list[str]) -> Verdict:
+    """Is `formula` valid under the translator's axioms and variable domains?"""
+    s = z3.Solver()
+    s.set("timeout", max(1, int(timeout_ms)))
+    s.add(*tr.axioms, *tr.domain)
+    s.add(z3.Not(formula))
+    try:
+        r = s.check()
+    except z3.Z3Exception as err:
+        return Verdict("unknown", reason=str(err))
+    if r == z3.unsat:
+        return Verdict("valid")
+    if r == z3.sat:
+        m = s.model()
+        values: dict[str, str] = {}
+        for name in show_vars:
+            v = tr.free.get(name)
+            if v is None or isinstance(v, z3.FuncDeclRef):
+                continue
+            for k, part in enumerate(_flat(v) if isinstance(v, tuple) else [v]):
+                label = name if not isinstance(v, tuple) else f"{name}.{k}"
+                try:
+                    values[label] = _show_value(m.eval(part, model_completion=True))
+                except z3.Z3Exception:
+                    continue
+        return Verdict("invalid", values, exact=tr.exact)
+    return Verdict("unknown", reason=s.reason_unknown())
+
+
+def _show_value(v: z3.ExprRef) -> str:
+    if z3.is_rational_value(v):
+        f = v.as_fraction()
+        return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+    if z3.is_algebraic_value(v):
+        return v.as_decimal(6)
+    return str(v)

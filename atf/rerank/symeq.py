@@ -1,0 +1,358 @@
+"""SymEq: group candidate statements into classes of symbolically equivalent ones.
+
+Two standardized statements (`normalize.standardize`) are equivalent under a variable alignment when
+
+    premises:     (∃ Y_A. P_A) ↔ (∃ Y_B. P_B)          for all aligned variables
+    conclusions:  P_A ∧ P_B → (C_A ↔ C_B)               for all variables
+
+where Y_A / Y_B are the variables left unmatched. Each check is one Z3 validity query with a timeout;
+"unknown" counts as not equivalent. The alignments tried are the few cheapest matchings over name edit
+distance (`align.top_matchings`); identical standard forms are equivalent without asking Z3. When every
+alignment fails, the result carries the counter-model of the best one.
+
+Classes are built with union-find over the candidates in order, skipping every pair whose classes are
+already joined (transitivity). A candidate's SymEq score is the size of its class divided by k.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field, replace
+
+from atf.rerank import ir
+from atf.rerank.align import top_matchings
+from atf.rerank.elaborate import elaborate
+from atf.rerank.ir import Bind, ParseError, Statement, Term
+from atf.rerank.normalize import answer, standardize
+from atf.rerank.smt import Translator, Untranslatable, check_valid
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class PairResult:
+    """The verdict on one pair of candidates.
+
+    status: "equivalent" | "different" | "unknown" | "skipped" (already in one class) | "unparsed".
+    method: how it was decided: "syntactic" (same standard form), "z3", "lean", "string", "".
+    alignment: the variable matching used (B's name -> A's name).
+    counterexample: for "different", values of the variables under which the two disagree, and
+        `detail` says where ("premises" or "conclusions"); `exact` is False when the model relies on an
+        uninterpreted function (it may then not be a real counterexample).
+    """
+
+    i: int
+    j: int
+    status: str
+    method: str = ""
+    alignment: dict[str, str] = field(default_factory=dict)
+    counterexample: dict[str, str] | None = None
+    detail: str = ""
+    exact: bool = True
+    seconds: float = 0.0
+
+    @property
+    def equivalent(self) -> bool:
+        return self.status == "equivalent"
+
+    def describe(self) -> str:
+        if self.status == "equivalent":
+            how = {"syntactic": "same standard form", "z3": "proved by Z3", "lean": "proved in Lean",
+                   "string": "identical text"}.get(self.method, self.method)
+            return f"#{self.i} ≡ #{self.j} ({how})"
+        if self.status == "different" and self.counterexample is not None:
+            vals = ", ".join(f"{k}={v}" for k, v in self.counterexample.items()) or "any values"
+            note = "" if self.exact else " (model uses uninterpreted functions)"
+            return f"#{self.i} ≢ #{self.j}: {self.detail} differ at {vals}{note}"
+        return f"#{self.i} ? #{self.j}: {self.status} {self.detail}".rstrip()
+
+
+def parse(text: str, language: str) -> Statement:
+    """Text of one candidate -> standardized Statement (raises ParseError)."""
+    if language == "isabelle":
+        from atf.rerank.isabelle import parse_statement
+    elif language == "lean":
+        from atf.rerank.lean import parse_statement
+    else:
+        raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
+    return standardize(elaborate(parse_statement(text)))
+
+
+def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
+    return replace(
+        st,
+        variables={mapping.get(n, n): t for n, t in st.variables.items()},
+        premises=[ir.rename_free_typed(p, mapping) for p in st.premises],
+        conclusion=ir.rename_free_typed(st.conclusion, mapping),
+    )
+
+
+def _full_mapping(a: Statement, b: Statement, matching: dict[str, str]) -> dict[str, str]:
+    """B's names -> names in the shared vocabulary: matched ones to A's, the rest apart from A's."""
+    taken = set(a.variables) | set(matching.values())
+    out = dict(matching)
+    for n in b.variables:
+        if n not in out:
+            new = n if n not in taken else ir.fresh_name(n + "'", taken)
+            taken.add(new)
+            out[n] = new
+    return out
+
+
+def _premise_keys(st: Statement) -> list[str]:
+    return sorted(repr(ir.alpha_key(p)) for p in st.premises)
+
+
+def _project(premise: Term, st: Statement, names: list[str]) -> Term:
+    """∃ names. premise (only first-order variables can be projected away)."""
+    fv = ir.free_vars(premise)
+    vs = tuple((n, st.variables[n]) for n in names if n in fv and not isinstance(st.variables[n], ir.Fun))
+    return Bind("exists", vs, premise, None, ir.BOOL) if vs else premise
+
+
+def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: int = 3,
+                i: int = 0, j: int = 1) -> PairResult:
+    """Decide whether two standardized statements of one system are equivalent (see module doc)."""
+    if a.system != b.system:
+        raise ValueError(f"cannot compare a {a.system} statement with a {b.system} one")
+    t0 = time.perf_counter()
+    matchings = top_matchings(a.variables, b.variables, k=top_k) or [(0.0, {})]
+    first: PairResult | None = None
+    for _, matching in matchings:
+        mapping = _full_mapping(a, b, matching)
+        b2 = _rename_statement(b, mapping)
+        res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j)
+        if res.equivalent:
+            res.seconds = time.perf_counter() - t0
+            return res
+        if first is None or (first.status != "different" and res.status == "different"):
+            first = res
+        if res.status != "different":
+            break  # a wrong alignment shows as a quick counter-model; a timeout would only repeat
+    assert first is not None
+    first.seconds = time.perf_counter() - t0
+    return first
+
+
+def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching: dict[str, str],
+                   timeout_ms: int, i: int, j: int) -> PairResult:
+    if a.key() == b.key():
+        return PairResult(i, j, "equivalent", "syntactic", dict(matching))
+    same_premises = _premise_keys(a) == _premise_keys(b)
+    same_conclusion = repr(ir.alpha_key(a.conclusion)) == repr(ir.alpha_key(b.conclusion))
+    matched_b = set(matching.values())
+    only_a = [n for n in a.variables if n not in matched_b]
+    only_b = [mapping[n] for n in mapping if n not in matching]
+    shown = list(a.variables) + only_b
+    tr = Translator(a.system)
+    try:
+        pa = tr.term(ir.conj(a.premises), {})
+        pb = tr.term(ir.conj(b.premises), {})
+        ca = tr.term(a.conclusion, {})
+        cb = tr.term(b.conclusion, {})
+        prem_formula = None
+        if not same_premises:
+            lhs = tr.term(_project(ir.conj(a.premises), a, only_a), {}) if only_a else pa
+            rhs = tr.term(_project(ir.conj(b.premises), b, only_b), {}) if only_b else pb
+            prem_formula = lhs == rhs
+    except (Untranslatable, RecursionError) as err:
+        return PairResult(i, j, "unknown", "z3", dict(matching), detail=f"untranslatable: {err}")
+    import z3
+
+    if prem_formula is not None:
+        v = check_valid(tr, prem_formula, timeout_ms, shown)
+        if v.status != "valid":
+            return _failure(v, "premises", i, j, matching)
+    if not same_conclusion:
+        v = check_valid(tr, z3.Implies(z3.And(pa, pb), ca == cb), timeout_ms, shown)
+        if v.status != "valid":
+            return _failure(v, "conclusions", i, j, matching)
+    return PairResult(i, j, "equivalent", "z3", dict(matching))
+
+
+def _failure(v, where: str, i: int, j: int, matching: dict[str, str]) -> PairResult:
+    if v.status == "invalid":
+        return PairResult(i, j, "different", "z3", dict(matching), v.model or {}, where, v.exact)
+    return PairResult(i, j, "unknown", "z3", dict(matching), detail=f"{where}: {v.reason or 'timeout'}")
+
+
+# ----------------------------------------------------------------------------------------------- classes
+
+
+class UnionFind:
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+
+    def find(self, x: int) -> int:
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a: int, b: int) -> bool:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return False
+        self.parent[max(ra, rb)] = min(ra, rb)
+        return True
+
+    def classes(self) -> list[list[int]]:
+        groups: dict[int, list[int]] = {}
+        for x in range(len(self.parent)):
+            groups.setdefault(self.find(x), []).append(x)
+        return sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+
+
+@dataclass
+class SymEqResult:
+    """classes: lists of candidate indices, largest first; scores[i] = |class of i| / k.
+
+    statements[i] is None when candidate i could not be parsed (errors[i] says why); pairs holds every
+    pair verdict in the order checked.
+    """
+
+    classes: list[list[int]]
+    scores: list[float]
+    statements: list[Statement | None]
+    errors: list[str | None]
+    pairs: list[PairResult]
+    seconds: float = 0.0
+    vacuous: list[bool] = field(default_factory=list)
+
+    def class_of(self, i: int) -> list[int]:
+        return next(c for c in self.classes if i in c)
+
+    def counterexample(self, i: int, j: int) -> PairResult | None:
+        for p in self.pairs:
+            if {p.i, p.j} == {i, j}:
+                return p
+        return None
+
+    @property
+    def parsed(self) -> int:
+        return sum(s is not None for s in self.statements)
+
+
+def _normalize_text(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+class SymEq:
+    """Symbolic equivalence of candidate statements.
+
+    language: "lean" or "isabelle".
+    timeout_ms: Z3 timeout per query (two queries per alignment at most).
+    top_k: how many variable alignments to try per pair.
+    lean: an optional `LeanEquivalence` backend, asked when Z3 cannot decide a pair.
+    """
+
+    def __init__(self, language: str = "lean", timeout_ms: int = 300, top_k: int = 3, lean=None):
+        if language not in ("lean", "isabelle"):
+            raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
+        self.language = language
+        self.timeout_ms = timeout_ms
+        self.top_k = top_k
+        self.lean = lean
+
+    def parse(self, text: str) -> Statement:
+        return parse(text, self.language)
+
+    def compare(self, a: str, b: str, i: int = 0, j: int = 1) -> PairResult:
+        """The verdict on two candidate texts."""
+        try:
+            sa, sb = self.parse(a), self.parse(b)
+        except (ParseError, RecursionError, ValueError) as err:
+            if _normalize_text(a) == _normalize_text(b):
+                return PairResult(i, j, "equivalent", "string")
+            return PairResult(i, j, "unparsed", detail=str(err))
+        return self.compare_statements(sa, sb, a, b, i, j)
+
+    def cluster(self, candidates: list[str]) -> SymEqResult:
+        """Equivalence classes of the candidates (union-find, transitivity-implied pairs skipped)."""
+        t0 = time.perf_counter()
+        k = len(candidates)
+        statements: list[Statement | None] = []
+        errors: list[str | None] = []
+        for text in candidates:
+            try:
+                statements.append(self.parse(text))
+                errors.append(None)
+            except (ParseError, RecursionError, ValueError) as err:
+                statements.append(None)
+                errors.append(str(err) or type(err).__name__)
+        uf = UnionFind(k)
+        pairs: list[PairResult] = []
+        keys: dict[tuple, int] = {}
+        texts: dict[str, int] = {}
+        vacuous = [st is not None and self.is_vacuous(st) for st in statements]
+        for idx, st in enumerate(statements):  # identical standard forms / texts join for free
+            if vacuous[idx]:
+                continue
+            norm = _normalize_text(candidates[idx])
+            if norm in texts:
+                uf.union(texts[norm], idx)
+                pairs.append(PairResult(texts[norm], idx, "equivalent", "string"))
+                continue
+            texts[norm] = idx
+            if st is None:
+                continue
+            key = st.key()
+            if key in keys:
+                uf.union(keys[key], idx)
+                pairs.append(PairResult(keys[key], idx, "equivalent", "syntactic"))
+            else:
+                keys[key] = idx
+        for j in range(k):
+            for i in range(j):
+                if uf.find(i) == uf.find(j):
+                    continue
+                if statements[i] is None or statements[j] is None or vacuous[i] or vacuous[j]:
+                    continue
+                if statements[i].system != statements[j].system:
+                    continue
+                res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j)
+                pairs.append(res)
+                if res.equivalent:
+                    uf.union(i, j)
+        classes = uf.classes()
+        size = {x: len(c) for c in classes for x in c}
+        scores = [size[i] / k for i in range(k)] if k else []
+        return SymEqResult(classes, scores, statements, errors, pairs, time.perf_counter() - t0,
+                           vacuous=vacuous)
+
+    def is_vacuous(self, st: Statement) -> bool:
+        """Premises Z3 proves contradictory: such a statement says nothing and joins no class."""
+        if not st.premises:
+            return False
+        import z3
+
+        tr = Translator(st.system)
+        try:
+            prem = tr.term(ir.conj(st.premises), {})
+        except (Untranslatable, RecursionError):
+            return False
+        return check_valid(tr, z3.Not(prem), self.timeout_ms, []).status == "valid"
+
+    def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int) -> PairResult:
+        res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j)
+        if res.status != "equivalent" and self.lean is not None and self.lean.available \
+                and not (res.status == "different" and res.exact):
+            lean_res = self.lean.check(ta, tb, res.alignment or None)
+            if lean_res.status == "equivalent":
+                return PairResult(i, j, "equivalent", "lean", res.alignment, seconds=res.seconds + lean_res.seconds)
+        return res
+
+
+
+
+
+def truth(st: Statement, timeout_ms: int = 1000) -> str:
+    """Whether the statement holds: "valid" (Z3 proves premises ⟹ conclusion), "invalid" (a
+    counter-model exists) or "unknown"."""
+    import z3
+
+    tr = Translator(st.system)
+    formula = z3.Implies(tr.term(ir.conj(st.premises), {}), tr.term(st.conclusion, {}))
+    return check_valid(tr, formula, timeout_ms, list(st.variables)).status
