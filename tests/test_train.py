@@ -136,3 +136,54 @@ def test_sft_recipe_composes_yaml_and_flags_and_resumes(tok, tmp_path, capsys):
     assert 1 <= len(out[0][0].token_ids) <= 4
     with pytest.raises(ValueError, match="give --train_files"):
         recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", "x", "--output_dir", str(tmp_path / "x")]))
+
+
+def test_lora_sft_saves_a_merged_model_and_the_adapter(tok, tmp_path):
+    from safetensors.torch import load_file
+
+    from atf.llm.models import tiny_model
+
+    model, t = tiny_model(tok, hidden_size=16, num_layers=1)
+    model.save_pretrained(tmp_path / "base")
+    t.save_pretrained(tmp_path / "base")
+    data = tmp_path / "train.jsonl"
+    write_jsonl(data, rollouts(tok, {"Find y.": [sc(GOLD), cc(GOLD)]}))
+    recipe = load_recipe("sft")
+    recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"), "--train_files", str(data),
+                               "--output_dir", str(tmp_path / "lora"), "--max_steps", "1", "--use_peft", "--lora_r", "4",
+                               "--lora_target_modules", "q_proj", "v_proj", "--learning_rate", "0.05"]))
+    assert (tmp_path / "lora" / "adapter" / "adapter_config.json").exists()
+    before, after = load_file(tmp_path / "base" / "model.safetensors"), load_file(tmp_path / "lora" / "model.safetensors")
+    assert not any("lora" in k for k in after) and set(after) <= set(before)  # merged: plain weights only
+    diff = {k: (before[k] - after[k]).abs().max().item() for k in after}
+    assert diff["model.layers.0.self_attn.q_proj.weight"] > 0 and diff["model.layers.0.mlp.up_proj.weight"] == 0
+
+
+@pytest.mark.slow
+def test_expert_iteration_under_two_processes(tok, tmp_path, data_dir):
+    """Two data-parallel CPU processes (torchrun, gloo): each samples its share of the problems into its own
+    file, both train on the merged data, one model is saved."""
+    import os
+    import subprocess
+    import sys
+
+    from atf.llm.models import tiny_model
+
+    pytest.importorskip("atf.lean")
+    model, t = tiny_model(tok, hidden_size=16, num_layers=1)
+    model.save_pretrained(tmp_path / "base")
+    t.save_pretrained(tmp_path / "base")
+    seed = tmp_path / "seed.jsonl"
+    write_jsonl(seed, rollouts(tok, {"Find x.": [sc(GOLD), cc(GOLD)], "Find y.": [sc(GOLD), cc(GOLD)]}))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "1"}
+    run = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "recipes/expert_iteration.py",
+         "--config", "configs/tiny/expert_iteration.yaml", "--model_name_or_path", str(tmp_path / "base"),
+         "--seed_files", str(seed), "--output_dir", str(tmp_path / "ei"), "--limit", "4", "--ddp_backend", "gloo"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=1800,
+    )
+    assert run.returncode == 0, run.stderr[-4000:]
+    r0 = tmp_path / "ei" / "round_0"
+    shards = [list(read_jsonl(r0 / f"samples.rank{k}.jsonl")) for k in range(2)]
+    assert [len(s) for s in shards] == [2, 2] and not {t.meta["id"] for t in shards[0]} & {t.meta["id"] for t in shards[1]}
+    assert (r0 / ".complete").exists() and (r0 / "model.safetensors").exists()
