@@ -22,6 +22,7 @@ from pathlib import Path
 
 from atf.data.isabelle import load_math, load_minif2f
 from atf.rerank.evaluate import Method, n_at_k, pass_at, pass_at_k, random_pick, score_problems, tune_alpha
+from atf.rerank.symeq import VERSION as SYMEQ_VERSION
 
 # The paper's Table 1 GPT-4 numbers. They could not be retrieved here (the stored copies of the paper
 # reach only its abstract and introduction), so they stay None and print as "n/f" rather than guessed.
@@ -78,10 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         return ps[: args.limit] if args.limit else ps
 
     suffix = f".first{args.limit}" if args.limit else ""
-    to = args.timeout_ms
-    train = score_problems(load_math("train"), "isabelle", args.cache, f"math_train_t{to}", args.workers, to)
-    test = score_problems(take(load_math("test")), "isabelle", args.cache, f"math_test_t{to}{suffix}", args.workers, to)
-    mf2f = score_problems(take(load_minif2f()), "isabelle", args.cache, f"minif2f_t{to}{suffix}", args.workers, to)
+    to = f"{args.timeout_ms}_v{SYMEQ_VERSION}"
+    ms = args.timeout_ms
+    train = score_problems(load_math("train"), "isabelle", args.cache, f"math_train_t{to}", args.workers, ms)
+    test = score_problems(take(load_math("test")), "isabelle", args.cache, f"math_test_t{to}{suffix}", args.workers, ms)
+    mf2f = score_problems(take(load_minif2f()), "isabelle", args.cache, f"minif2f_t{to}{suffix}", args.workers, ms)
 
     alphas = {}
     print("alpha tuned on MATH train (36 problems), 1@k:")

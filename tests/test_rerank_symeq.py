@@ -83,7 +83,7 @@ def test_alignment_prefers_similar_names_and_respects_types():
     b = {"y1": ir.REAL, "x1": ir.REAL, "m": ir.NAT}
     best = top_matchings(a, b, k=3)
     assert best[0][1] == {"x1": "x", "y1": "y", "m": "n"}
-    assert len(best) == 3 and best[0][0] <= best[1][0] <= best[2][0]
+    assert len(best) == 2 and best[0][0] <= best[1][0]  # x, y may swap; fewer pairs are never kept
     assert all(m.get("m") in (None, "n") for _, m in best)  # a nat never matches a real
 
 

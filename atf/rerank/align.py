@@ -2,8 +2,9 @@
 
 A bipartite matching between the two statements' free variables: only variables of the same type may
 be matched, the cost of a pair is the normalized edit distance of the names (plus a small penalty for
-a different declaration position, which breaks ties such as `x y` vs `a b`), and a variable left
-unmatched costs `unmatched_cost`. `top_matchings` returns the few cheapest matchings, best first
+a different declaration position, which breaks ties such as `x y` vs `a b`), a variable left
+unmatched costs `unmatched_cost`, and only matchings pairing as many variables as the types allow are
+kept. `top_matchings` returns the few cheapest matchings, best first
 (exhaustive branch and bound for the small variable counts statements have; the Hungarian optimum
 plus its single-pair swaps beyond that).
 """
@@ -51,7 +52,7 @@ def pair_costs(vars_a: dict[str, Ty], vars_b: dict[str, Ty]) -> dict[tuple[str, 
 
 def top_matchings(vars_a: dict[str, Ty], vars_b: dict[str, Ty], k: int = 3,
                   unmatched_cost: float = 1.0) -> list[tuple[float, Matching]]:
-    """The k cheapest matchings as (cost, {b: a}), cheapest first."""
+    """The k cheapest matchings as (cost, {b: a}), cheapest first, all of maximum cardinality."""
     costs = pair_costs(vars_a, vars_b)
     if max(len(vars_a), len(vars_b)) > EXHAUSTIVE_LIMIT:
         return _hungarian(vars_a, vars_b, costs, k, unmatched_cost)
@@ -83,7 +84,16 @@ def top_matchings(vars_a: dict[str, Ty], vars_b: dict[str, Ty], k: int = 3,
         search(idx + 1, used, cur, cost + unmatched_cost, unmatched_b + 1)
 
     search(0, set(), {}, 0.0, 0)
-    return [(-c, m) for c, _, m in sorted(best, key=lambda x: (-x[0], x[1]))]
+    return _max_cardinality([(-c, m) for c, _, m in sorted(best, key=lambda x: (-x[0], x[1]))])
+
+
+def _max_cardinality(results: list[tuple[float, Matching]]) -> list[tuple[float, Matching]]:
+    """Keep only matchings that pair as many variables as possible: leaving a variable unmatched when
+    it could be paired would let two statements agree merely because each is satisfiable."""
+    if not results:
+        return results
+    most = max(len(m) for _, m in results)
+    return [(c, m) for c, m in results if len(m) == most]
 
 
 def _hungarian(vars_a, vars_b, costs, k, unmatched_cost) -> list[tuple[float, Matching]]:
@@ -116,4 +126,4 @@ def _hungarian(vars_a, vars_b, costs, k, unmatched_cost) -> list[tuple[float, Ma
         cost, match = solve(alt)
         if match != base and cost < big:
             results.append((cost, match))
-    return sorted(results, key=lambda x: x[0])[:k]
+    return _max_cardinality(sorted(results, key=lambda x: x[0])[:k])

@@ -161,20 +161,26 @@ def build_goal(a: str, b: str, alignment: dict[str, str] | None = None, name: st
     matched = {mapping[n] for n in b_names if mapping[n] in a_names}
     binders = [f"({' '.join(names)} : {ty})" for names, ty in pa.variables]
     binders += [f"[{i}]" for i in pa.instances]
+    hyp_a = _conj(pa.hypotheses)
+    hyp_b = _conj([rename_idents(h, mapping) for h in pb.hypotheses])
+    in_a, in_b = set(_IDENT_RE.findall(hyp_a)), set(_IDENT_RE.findall(hyp_b))
     b_only: list[str] = []
     for names, ty in pb.variables:
         extra = [mapping[n] for n in names if mapping[n] not in a_names]
         if extra:
             binders.append(f"({' '.join(extra)} : {rename_idents(ty, mapping)})")
-            b_only.append(f"({' '.join(extra)} : {rename_idents(ty, mapping)})")
+            used = [n for n in extra if n in in_b]
+            if used:  # only variables the hypotheses mention are projected away
+                b_only.append(f"({' '.join(used)} : {rename_idents(ty, mapping)})")
     binders += [f"[{rename_idents(i, mapping)}]" for i in pb.instances if rename_idents(i, mapping) not in pa.instances]
-    a_only = [f"({' '.join(n for n in names if n not in matched)} : {ty})" for names, ty in pa.variables
-              if any(n not in matched for n in names) and not ty.startswith(("Type", "Sort"))]
-    hyp_a = _conj(pa.hypotheses)
-    hyp_b = _conj([rename_idents(h, mapping) for h in pb.hypotheses])
+    a_only = []
+    for names, ty in pa.variables:
+        used = [n for n in names if n not in matched and n in in_a]
+        if used and not ty.startswith(("Type", "Sort")):
+            a_only.append(f"({' '.join(used)} : {ty})")
     concl_b = rename_idents(pb.conclusion, mapping)
-    lhs = f"(∃ {' '.join(a_only)}, {hyp_a})" if a_only and pa.hypotheses else f"({hyp_a})"
-    rhs = f"(∃ {' '.join(b_only)}, {hyp_b})" if b_only and pb.hypotheses else f"({hyp_b})"
+    lhs = f"(∃ {' '.join(a_only)}, {hyp_a})" if a_only else f"({hyp_a})"
+    rhs = f"(∃ {' '.join(b_only)}, {hyp_b})" if b_only else f"({hyp_b})"
     body = f"({lhs} ↔ {rhs}) ∧ (({hyp_a}) → ({hyp_b}) → (({pa.conclusion}) ↔ ({concl_b})))"
     return f"theorem {name} {' '.join(binders)} :\n    {body} := by sorry"
 

@@ -30,6 +30,9 @@ from atf.rerank.smt import Translator, Untranslatable, check_valid
 
 log = logging.getLogger(__name__)
 
+# Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
+VERSION = 2
+
 
 @dataclass
 class PairResult:
@@ -282,6 +285,10 @@ class SymEq:
             except (ParseError, RecursionError, ValueError) as err:
                 statements.append(None)
                 errors.append(str(err) or type(err).__name__)
+            except Exception as err:  # noqa: BLE001 - one odd candidate must not sink the other k - 1
+                log.warning("internal error reading a candidate: %r", err)
+                statements.append(None)
+                errors.append(f"internal error: {err!r}")
         uf = UnionFind(k)
         pairs: list[PairResult] = []
         keys: dict[tuple, int] = {}
@@ -312,7 +319,11 @@ class SymEq:
                     continue
                 if statements[i].system != statements[j].system:
                     continue
-                res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j)
+                try:
+                    res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j)
+                except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
+                    log.warning("internal error comparing #%d and #%d: %r", i, j, err)
+                    res = PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
                 pairs.append(res)
                 if res.equivalent:
                     uf.union(i, j)
@@ -333,7 +344,8 @@ class SymEq:
             prem = tr.term(ir.conj(st.premises), {})
         except (Untranslatable, RecursionError):
             return False
-        return check_valid(tr, z3.Not(prem), self.timeout_ms, []).status == "valid"
+        # a short budget: a contradiction among premises is usually found at once
+        return check_valid(tr, z3.Not(prem), min(self.timeout_ms, 150), []).status == "valid"
 
     def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int) -> PairResult:
         res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j)
