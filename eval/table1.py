@@ -20,9 +20,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from atf.data.isabelle import load_math, load_minif2f
-from atf.rerank.evaluate import Method, n_at_k, pass_at, pass_at_k, random_pick, score_problems, tune_alpha
-from atf.rerank.symeq import VERSION as SYMEQ_VERSION
+from atf.data.isabelle import load_minif2f
+from atf.rerank.evaluate import Method, n_at_k, pass_at, pass_at_k, random_pick, score_isa_sets, tune_alpha
 
 # The paper's Table 1 GPT-4 numbers. They could not be retrieved here (the stored copies of the paper
 # reach only its abstract and introduction), so they stay None and print as "n/f" rather than guessed.
@@ -36,8 +35,8 @@ REPO_MINIF2F_CURVE = {"SemCo only (alpha=0)": 0.3545, "SymEq only (alpha=1)": 0.
 COMBOS = ("log", "linear", "quadratic")
 
 
-def fmt(x: float | None) -> str:
-    return "  n/f" if x is None else f"{100 * x:5.1f}"
+def fmt(x: float | None, missing: str = "-") -> str:
+    return missing if x is None else f"{100 * x:5.1f}"
 
 
 def rows_for(problems, alphas: dict[str, float], repo: bool) -> list[tuple[str, list[float | None]]]:
@@ -64,7 +63,7 @@ def print_table(title: str, problems, alphas, repo: bool, paper_key: str) -> Non
     print(f"{'method':40s} {'1@k':>6s} {'2@k':>6s} {'3@k':>6s} | {'paper 1@k':>9s}")
     for name, vals in rows_for(problems, alphas, repo):
         paper = PAPER.get((paper_key, name, "1@k"))
-        print(f"{name:40s} " + " ".join(f"{fmt(v):>6s}" for v in vals) + f" | {fmt(paper):>9s}")
+        print(f"{name:40s} " + " ".join(f"{fmt(v):>6s}" for v in vals) + f" | {fmt(paper, 'n/f'):>9s}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,15 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="first N problems of each set (a quick look)")
     args = p.parse_args(argv)
 
-    def take(ps):
-        return ps[: args.limit] if args.limit else ps
-
-    suffix = f".first{args.limit}" if args.limit else ""
-    to = f"{args.timeout_ms}_v{SYMEQ_VERSION}"
-    ms = args.timeout_ms
-    train = score_problems(load_math("train"), "isabelle", args.cache, f"math_train_t{to}", args.workers, ms)
-    test = score_problems(take(load_math("test")), "isabelle", args.cache, f"math_test_t{to}{suffix}", args.workers, ms)
-    mf2f = score_problems(take(load_minif2f()), "isabelle", args.cache, f"minif2f_t{to}{suffix}", args.workers, ms)
+    scored = score_isa_sets(args.cache, args.workers, args.timeout_ms, args.limit)
+    train, test, mf2f = scored["math_train"], scored["math_test"], scored["minif2f"]
 
     alphas = {}
     print("alpha tuned on MATH train (36 problems), 1@k:")

@@ -289,3 +289,23 @@ def labelling_efficiency(problems: Sequence[ScoredProblem], m: Method) -> Labell
 
 def summary_row(p: ScoredProblem) -> dict:
     return asdict(p)
+
+
+def score_isa_sets(cache: Path, workers: int = 1, timeout_ms: int = 300, limit: int | None = None,
+                   sets: Sequence[str] = ("math_train", "math_test", "minif2f")) -> dict[str, list[ScoredProblem]]:
+    """The Isa-AutoFormal sets scored with one shared cache (eval/table1.py and eval/rerank_eval.py)."""
+    from atf.data.isabelle import load_math, load_minif2f
+    from atf.rerank.symeq import VERSION
+
+    tag = f"t{timeout_ms}_v{VERSION}"
+    suffix = f".first{limit}" if limit else ""
+    loaders = {"math_train": lambda: load_math("train"), "math_test": lambda: load_math("test"),
+               "minif2f": lambda: load_minif2f()}
+    out = {}
+    for name in sets:
+        problems = loaders[name]()
+        if limit and name != "math_train":
+            problems = problems[:limit]
+        out[name] = score_problems(problems, "isabelle", cache, f"{name}_{tag}{suffix if name != 'math_train' else ''}",
+                                   workers, timeout_ms)
+    return out

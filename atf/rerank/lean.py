@@ -686,8 +686,11 @@ def parse_statement(text: str) -> RawStatement:
         binder_groups.append(("typed", names, inner[colon + 1:]))
     for kind, names, ty_toks in binder_groups:  # type variables first, so that they can be renamed
         if kind == "typed" and ty_toks and (ty_toks[0][1] in ("Type", "Sort") or ty_toks[0][1].startswith("Type")):
+            # `Type*` / `Type u` are universe-polymorphic, `Type` is `Type 0`: a less general statement
+            level = "".join(t for _, t in ty_toks[1:])
+            mark = "" if level and level != "0" else "₀"
             for n in names:
-                type_vars[n] = f"τ{len(type_vars) + 1}"
+                type_vars[n] = f"τ{len(type_vars) + 1}{mark}"
 
     def rename(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return [(kd, type_vars.get(t, t)) if kd == "ident" else (kd, t) for kd, t in toks]

@@ -238,9 +238,14 @@ def simplify(t: Term, system: str) -> Term:
             return base
         if isinstance(e, Num) and e.value == 0:
             return _num(1, ty)
-    if not all_num:
+    if not all_num or not all(ir.type_of(a) in _FOLDABLE for a in args):
+        return t  # numerals of an uninterpreted sort (a ring R) are not rationals: 0 = 1 may hold there
+    if op in ("lt", "le") and any(ir.type_of(a) == ir.COMPLEX for a in args):
         return t
     return _fold(t, nums, system)
+
+
+_FOLDABLE = {NAT, INT, RAT, REAL, ir.COMPLEX, None}
 
 
 def _fold(t: App, v: list[Fraction], system: str) -> Term:

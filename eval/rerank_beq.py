@@ -1,0 +1,86 @@
+"""SymEq as an equivalence judge on BEq's human-labelled Lean 4 pairs (candidate vs ProofNet gold).
+
+    nice python eval/rerank_beq.py                     # all 200 pairs (nothing is tuned here)
+    nice python eval/rerank_beq.py --show 10           # also print some verdicts with their reasons
+
+SymEq says "equivalent" only when it proves it (standard forms agree, or Z3 proves premises and
+conclusions equivalent), "different" when Z3 finds a counter-model, and "unknown" otherwise. Most
+ProofNet statements are about groups, topology, linear algebra: the front-end keeps those as opaque or
+uninterpreted terms, so coverage (pairs decided) is reported next to precision/recall of "equivalent".
+A "different" whose counter-model relies on an uninterpreted function is not trustworthy and is
+counted as undecided here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+
+from tqdm import tqdm
+
+from atf.data.labelled import load_beq
+from atf.rerank.ir import ParseError
+from atf.rerank.symeq import equivalence, parse
+
+
+def verdict(item, timeout_ms: int) -> tuple[str, str, bool]:
+    """(verdict, reason, fully modelled)."""
+    try:
+        gold = parse(item.gold, "lean")
+        cand = parse(item.candidate, "lean")
+    except (ParseError, RecursionError, ValueError) as err:
+        return "unknown", f"unparsed: {err}", False
+    res = equivalence(gold, cand, timeout_ms=timeout_ms)
+    modelled = gold.fully_modelled and cand.fully_modelled
+    if res.status == "equivalent":
+        return "equivalent", res.method, modelled
+    if res.status == "different" and res.exact:
+        return "different", res.describe(), modelled
+    return "unknown", res.describe(), modelled
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--timeout-ms", type=int, default=2000)
+    p.add_argument("--split", default="all", choices=("all", "dev", "test"))
+    p.add_argument("--show", type=int, default=0, help="print this many verdicts with reasons")
+    args = p.parse_args(argv)
+    items = load_beq(args.split)
+    rows = []
+    t0 = time.perf_counter()
+    for it in tqdm(items, desc="BEq pairs"):
+        v, why, modelled = verdict(it, args.timeout_ms)
+        rows.append((it, v, why, modelled))
+    secs = (time.perf_counter() - t0) / max(len(items), 1)
+
+    def report(name, rs):
+        n = len(rs)
+        pos = sum(it.label for it, *_ in rs)
+        pred_eq = [(it, v) for it, v, *_ in rs if v == "equivalent"]
+        tp = sum(it.label for it, _ in pred_eq)
+        decided = [r for r in rs if r[1] != "unknown"]
+        dec_ok = sum((v == "equivalent") == it.label for it, v, *_ in decided)
+        prec = tp / len(pred_eq) if pred_eq else float("nan")
+        rec = tp / pos if pos else float("nan")
+        print(f"{name}: {n} pairs ({pos} human-equivalent)")
+        print(f"  decided {len(decided)} ({100 * len(decided) / n:.1f}% coverage): "
+              f"{len(pred_eq)} 'equivalent', {len(decided) - len(pred_eq)} 'different'; "
+              f"{dec_ok}/{len(decided)} agree with the humans")
+        print(f"  'equivalent': precision {100 * prec:.1f}% ({tp}/{len(pred_eq)}), recall {100 * rec:.1f}% ({tp}/{pos})")
+        print(f"  fully modelled by the front-end (no opaque part): {sum(r[3] for r in rs)} pairs")
+
+    print(f"SymEq on BEq human-equivalence pairs (split={args.split}; Z3 timeout {args.timeout_ms} ms; "
+          f"{secs:.2f} s/pair)")
+    report("all", rows)
+    for gen in sorted({it.meta["generator"] for it, *_ in rows}):
+        report(gen, [r for r in rows if r[0].meta["generator"] == gen])
+    print("verdicts x human label:", dict(Counter((v, it.label) for it, v, *_ in rows)))
+    for it, v, why, _ in rows[: args.show]:
+        print(f"\n[{v} | human {'≡' if it.label else '≢'}] {it.id}: {why[:200]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
