@@ -1,0 +1,73 @@
+"""The Isa-AutoFormal loader and the evaluation metrics."""
+
+import pytest
+
+from atf.data.isabelle import load_math, load_minif2f, minif2f_problem_text
+from atf.rerank.evaluate import (
+    Method, ScoredProblem, labelling_efficiency, n_at_k, pass_at, pass_at_k, random_pick, read_cache, tune_alpha,
+)
+
+
+def test_load_math_splits_and_labels(data_dir):
+    test, train = load_math("test"), load_math("train")
+    assert (len(test), len(train)) == (761, 36)
+    assert all(len(p.candidates) == 10 for p in test)
+    p = test[0]
+    assert p.problem.endswith("The final answer is $5$.")
+    assert p.candidates[0].statement.startswith("theorem") and p.candidates[0].back_translation
+    labelled = sum(c.correct for q in test for c in q.candidates)
+    assert labelled == 2925  # the PROVENANCE count of label=1 candidates on test
+    with pytest.raises(ValueError):
+        load_math("dev")
+
+
+def test_load_minif2f_uses_the_oracle(data_dir):
+    ps = load_minif2f()
+    assert len(ps) == 488 and sum(p.meta["has_oracle"] for p in ps) == 256
+    assert len(load_minif2f(oracle_only=True)) == 256
+    assert all(not any(p.labels) for p in ps if not p.meta["has_oracle"])
+    assert minif2f_problem_text("Find x. Show that it is 060.") == "Find x. The final answer is $060$."
+
+
+def sp(labels, classes, symeq, semco, valid=None, pid="p"):
+    return ScoredProblem(pid, "t", "test", labels, valid or [True] * len(labels), classes, symeq, semco,
+                         [[i] for i in range(len(labels))])
+
+
+def test_n_at_k_removes_classes_and_semco_takes_top_n():
+    # classes {0,1,2} (wrong) and {3} (right): SymEq picks the big class first, then the next class
+    p = sp([False, False, False, True], [[0, 1, 2], [3]], [0.75, 0.75, 0.75, 0.25], [0.9, 0.8, 0.7, 0.1])
+    assert n_at_k([p], Method("symeq"), 1) == 0.0
+    assert n_at_k([p], Method("symeq"), 2) == 1.0
+    assert n_at_k([p], Method("semco"), 2) == 0.0  # its top 2 are both in the wrong class
+    assert n_at_k([p], Method("semco"), 4) == 1.0
+    assert pass_at([p], 3) == 0.0 and pass_at_k([p]) == 1.0 and random_pick([p]) == 0.25
+
+
+def test_invalid_candidates_rank_last():
+    p = sp([True, False], [[0], [1]], [0.5, 0.5], [0.2, 0.9], valid=[True, False])
+    assert n_at_k([p], Method("semco"), 1) == 1.0
+    assert n_at_k([p], Method("semco", syntax=False), 1) == 0.0
+
+
+def test_tune_alpha_finds_the_plateau():
+    # SemCo is right on p1 (SymEq wrong), SymEq right on p2 where SemCo's margin is tiny
+    p1 = sp([False, True], [[0], [1]], [0.6, 0.4], [0.1, 0.9], pid="1")
+    p2 = sp([True, False], [[0], [1]], [0.9, 0.1], [0.49, 0.51], pid="2")
+    alpha, best = tune_alpha([p1, p2], "linear")
+    assert best == 1.0 and 0 < alpha < 1
+
+
+def test_labelling_efficiency():
+    p = sp([True, True, False, False], [[0, 1], [2, 3]], [0.5, 0.5, 0.5, 0.5], [0.1, 0.2, 0.9, 0.8])
+    eff = labelling_efficiency([p], Method("semco"))
+    assert eff.labels_all_plain == 4 and eff.labels_all_classes == 2 and eff.propagation_accuracy == 1.0
+    # SemCo's order is 2, 3, 1, 0: three labels to reach a correct one, two when 3 is skipped (class of 2)
+    assert eff.find_plain == 3 and eff.find_classes == 2
+    assert eff.saved_all == 0.5
+
+
+def test_read_cache_skips_a_truncated_line(tmp_path):
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"id": "a", "x": 1}\n{"id": "b", "x"\n')
+    assert list(read_cache(f)) == ["a"]
