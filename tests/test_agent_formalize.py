@@ -36,9 +36,9 @@ class OrderByLength:
     def __init__(self):
         self.seen = []
 
-    def rerank(self, problem, candidates):
-        self.seen.append(list(candidates))
-        order = sorted(range(len(candidates)), key=lambda i: len(candidates[i]))
+    def rerank(self, problem, candidates, valid=None):
+        self.seen.append((list(candidates), list(valid)))
+        order = sorted(range(len(candidates)), key=lambda i: (not valid[i], len(candidates[i])))
         return type("R", (), {"order": order, "scores": [-len(c) for c in candidates]})()
 
 
@@ -83,8 +83,9 @@ def test_formalizer_runs_k_rollouts_per_problem_and_reranks(tiny_engine):
     f = Formalizer(engine, stand_in_tools(), reranker, k=3)
     (r,) = f.formalize(["Show that n + 0 = n."])
     assert [t.meta["sample"] for t in r.samples] == [0, 1, 2]
-    assert r.tier == "passed" and r.candidates == [0, 1] and reranker.seen == [[A, B]]
+    assert r.tier == "passed" and r.candidates == [0, 1, 2] and reranker.seen == [([A, B, BAD], [True, True, False])]
     assert r.statement == A and r.chosen == 0  # same length: stable order keeps sample 0
+    assert len(r.scores) == 3
     trace = format_trace(r)
     assert "syntax_check -> PASS" in trace and "Chosen statement:" in trace and trace.rstrip().endswith(A.splitlines()[-1])
     assert r.to_dict()["success"] and len(r.to_dict()["samples"]) == 3
@@ -173,9 +174,10 @@ def test_formalize_through_the_real_tools_and_reranker(tiny_engine):
     tools = [SyntaxCheckTool(), ConsistencyCheckTool(ConsistencyChecker([judge]))]
     problem = "Show that n + 0 = n for every natural number n."
     engine = ReplayEngine({problem: [sc(A), cc(A), "Done."]}, tiny_engine.tokenizer)
-    reranker = rerank.Reranker(informalizer=tiny_engine)
+    reranker = rerank.Reranker(informalizer=tiny_engine, informalize_params=SamplingParams(max_new_tokens=12, temperature=0))
     (r,) = Formalizer(engine, tools, reranker, k=2).formalize([problem])
     assert all(t.syntax_ok and t.calls[1].name == "consistency_check" and t.calls[1].passed is not None for t in r.samples)
     assert r.statement == A and r.tier in ("passed", "syntax_ok") and r.scores is None  # one distinct candidate: no rerank
-    result = reranker.rerank(problem, [A, B, A])
-    assert sorted(result.order) == [0, 1, 2] and len(result.scores) == 3
+    result = reranker.rerank(problem, [A, B, A], valid=[False, True, True])
+    assert sorted(result.order) == [0, 1, 2] and len(result.scores) == 3 and result.order[-1] == 0  # invalid last
+    assert choose(problem, [traj(A, True, False), traj(B, True, False), traj(BAD, False, False)], reranker).statement in (A, B)

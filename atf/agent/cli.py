@@ -67,13 +67,13 @@ class LazyReranker:
         self.informalizer = informalizer  # an engine, or a callable that loads one
         self._reranker = None
 
-    def rerank(self, problem: str, candidates: list[str]):
+    def rerank(self, problem: str, candidates: list[str], valid: list[bool] | None = None):
         if self._reranker is None:
             from atf.rerank import Reranker
 
             engine = self.informalizer() if callable(self.informalizer) and not hasattr(self.informalizer, "generate") else self.informalizer
             self._reranker = Reranker(informalizer=engine)
-        return self._reranker.rerank(problem, candidates)
+        return self._reranker.rerank(problem, candidates, valid=valid)
 
 
 def build_formalizer(args: Any, engine: Any | None = None):

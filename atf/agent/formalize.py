@@ -1,8 +1,9 @@
 """k tool-loop rollouts per problem, then one statement chosen by SymEq + SemCo reranking.
 
-The candidates are the final statements of the k rollouts, from the best tier that has any: both checks
-passed, else syntax passed, else any statement. The reranker (atf.rerank.Reranker) orders them; a
-single distinct candidate needs no reranking.
+The choice is made among the final statements of the best tier that has any: both checks passed, else
+syntax passed, else any statement. The reranker (atf.rerank.Reranker) scores all k statements (SymEq
+counts agreement across them) with the others flagged invalid; one distinct statement in the tier needs
+no reranking.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ class Formalization:
 
     statement: the chosen Lean statement (None when no rollout produced one).
     chosen: index of the chosen rollout in `samples`.
-    candidates: indices of the rollouts that were reranked.
+    candidates: indices of the rollouts the reranker scored (or, without reranking, the best tier).
     scores: rerank score per candidate (same order as `candidates`), None without reranking.
-    tier: which candidates were reranked: "passed", "syntax_ok", "any" or "none".
+    tier: the tier the choice was made in: "passed", "syntax_ok", "any" or "none".
     """
 
     problem: str
@@ -67,16 +68,18 @@ def candidate_pool(samples: Sequence[Trajectory]) -> tuple[list[int], str]:
 
 
 def choose(problem: str, samples: list[Trajectory], reranker: Any | None) -> Formalization:
-    """Pick one statement among the samples of `problem`."""
+    """Pick one statement among the samples of `problem`: the best-ranked one of the best tier. The reranker
+    sees every sample's statement (SymEq's classes count agreement among all k), with the ones outside the
+    best tier flagged invalid so that they rank last."""
     pool, tier = candidate_pool(samples)
     if not pool:
         return Formalization(problem, None, None, samples, tier="none")
-    statements = [samples[i].statement for i in pool]
-    if reranker is None or len(set(statements)) == 1:
-        return Formalization(problem, statements[0], pool[0], samples, pool, None, tier)
-    result = reranker.rerank(problem, statements)
-    best = pool[result.order[0]]
-    return Formalization(problem, samples[best].statement, best, samples, pool, [float(s) for s in result.scores], tier)
+    if reranker is None or len({samples[i].statement for i in pool}) == 1:
+        return Formalization(problem, samples[pool[0]].statement, pool[0], samples, pool, None, tier)
+    candidates = [i for i, t in enumerate(samples) if t.statement]
+    result = reranker.rerank(problem, [samples[i].statement for i in candidates], valid=[i in pool for i in candidates])
+    best = next(candidates[j] for j in result.order if candidates[j] in pool)
+    return Formalization(problem, samples[best].statement, best, samples, candidates, [float(x) for x in result.scores], tier)
 
 
 class Formalizer:
