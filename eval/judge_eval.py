@@ -75,7 +75,14 @@ def record(name: str, item: LabelledItem, result, key: str) -> dict:
         "consistent": result.consistent,
         "verdict": result.verdict,
         "votes": [
-            {"name": v.name, "consistent": v.consistent, "parsed": v.parsed, "samples": v.samples, "samples_parsed": v.samples_parsed}
+            {
+                "name": v.name,
+                "consistent": v.consistent,
+                "parsed": v.parsed,
+                "samples": v.samples,
+                "samples_parsed": v.samples_parsed,
+                **({"score": v.scores["score"], "rating": v.scores["rating"]} if v.scores else {}),
+            }
             for v in result.votes
         ],
     }
@@ -163,6 +170,17 @@ def main(argv: list[str] | None = None) -> int:
         for name, recs in per_set.items():
             raters = [[r["votes"][j]["consistent"] for r in recs] for j in range(len(names))]
             print(f"{SET_NAMES[name]}: judges exact agreement {exact_agreement(raters):.3f}, pairwise {pairwise_agreement(raters):.3f}")
+    if args.mode == "oap":
+        print()
+        print("OAP score (weighted LP/MC/FQ[/FV], before the threshold) by label: mean over items, per judge")
+        for name, recs in per_set.items():
+            for j, judge_name in enumerate(names):
+                by = {True: [], False: []}
+                for r in recs:
+                    if r["votes"][j].get("score") is not None:
+                        by[r["label"]].append(r["votes"][j]["score"])
+                mean = lambda xs: f"{sum(xs) / len(xs):.3f} (n={len(xs)})" if xs else "-"  # noqa: E731
+                print(f"  {SET_NAMES[name]:<15} {judge_name:<12} consistent {mean(by[True])}   inconsistent {mean(by[False])}")
     fa_recs = per_set.get("formalalign")
     if fa_recs:
         humans = [[r["human_labels"][k] for r in fa_recs] for k in range(3)]
