@@ -193,3 +193,27 @@ def test_cluster_on_real_math_problem(data_dir):
     assert [2, 5, 8] in res.classes
     labels = [c["label"] for c in row["candidates_gpt4"]]
     assert labels[res.classes[0][0]] == 1
+
+
+def test_alignment_with_many_variables_uses_the_hungarian_path():
+    a = {f"x{i}": ir.REAL for i in range(10)}
+    b = {f"x{i}'": ir.REAL for i in reversed(range(10))}
+    best = top_matchings(a, b, k=3)
+    assert best[0][1] == {f"x{i}'": f"x{i}" for i in range(10)}
+    assert all(len(m) == 10 for _, m in best) and len(best) >= 2
+
+
+def test_sets_with_literal_bounds_unroll_in_both_systems():
+    st = parse('theorem\nshows "(\\<Sum>k\\<in>{1..5}. k) = 15 \\<and> card {x::nat. x < 4} = card {0..3}"', "isabelle")
+    assert st.conclusion.op == "true", st
+    st = parse("theorem t : (Finset.filter (· ∣ 12) (Finset.Icc 1 12)).card = 6 := by sorry", "lean")
+    assert st.conclusion.op == "true"
+    st = parse("theorem t : ∑ i in Finset.range 4, (i : ℝ) / 2 = 3 := by sorry", "lean")
+    assert st.conclusion.op == "true"
+
+
+def test_lean_dot_notation_on_variables():
+    st = parse("theorem t (a b n : ℕ) (S : Finset ℕ) (h : a.gcd b = 3) : (n + 1).factorial > 0 ∧ S.card ≥ 0 := by sorry",
+               "lean")
+    ops = {t.op for p in [*st.premises, st.conclusion] for t in ir.walk(p) if isinstance(t, ir.App)}
+    assert {"gcd", "fact", "card"} <= ops

@@ -15,7 +15,6 @@ import heapq
 import itertools
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from atf.rerank.ir import Ty
 
@@ -97,6 +96,8 @@ def _max_cardinality(results: list[tuple[float, Matching]]) -> list[tuple[float,
 
 
 def _hungarian(vars_a, vars_b, costs, k, unmatched_cost) -> list[tuple[float, Matching]]:
+    from scipy.optimize import linear_sum_assignment  # only statements with many variables get here
+
     a_names, b_names = list(vars_a), list(vars_b)
     n = len(a_names) + len(b_names)
     big = 1e6

@@ -20,7 +20,7 @@ from typing import Callable
 
 from atf.rerank import builtins, ir
 from atf.rerank.ir import (
-    App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, RawStatement, Sort, Statement, Term, TVar,
+    App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, RawStatement, SetTy, Sort, Statement, Term, TVar,
     Tup, Ty, Var, is_numeric, numeric_join,
 )
 
@@ -29,16 +29,12 @@ REL = {"eq", "ne", "lt", "le", "gt", "ge"}
 SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum"}
 
 
-def set_of(elem: Ty) -> Sort:
-    return Sort(f"set[{elem}]")
+def set_of(elem: Ty) -> SetTy:
+    return SetTy(elem)
 
 
 def elem_of_set(t: Ty | None) -> Ty | None:
-    if isinstance(t, Sort) and t.name.startswith("set[") and t.name.endswith("]"):
-        inner = t.name[4:-1]
-        return {"nat": NAT, "int": INT, "rat": RAT, "real": REAL, "complex": COMPLEX, "bool": BOOL}.get(inner,
-                                                                                                     Sort(inner))
-    return None
+    return t.elem if isinstance(t, SetTy) else None
 
 
 class Elaborator:
@@ -53,6 +49,8 @@ class Elaborator:
         self.globals: dict[str, Ty] = {}
         self.scope: list[dict[str, Ty]] = []
         self.notes: list[str] = []
+        # numeral types of interval bounds (`{1..5}`): default to ℕ, not to Isabelle's real
+        self.index_vars: list[TVar] = []
 
     # ------------------------------------------------------------------ unification
     def fresh(self, numeral: bool = False) -> TVar:
@@ -72,6 +70,8 @@ class Elaborator:
             return Fun(tuple(self.deep(a) for a in t.args), self.deep(t.ret))
         if isinstance(t, Tup):
             return Tup(tuple(self.deep(a) for a in t.items))
+        if isinstance(t, SetTy):
+            return SetTy(self.deep(t.elem))
         return t
 
     def unify(self, a: Ty | None, b: Ty | None) -> bool:
@@ -95,6 +95,8 @@ class Elaborator:
             return all(self.unify(x, y) for x, y in zip(a.args, b.args)) and self.unify(a.ret, b.ret)
         if isinstance(a, Tup) and isinstance(b, Tup) and len(a.items) == len(b.items):
             return all(self.unify(x, y) for x, y in zip(a.items, b.items))
+        if isinstance(a, SetTy) and isinstance(b, SetTy):
+            return self.unify(a.elem, b.elem)
         return False
 
     def occurs(self, v: TVar, t: Ty | None) -> bool:
@@ -105,6 +107,8 @@ class Elaborator:
             return any(self.occurs(v, a) for a in t.args) or self.occurs(v, t.ret)
         if isinstance(t, Tup):
             return any(self.occurs(v, a) for a in t.items)
+        if isinstance(t, SetTy):
+            return self.occurs(v, t.elem)
         return False
 
     def concrete_numeric(self, t: Ty | None) -> Ty | None:
@@ -295,15 +299,33 @@ class Elaborator:
             return App("powr", (a, b), REAL)
         return self._elab(t, None)
 
+    def field_access(self, name: str, args: list[Term]) -> Term | None:
+        """Lean dot notation on a variable in scope: `S.card`, `x.gcd y` (None when it is not one)."""
+        if self.system != "lean" or "." not in name:
+            return None
+        base, *fields = name.split(".")
+        if not base or self.lookup(base) is None:
+            return None
+        from atf.rerank.lean import FIELDS
+
+        out: Term = Var(base)
+        for k, f in enumerate(fields):
+            extra = args if k == len(fields) - 1 else []
+            out = App("call", (Var(FIELDS.get(f, "." + f)), out, *extra))
+        return out
+
     def elab_var(self, t: Var, expected: Ty | None) -> Term:
         hit = self.lookup(t.name)
         if hit is not None:
             return Var(t.name, hit[1])
+        dotted = self.field_access(t.name, [])
+        if dotted is not None:
+            return self.elab(dotted, expected)
         b = builtins.lookup(self.system, t.name)
         if b is not None and b.rule in ("const_real", "const_complex"):
             return Var(b.op, REAL if b.rule == "const_real" else COMPLEX)
         if t.name in ("Ints", "Nats", "Reals", "Rats"):
-            return Var("set:" + t.name, Sort("set[" + t.name + "]"))
+            return Var("set:" + t.name, Sort(t.name))
         return self.undeclared(t.name, expected if expected is not None else self.fresh())
 
     # ------------------------------------------------------------------ applications
@@ -393,7 +415,13 @@ class Elaborator:
             items = self.arith_tree_or_unify(list(t.args), None)
             return App("setenum", tuple(items), set_of(self.deep(ir.type_of(items[0]))))
         lo, hi = self.arith_tree(list(t.args), None)
+        self._index_type(ir.type_of(lo))
         return App(t.op, (lo, hi), set_of(self.deep(ir.type_of(lo))))
+
+    def _index_type(self, t: Ty | None) -> None:
+        t = self.resolve(t)
+        if isinstance(t, TVar):
+            self.index_vars.append(t)
 
     def membership(self, x: Term, s: Term) -> Term:
         if isinstance(s, App) and s.op in ("icc", "ico", "ioc", "ioo"):
@@ -489,6 +517,9 @@ class Elaborator:
         name = head.name
         hit = self.lookup(name)
         if hit is None:
+            dotted = self.field_access(name, args)
+            if dotted is not None:
+                return self.elab(dotted, expected)
             b = builtins.lookup(self.system, name)
             if b is not None:
                 return self.elab_builtin(b, args, expected, orig)
@@ -638,6 +669,7 @@ class Elaborator:
             return App("range", (self.elab(args[0], NAT),), set_of(NAT))
         if rule == "interval" and need(2):
             lo, hi = self.arith_tree(list(args), None)
+            self._index_type(ir.type_of(lo))
             return App(op, (lo, hi), set_of(self.deep(ir.type_of(lo))))
         if rule == "card" and need(1):
             s = self.elab(args[0], None)
@@ -698,11 +730,15 @@ class Elaborator:
 
     def _default(self, t: Ty | None) -> Ty | None:
         if isinstance(t, TVar):
+            if any(self.resolve(v) == t for v in self.index_vars):
+                return NAT
             return self.default_num
         if isinstance(t, Fun):
             return Fun(tuple(self._default(a) for a in t.args), self._default(t.ret))
         if isinstance(t, Tup):
             return Tup(tuple(self._default(a) for a in t.items))
+        if isinstance(t, SetTy):
+            return SetTy(self._default(t.elem))
         return t
 
 

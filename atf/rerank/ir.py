@@ -58,6 +58,16 @@ class Tup(Ty):
 
 
 @dataclass(frozen=True)
+class SetTy(Ty):
+    """A set (or Finset) of elements; as a value it is an uninterpreted sort."""
+
+    elem: Ty
+
+    def __str__(self) -> str:
+        return f"set[{self.elem}]"
+
+
+@dataclass(frozen=True)
 class Sort(Ty):
     """An uninterpreted sort, named by the type as written (type variables already renamed)."""
 

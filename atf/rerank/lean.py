@@ -347,6 +347,12 @@ class _Parser:
 
     def application(self) -> Term:
         head = self.postfix(self.atom())
+        if isinstance(head, App) and head.op == "call" and self.starts_atom():
+            head_args = list(head.args)  # `(f a) b` is `f a b`
+            head = head_args[0]
+            pre = head_args[1:]
+        else:
+            pre = []
         args: list[Term] = []
         while self.starts_atom():
             if self.at("↑"):
@@ -357,6 +363,7 @@ class _Parser:
                 args.append(App("sqrt", (self.postfix(self.atom()),)))
             else:
                 args.append(self.postfix(self.atom()))
+        args = pre + args
         return App("call", (head, *args)) if args else head
 
     def postfix(self, e: Term) -> Term:
@@ -379,7 +386,7 @@ class _Parser:
 
     def field(self, e: Term, field: str) -> Term:
         head = field.split(".")[0]
-        full = FIELDS.get(head, "uf:." + head)
+        full = FIELDS.get(head, "." + head)
         return App("call", (Var(full), e))
 
     def atom(self) -> Term:
@@ -387,16 +394,7 @@ class _Parser:
         if kind == "num":
             return Num(Fraction(text))
         if kind == "ident":
-            if "." in text:
-                base, _, rest = text.partition(".")
-                # `x.succ` on a variable vs `Nat.succ`: a lowercase one-letter-ish head is a variable
-                if base and (base[0].islower() or base[0] in _SUB) and base not in ("Nat", "Int", "Real") \
-                        and rest.split(".")[0] in FIELDS:
-                    out: Term = Var(base)
-                    for f in rest.split("."):
-                        out = self.field(out, f)
-                    return out
-            return Var(text)
+            return Var(text)  # `x.succ` on a variable is resolved by the elaborator, which knows the scope
         if text in ("True", "False"):
             return App(text.lower(), ())
         if text == "∅":
@@ -489,7 +487,7 @@ class _Parser:
         if bar is not None:
             sub = _Parser(self.toks[self.i:bar])
             try:
-                vars_, guard = sub.binders_with_guard_setof()
+                vars_, guard = sub.setof_binder()
             except ParseError:
                 self.i = j + 1
                 return opaque_from_tokens(self.toks[start:j + 1])
@@ -510,29 +508,24 @@ class _Parser:
         self.expect("}")
         return App("setenum", tuple(items))
 
-    def binders_with_guard_setof(self):
-        vars_, guard = self.binders_with_guard_any()
-        if self.peek() is not None:
-            raise ParseError("bad set-builder binder")
-        return vars_, guard
-
-    def binders_with_guard_any(self):
+    def setof_binder(self) -> tuple[list[tuple[str, Ty | None]], Term | None]:
+        """The part of `{x : T | P}` / `{x ∈ S | P}` / `{x > 0 | P}` before the bar (all remaining tokens)."""
         names: list[str] = []
-        ty = None
         while self.peek() is not None and self.peek()[0] == "ident":
             names.append(self.next()[1])
         if not names:
             raise ParseError("set-builder without a variable")
+        ty: Ty | None = None
+        guard = None
         if self.at(":"):
             self.next()
             ty = tokens_to_type(self.toks[self.i:])
             self.i = len(self.toks)
-            return [(n, ty) for n in names], None
-        guard = None
-        if self.peek() is not None and self.peek()[1] in (">", "<", "≥", "≤", "∈", "∉", "≠"):
+        elif self.peek() is not None and self.peek()[1] in (">", "<", "≥", "≤", "∈", "∉", "≠"):
             op = INFIX[self.next()[1]][2]
-            bound = self.expr(51)
-            guard = App(op, (Var(names[0]), bound))
+            guard = App(op, (Var(names[0]), self.expr(51)))
+        if self.peek() is not None:
+            raise ParseError("bad set-builder binder")
         return [(n, ty) for n in names], guard
 
 

@@ -22,7 +22,7 @@ from fractions import Fraction
 from atf.rerank import ir
 from atf.rerank.elaborate import elem_of_set
 from atf.rerank.ir import (
-    App, BOOL, Bind, Fun, INT, NAT, Num, Opaque, RAT, REAL, Statement, Term, Tup, Ty, Var,
+    App, BOOL, Bind, INT, NAT, Num, Opaque, RAT, REAL, Statement, Term, Tup, Ty, Var,
 )
 
 MAX_UNROLL = 200
@@ -405,8 +405,24 @@ def _unroll(t: Bind, system: str) -> Term:
     return acc
 
 
+def _bounded_domain(s: Bind) -> Term | None:
+    """`{x :: nat. x < 4 ∧ ...}` is finite: its domain is {0..<4} (a literal bound among the conjuncts)."""
+    if len(s.vars) != 1 or s.vars[0][1] != NAT:
+        return None
+    name = s.vars[0][0]
+    for c in ir.flatten_and(s.body):
+        if isinstance(c, App) and c.op in ("lt", "le") and isinstance(c.args[0], Var) and c.args[0].name == name \
+                and isinstance(c.args[1], Num):
+            return App("ico" if c.op == "lt" else "icc", (Num(Fraction(0), NAT), c.args[1]), ir.SetTy(NAT))
+    return None
+
+
 def _card(t: App, system: str) -> Term:
     s = t.args[0]
+    if isinstance(s, Bind) and s.kind == "setof" and s.dom is None:
+        dom = _bounded_domain(s)
+        if dom is not None:
+            s = replace(s, dom=dom)
     if isinstance(s, Bind) and s.kind == "setof":
         counted = Bind("sum", s.vars, _num(1, NAT), dom=s, ty=NAT)
         out = _unroll(counted, system)
@@ -519,6 +535,3 @@ def answer(st: Statement) -> Fraction | None:
         return c.args[1].value
     return None
 
-
-__all__ = ["simplify", "standardize", "answer", "int_div", "int_mod", "euclid_div", "floor_div", "trunc_div",
-           "Fun", "INT", "RAT"]

@@ -70,7 +70,7 @@ class Translator:
             return z3.BoolSort()
         if isinstance(ty, Tup) or isinstance(ty, Fun):
             raise Untranslatable(f"no single sort for {ty}")
-        name = "Complex" if ty == COMPLEX else (ty.name if isinstance(ty, Sort) else str(ty))
+        name = "Complex" if ty == COMPLEX else (ty.name if isinstance(ty, Sort) else str(ty))  # sets too
         if name not in self.sorts:
             self.sorts[name] = z3.DeclareSort(name)
         return self.sorts[name]

@@ -25,13 +25,13 @@ from atf.rerank import ir
 from atf.rerank.align import top_matchings
 from atf.rerank.elaborate import elaborate
 from atf.rerank.ir import Bind, ParseError, Statement, Term
-from atf.rerank.normalize import answer, standardize
+from atf.rerank.normalize import standardize
 from atf.rerank.smt import Translator, Untranslatable, check_valid
 
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 3
+VERSION = 4
 
 
 @dataclass
