@@ -23,7 +23,7 @@ class CheckRequest(BaseModel):
 
 
 class BatchRequest(BaseModel):
-    items: list[CheckRequest] = Field(min_length=1, max_length=1024)
+    items: list[CheckRequest] = Field(min_length=1, max_length=4096)
 
 
 def create_app(checker: ConsistencyChecker, max_batch: int = 32, max_wait_s: float = 0.05, raw: bool = False) -> FastAPI:
