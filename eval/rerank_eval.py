@@ -9,6 +9,10 @@ Prints, for MATH test (761, human labels) and miniF2F (488, ATP-oracle labels):
   labelling efficiency: labels a human needs when one label per SymEq class is propagated to the class
   (to label all k candidates, and to find a correct one walking the ranked order), with the accuracy of
   the propagated labels.
+With --lean-formalalign N it also clusters N FormalAlign miniF2F problems (Lean 4: the gold statement and
+15 synthetically misaligned variants each) and reports how often a misaligned variant lands in the gold
+statement's SymEq class (a misalignment that the hypotheses make harmless, such as `6 < b` next to
+`b = 30`, is genuinely equivalent, so the rate is not an error rate).
 """
 
 from __future__ import annotations
@@ -29,7 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout-ms", type=int, default=300)
     p.add_argument("--limit", type=int, default=None)
     p.add_argument("--max-n", type=int, default=5)
+    p.add_argument("--lean-formalalign", type=int, default=0, metavar="N",
+                   help="also cluster N FormalAlign (Lean 4) problems")
     args = p.parse_args(argv)
+    if args.lean_formalalign:
+        formalalign(args.lean_formalalign, args.timeout_ms)
     scored = score_isa_sets(args.cache, args.workers, args.timeout_ms, args.limit)
     train = scored["math_train"]
     ns = range(1, args.max_n + 1)
@@ -62,6 +70,40 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  SymEq classes per problem: mean {sum(sizes) / len(sizes):.2f}; vacuous candidates "
               f"{sum(q.vacuous for q in ps)}; unparsed {sum(q.k - q.parsed for q in ps)} of {sum(q.k for q in ps)}")
     return 0
+
+
+def formalalign(n: int, timeout_ms: int) -> None:
+    import json
+    import re
+
+    from atf.paths import shared_data_dir
+    from atf.rerank.symeq import SymEq
+
+    path = shared_data_dir() / "formalalign/data/minif2f/misalignment/test_misalignment.json"
+    rows = [r for r in json.loads(path.read_text(encoding="utf-8")) if len(r["outputs"]) >= 2][:n]
+    se = SymEq("lean", timeout_ms=timeout_ms)
+    merged, total, alone, parsed, cands = 0, 0, 0, 0, 0
+    by_type: dict[str, list[int]] = {}
+    for row in rows:
+        outs = row["outputs"]
+        texts = [re.sub(r":=[\s\S]*$", "", o["response"]).rstrip() + " := by sorry" for o in outs]
+        res = se.cluster(texts)
+        gold = next(i for i, o in enumerate(outs) if o["label"])
+        cls = set(res.class_of(gold))
+        alone += cls == {gold}
+        parsed += res.parsed
+        cands += len(texts)
+        for i, o in enumerate(outs):
+            if o["label"]:
+                continue
+            hit = int(i in cls)
+            merged += hit
+            total += 1
+            by_type.setdefault(o.get("misalign_type") or "?", []).append(hit)
+    print(f"\nFormalAlign miniF2F (Lean 4), {len(rows)} problems, {cands} candidates ({100 * parsed / cands:.1f}% parsed):")
+    print(f"  gold statement alone in its class: {alone}/{len(rows)}; misaligned variants in the gold class: "
+          f"{merged}/{total} ({100 * merged / max(total, 1):.1f}%)")
+    print("  by misalignment type: " + ", ".join(f"{t} {sum(v)}/{len(v)}" for t, v in sorted(by_type.items())))
 
 
 if __name__ == "__main__":
