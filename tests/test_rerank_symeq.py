@@ -217,3 +217,11 @@ def test_lean_dot_notation_on_variables():
                "lean")
     ops = {t.op for p in [*st.premises, st.conclusion] for t in ir.walk(p) if isinstance(t, ir.App)}
     assert {"gcd", "fact", "card"} <= ops
+
+
+def test_ill_typed_premise_does_not_crash():
+    cands = ['theorem\nfixes x :: real\nassumes h0: "x + 1"\nshows "x = 2"',
+             'theorem\nfixes x :: real\nassumes h0: "x + 1"\nshows "x = 2"',
+             'theorem\nfixes x :: real\nassumes h0: "x = 1"\nshows "x = 2"']
+    res = SymEq("isabelle").cluster(cands)
+    assert res.classes[0] == [0, 1] and res.vacuous == [False, False, False]

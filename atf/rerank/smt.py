@@ -139,6 +139,15 @@ class Translator:
             # ill-sorted after a failed inference, or no first-order meaning: keep it uninterpreted
             return self.fallback(t, env)
 
+    def prop(self, t: Term, env: dict[str, Any] | None = None) -> z3.BoolRef:
+        """t as a proposition; a premise that is not boolean (ill-typed input) becomes an opaque one."""
+        env = env or {}
+        out = self.term(t, env)
+        if isinstance(out, z3.BoolRef):
+            return out
+        self.exact = False
+        return self.uf("prop:" + _h(repr(ir.alpha_key(t))), (), BOOL, [])
+
     def fallback(self, t: Term, env: dict[str, Any]) -> Any:
         """An uninterpreted function of t's first-order free variables, named by t's shape."""
         self.exact = False

@@ -31,7 +31,7 @@ from atf.rerank.smt import Translator, Untranslatable, check_valid
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 4
+VERSION = 5
 
 
 @dataclass
@@ -151,14 +151,14 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
     shown = list(a.variables) + only_b
     tr = Translator(a.system)
     try:
-        pa = tr.term(ir.conj(a.premises), {})
-        pb = tr.term(ir.conj(b.premises), {})
-        ca = tr.term(a.conclusion, {})
-        cb = tr.term(b.conclusion, {})
+        pa = tr.prop(ir.conj(a.premises))
+        pb = tr.prop(ir.conj(b.premises))
+        ca = tr.prop(a.conclusion)
+        cb = tr.prop(b.conclusion)
         prem_formula = None
         if not same_premises:
-            lhs = tr.term(_project(ir.conj(a.premises), a, only_a), {}) if only_a else pa
-            rhs = tr.term(_project(ir.conj(b.premises), b, only_b), {}) if only_b else pb
+            lhs = tr.prop(_project(ir.conj(a.premises), a, only_a)) if only_a else pa
+            rhs = tr.prop(_project(ir.conj(b.premises), b, only_b)) if only_b else pb
             prem_formula = lhs == rhs
     except (Untranslatable, RecursionError) as err:
         return PairResult(i, j, "unknown", "z3", dict(matching), detail=f"untranslatable: {err}")
@@ -341,11 +341,12 @@ class SymEq:
 
         tr = Translator(st.system)
         try:
-            prem = tr.term(ir.conj(st.premises), {})
-        except (Untranslatable, RecursionError):
+            prem = tr.prop(ir.conj(st.premises))
+            # a short budget: a contradiction among premises is usually found at once
+            return check_valid(tr, z3.Not(prem), min(self.timeout_ms, 150), []).status == "valid"
+        except Exception as err:  # noqa: BLE001 - undecided: not vacuous
+            log.warning("vacuity check failed: %r", err)
             return False
-        # a short budget: a contradiction among premises is usually found at once
-        return check_valid(tr, z3.Not(prem), min(self.timeout_ms, 150), []).status == "valid"
 
     def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int) -> PairResult:
         res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j)
@@ -366,5 +367,5 @@ def truth(st: Statement, timeout_ms: int = 1000) -> str:
     import z3
 
     tr = Translator(st.system)
-    formula = z3.Implies(tr.term(ir.conj(st.premises), {}), tr.term(st.conclusion, {}))
+    formula = z3.Implies(tr.prop(ir.conj(st.premises)), tr.prop(st.conclusion))
     return check_valid(tr, formula, timeout_ms, list(st.variables)).status
