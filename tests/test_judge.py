@@ -40,6 +40,12 @@ def test_unparseable_answer_counts_as_inconsistent_and_is_reported():
     assert "raw" not in result.to_dict()["votes"][1] and result.to_dict(raw=True)["votes"][1]["raw"]
 
 
+def test_instructions_echoed_as_reasons_are_dropped():
+    echo = OK.replace("same variable, hypothesis and goal", "say in REASONS what differs.") + "\n- the hypothesis 0 < n is kept"
+    vote = ConsistencyChecker([ScriptedEngine("e", echo)]).check(PROBLEM, STATEMENT).votes[0]
+    assert vote.verdict == "consistent" and vote.reasons == ["the hypothesis 0 < n is kept"]
+
+
 def test_each_judge_gets_all_items_in_one_call_with_its_own_params():
     a = ScriptedEngine("a", lambda conv: OK if "prime" not in user_text(conv) else BAD)
     b = ScriptedEngine("b", OK)

@@ -14,13 +14,15 @@ def failed_vote(judge: Judge, verdict: str, error: str) -> Vote:
     return Vote(judge.name, verdict, parsed=False, samples=judge.samples, samples_parsed=0, error=error)
 
 
-def vote_from_samples(name: str, texts: list[str]) -> Vote:
-    """Strict majority of the samples; unreadable samples count as inconsistent."""
+def vote_from_samples(name: str, texts: list[str], prompt: str = "") -> Vote:
+    """Strict majority of the samples; unreadable samples count as inconsistent. Reason lines copied
+    verbatim from the prompt (small models echo the instructions) are dropped."""
     parsed = [parse_verdict(t) for t in texts]
     readable = [(v, r) for v, r in parsed if v is not None]
     n_yes = sum(v == "consistent" for v, _ in readable)
     verdict = "consistent" if 2 * n_yes > len(texts) else "inconsistent"
     reasons = next((r for v, r in readable if v == verdict), [])
+    reasons = [r for r in reasons if not (len(r) >= 12 and r in prompt)]
     return Vote(
         name=name,
         verdict=verdict,
@@ -41,5 +43,5 @@ def run_vote(judges: Sequence[Judge], items: Sequence[tuple[str, str]]) -> list[
         if error:
             columns.append([failed_vote(judge, "inconsistent", error) for _ in items])
         else:
-            columns.append([vote_from_samples(judge.name, row) for row in texts])
+            columns.append([vote_from_samples(judge.name, row, conv[-1]["content"]) for row, conv in zip(texts, conversations)])
     return [list(row) for row in zip(*columns)] if columns else [[] for _ in items]
