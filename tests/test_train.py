@@ -187,3 +187,20 @@ def test_expert_iteration_under_two_processes(tok, tmp_path, data_dir):
     shards = [list(read_jsonl(r0 / f"samples.rank{k}.jsonl")) for k in range(2)]
     assert [len(s) for s in shards] == [2, 2] and not {t.meta["id"] for t in shards[0]} & {t.meta["id"] for t in shards[1]}
     assert (r0 / ".complete").exists() and (r0 / "model.safetensors").exists()
+
+
+@pytest.mark.parametrize("recipe", ["sft", "expert_iteration", "dpo"])
+@pytest.mark.parametrize("folder", ["configs", "configs/tiny"])
+def test_every_shipped_config_parses_with_its_recipe(recipe, folder):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"recipe_{recipe}", REPO / "recipes" / f"{recipe}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    import torch
+
+    # The GPU configs ask for bf16, which TrainingArguments refuses on a CPU-only machine.
+    cpu = [] if torch.cuda.is_available() else ["--bf16", "false"]
+    parsed = module.parse(["--config", str(REPO / folder / f"{recipe}.yaml"), *cpu])
+    training_args = parsed[1]
+    assert training_args.output_dir and training_args.learning_rate > 0
