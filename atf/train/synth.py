@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 FIRST = ["Here is my formalization.", "I will formalize the problem as follows.", "A first Lean 4 statement for this problem."]
 AFTER_SYNTAX_ERROR = ["The syntax check reported an error. I will fix the statement.", "Lean rejected the statement; here is a corrected version."]
-AFTER_SYNTAX_PASS = ["The statement compiles. Now I check that it matches the problem.", "Syntax is fine; next, the consistency check."]
+AFTER_SYNTAX_PASS = ["The syntax check passed. Now I check that it matches the problem.", "Syntax is fine; next, the consistency check."]
 AFTER_MISMATCH = ["The consistency check found a mismatch with the problem. I will revise the statement.", "The statement does not say what the problem says; revising."]
 GIVE_UP = ["I could not find a statement that passes both checks."]
 
