@@ -474,3 +474,39 @@ def opaque_from_tokens(tokens: list[tuple[str, str]], ty: Ty | None = None) -> O
         else:
             parts.append(text.replace("{", "{{").replace("}", "}}"))
     return Opaque(" ".join(parts), tuple(args), ty)
+
+
+class TokenCursor:
+    """The token-stream half of a front-end's Pratt parser: `toks` are (kind, text) pairs; subclasses add
+    `at` (which kinds a keyword may be) and the grammar, starting at `expr(min_bp)`."""
+
+    END = "unexpected end"
+
+    def __init__(self, tokens: list[tuple[str, str]]):
+        self.toks = tokens
+        self.i = 0
+
+    def peek(self, k: int = 0) -> tuple[str, str] | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def next(self) -> tuple[str, str]:
+        t = self.peek()
+        if t is None:
+            raise ParseError(self.END)
+        self.i += 1
+        return t
+
+    def expect(self, text: str) -> None:
+        t = self.next()
+        if t[1] != text:
+            raise ParseError(f"expected {text!r}, found {t[1]!r}")
+
+    def parse(self) -> Term:
+        e = self.expr(0)
+        if self.peek() is not None:
+            raise ParseError(f"unexpected {self.peek()[1]!r}")
+        return e
+
+    def expr(self, min_bp: int) -> Term:
+        raise NotImplementedError

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from atf.rerank import ir
 from atf.rerank.ir import (
-    App, Bind, Num, Opaque, ParseError, RawStatement, Term, Ty, Var, opaque_from_tokens,
+    App, Bind, Num, Opaque, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens,
 )
 
 # Isabelle symbol / Unicode / ASCII spelling -> canonical token
@@ -120,40 +120,18 @@ def tokenize(text: str) -> list[tuple[str, str]]:
     return out
 
 
-class _Parser:
-    def __init__(self, tokens: list[tuple[str, str]]):
-        self.toks = tokens
-        self.i = 0
-        self.in_bar = 0
+class _Parser(TokenCursor):
+    END = "unexpected end of proposition"
 
-    # -- token helpers
-    def peek(self, k: int = 0) -> tuple[str, str] | None:
-        j = self.i + k
-        return self.toks[j] if j < len(self.toks) else None
+    def __init__(self, tokens: list[tuple[str, str]]):
+        super().__init__(tokens)
+        self.in_bar = 0
 
     def at(self, text: str) -> bool:
         t = self.peek()
         return t is not None and t[1] == text and t[0] in ("op", "ident")
 
-    def next(self) -> tuple[str, str]:
-        t = self.peek()
-        if t is None:
-            raise ParseError("unexpected end of proposition")
-        self.i += 1
-        return t
-
-    def expect(self, text: str) -> None:
-        t = self.next()
-        if t[1] != text:
-            raise ParseError(f"expected {text!r}, found {t[1]!r}")
-
     # -- expressions
-    def parse(self) -> Term:
-        e = self.expr(0)
-        if self.peek() is not None:
-            raise ParseError(f"unexpected {self.peek()[1]!r}")
-        return e
-
     def expr(self, min_bp: int) -> Term:
         left = self.prefix()
         while True:
@@ -193,7 +171,7 @@ class _Parser:
     def prefix(self) -> Term:
         t = self.peek()
         if t is None:
-            raise ParseError("unexpected end of proposition")
+            raise ParseError(self.END)
         kind, text = t
         if kind == "op":
             if text in ("ALL", "EX", "NEX", "!", "?"):

@@ -19,7 +19,7 @@ import re
 from fractions import Fraction
 
 from atf.rerank import ir
-from atf.rerank.ir import App, Bind, Num, ParseError, RawStatement, Term, Ty, Var, opaque_from_tokens
+from atf.rerank.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
 
 _SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
 _LETTER = r"A-Za-z_\u00C0-\u024F\u0370-\u03BA\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
@@ -109,38 +109,15 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
-class _Parser:
+class _Parser(TokenCursor):
     def __init__(self, tokens: list[tuple[str, str]]):
-        self.toks = tokens
-        self.i = 0
+        super().__init__(tokens)
         self.abs_depth = 0
         self.fresh = 0
-
-    def peek(self, k: int = 0) -> tuple[str, str] | None:
-        j = self.i + k
-        return self.toks[j] if j < len(self.toks) else None
 
     def at(self, text: str) -> bool:
         t = self.peek()
         return t is not None and t[1] == text and t[0] != "num"
-
-    def next(self) -> tuple[str, str]:
-        t = self.peek()
-        if t is None:
-            raise ParseError("unexpected end")
-        self.i += 1
-        return t
-
-    def expect(self, text: str) -> None:
-        t = self.next()
-        if t[1] != text:
-            raise ParseError(f"expected {text!r}, found {t[1]!r}")
-
-    def parse(self) -> Term:
-        e = self.expr(0)
-        if self.peek() is not None:
-            raise ParseError(f"unexpected {self.peek()[1]!r}")
-        return e
 
     # ------------------------------------------------------------------ expressions
     def expr(self, min_bp: int) -> Term:
@@ -185,7 +162,7 @@ class _Parser:
     def prefix(self) -> Term:
         t = self.peek()
         if t is None:
-            raise ParseError("unexpected end")
+            raise ParseError(self.END)
         kind, text = t
         if kind == "op":
             if text in ("∀", "∃", "∃!"):

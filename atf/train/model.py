@@ -64,6 +64,16 @@ def resume_checkpoint(value: Any, output_dir: str) -> str | None:
     return str(value)
 
 
+def train_and_save(trainer: Any, tokenizer: Any, training_args: Any, merge_lora: bool = True) -> Any:
+    """Run `trainer` (resuming as `training_args.resume_from_checkpoint` says) and save it for inference."""
+    checkpoint = resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir)
+    if checkpoint:
+        trainer.accelerator.print(f"resuming from {checkpoint}")
+    trainer.train(resume_from_checkpoint=checkpoint)
+    save_for_inference(trainer, tokenizer, training_args.output_dir, merge_lora)
+    return trainer
+
+
 def save_for_inference(trainer: Any, tokenizer: Any, output_dir: str, merge_lora: bool = True) -> str:
     """Save a checkpoint that `hf:<dir>` and vLLM load directly: LoRA adapters are merged (the adapter alone
     is kept in `<dir>/adapter`). Only the main process writes. Under ZeRO-3 set merge_lora false and merge

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from atf.agent.trajectory import Trajectory
 from atf.train.data import sft_dataset
-from atf.train.model import load_model, resume_checkpoint, save_for_inference, training_tokenizer
+from atf.train.model import load_model, train_and_save, training_tokenizer
 
 
 def train_sft(
@@ -30,9 +30,4 @@ def train_sft(
         processing_class=tokenizer,
         peft_config=get_peft_config(model_args),
     )
-    checkpoint = resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir)
-    if checkpoint:
-        trainer.accelerator.print(f"resuming from {checkpoint}")
-    trainer.train(resume_from_checkpoint=checkpoint)
-    save_for_inference(trainer, tokenizer, training_args.output_dir, merge_lora)
-    return trainer
+    return train_and_save(trainer, tokenizer, training_args, merge_lora)
