@@ -35,7 +35,7 @@ def test_cli_batch_jsonl_resumes(tmp_path, capsys):
     assert rows[0]["classes"] == [[0, 1], [2]] and rows[0]["selected"] == [rows[0]["order"][0]]
     assert rows[1]["language"] == "isabelle" and rows[1]["semco_source"] == "given"
     capsys.readouterr()
-    assert main(["rerank", "--input", str(f), "--out", str(out)]) == 0  # nothing left to do
+    assert main(["rerank", "-i", str(f), "-o", str(out)]) == 0  # nothing left to do
     assert len(out.read_text().splitlines()) == 2
     assert capsys.readouterr().out == ""
 

@@ -59,8 +59,8 @@ def add_parser(sub) -> None:
         epilog=EPILOG,
         formatter_class=fmt,
     )
-    p.add_argument("--input", required=True, help="JSONL file of {'problem': ..., 'statement': ...} ('-' = stdin)")
-    p.add_argument("--output", default="-", help="JSONL file to append results to (default: stdout)")
+    p.add_argument("-i", "--input", required=True, help="JSONL file of {'problem': ..., 'statement': ...} ('-' = stdin)")
+    p.add_argument("-o", "--output", default="-", help="JSONL file to append results to (default: stdout)")
     p.add_argument("--batch-size", type=int, default=16, help="records per judge call; results are written after each batch")
     _add_checker_args(p)
     p.set_defaults(func=run_check)

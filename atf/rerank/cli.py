@@ -44,7 +44,7 @@ def add_parser(sub) -> None:
     p.add_argument("--lean", action="store_true", help="also try Lean tactics for pairs Z3 cannot decide "
                                                        "(needs a configured Lean REPL; see atf syntax-check)")
     p.add_argument("--explain", action="store_true", help="print the pair verdicts and counterexamples")
-    p.add_argument("--out", help="append JSON results here (one line per problem)")
+    p.add_argument("-o", "--out", "--output", dest="out", help="append JSON results here (one line per problem)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=run)
 
