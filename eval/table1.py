@@ -100,8 +100,9 @@ def main(argv: list[str] | None = None) -> int:
         secs = sum(q.seconds for q in ps) / max(len(ps), 1)
         parsed = sum(q.parsed for q in ps) / max(sum(q.k for q in ps), 1)
         classes = sum(len(q.classes) for q in ps) / max(len(ps), 1)
+        late = sum(q.timed_out for q in ps)
         print(f"{name}: parsed {100 * parsed:.1f}% of candidates, {classes:.2f} SymEq classes per problem, "
-              f"{secs:.2f} s SymEq per problem")
+              f"{secs:.2f} s SymEq per problem, {late} problem(s) past the 120 s deadline (no classes merged)")
     return 0
 
 

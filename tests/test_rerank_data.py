@@ -1,10 +1,14 @@
 """The Isa-AutoFormal loader and the evaluation metrics."""
 
+import json
+from types import SimpleNamespace
+
 import pytest
 
 from atf.data.isabelle import load_math, load_minif2f, minif2f_problem_text
 from atf.rerank.evaluate import (
-    Method, ScoredProblem, labelling_efficiency, n_at_k, pass_at, pass_at_k, random_pick, read_cache, tune_alpha,
+    Method, ScoredProblem, labelling_efficiency, n_at_k, pass_at, pass_at_k, random_pick, read_cache, symeq_records,
+    tune_alpha,
 )
 
 
@@ -71,3 +75,29 @@ def test_read_cache_skips_a_truncated_line(tmp_path):
     f = tmp_path / "c.jsonl"
     f.write_text('{"id": "a", "x": 1}\n{"id": "b", "x"\n')
     assert list(read_cache(f)) == ["a"]
+
+
+LEAN_CANDS = ["theorem a (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry",
+              "theorem b (y : ℕ) (h : y + 1 = 3) : y = 2 := by sorry",
+              "theorem c (x : ℕ) (h : x + 1 = 3) : x = 3 := by sorry"]
+
+
+def test_symeq_records_in_workers_are_cached_and_resumed(tmp_path):
+    problems = [SimpleNamespace(id=f"p{i}", statements=LEAN_CANDS) for i in range(3)]
+    cache = tmp_path / "s.jsonl"
+    rows = symeq_records(problems[:2], "lean", cache, workers=2, deadline_s=120)
+    assert rows["p0"]["classes"] == [[0, 1], [2]] and not rows["p0"].get("timed_out")
+    assert len(cache.read_text().splitlines()) == 2
+    rows = symeq_records(problems, "lean", cache, workers=1, deadline_s=120)  # only p2 is computed
+    assert rows["p2"]["classes"] == [[0, 1], [2]]
+    assert [json.loads(x)["id"] for x in cache.read_text().splitlines()] == ["p0", "p1", "p2"]
+
+
+def test_a_problem_past_its_deadline_is_recorded_unmerged_and_the_rest_go_on(tmp_path):
+    # A fresh worker needs about a second to import z3 and atf, so 10 ms is always exceeded; each
+    # timed-out worker is killed and replaced, and every problem still gets its line.
+    problems = [SimpleNamespace(id=f"p{i}", statements=LEAN_CANDS) for i in range(2)]
+    rows = symeq_records(problems, "lean", tmp_path / "s.jsonl", workers=1, deadline_s=0.01)
+    for r in rows.values():
+        assert r["timed_out"] and r["classes"] == [[0], [1], [2]] and r["symeq"] == [1 / 3] * 3
+    assert len((tmp_path / "s.jsonl").read_text().splitlines()) == 2

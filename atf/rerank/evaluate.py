@@ -15,7 +15,7 @@ import json
 import logging
 import os
 import statistics
-from concurrent.futures import ProcessPoolExecutor
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -51,6 +51,7 @@ class ScoredProblem:
     vacuous: int = 0
     pair_counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    timed_out: bool = False
 
     @property
     def k(self) -> int:
@@ -97,28 +98,85 @@ def read_cache(path: Path) -> dict[str, dict]:
     return out
 
 
+def _worker_loop(conn) -> None:
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        conn.send(_symeq_job(job))
+
+
+def deadline_map(jobs: Sequence[tuple], workers: int, deadline_s: float) -> Iterable[tuple[tuple, dict | None]]:
+    """Run `_symeq_job` on every job in `workers` processes, yielding (job, row) as they finish; a job
+    that runs past `deadline_s` yields (job, None) and its worker is killed and replaced. (Z3 does not
+    always honour its own timeout, so a wall clock outside the solver is the only bound that holds.)"""
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("spawn")
+    pending = list(jobs)[::-1]
+    running: dict = {}  # conn -> (process, job, started)
+    def start(conn=None, proc=None):
+        if conn is None:
+            conn, child = ctx.Pipe()
+            proc = ctx.Process(target=_worker_loop, args=(child,), daemon=True)
+            proc.start()
+        if pending:
+            job = pending.pop()
+            conn.send(job)
+            running[conn] = (proc, job, time.monotonic())
+        else:
+            conn.send(None)
+            proc.join(timeout=5)
+
+    for _ in range(max(1, min(workers, len(pending)))):
+        start()
+    while running:
+        now = time.monotonic()
+        wait_s = max(0.0, min(t0 + deadline_s - now for _, _, t0 in running.values()))
+        for conn in wait(list(running), timeout=wait_s):
+            proc, job, _ = running.pop(conn)
+            try:
+                row = conn.recv()
+            except EOFError:  # the worker died (out of memory, a crash in Z3): no verdicts for this job
+                row = None
+                conn, proc = None, None
+            yield job, row
+            start(conn, proc)
+        now = time.monotonic()
+        for conn, (proc, job, t0) in list(running.items()):
+            if now - t0 > deadline_s:
+                running.pop(conn)
+                proc.kill()
+                proc.join()
+                yield job, None
+                start()
+
+
+def _timed_out_row(job: tuple, deadline_s: float) -> dict:
+    pid, statements = job[0], job[1]
+    k = len(statements)
+    return {"id": pid, "classes": [[i] for i in range(k)], "symeq": [1.0 / k] * k, "parsed": 0, "vacuous": 0,
+            "pair_counts": {}, "seconds": deadline_s, "timed_out": True}
+
+
 def symeq_records(problems: Sequence, language: str, cache: Path, workers: int = 1, timeout_ms: int = 300,
-                  top_k: int = 3) -> dict[str, dict]:
-    """SymEq classes for every problem, appended to `cache` as they finish (resumable)."""
+                  top_k: int = 3, deadline_s: float = 120.0) -> dict[str, dict]:
+    """SymEq classes for every problem, appended to `cache` as they finish (resumable). A problem that
+    takes longer than `deadline_s` in all is recorded with no classes merged (`timed_out`)."""
     cache.parent.mkdir(parents=True, exist_ok=True)
     done = read_cache(cache)
     todo = [(p.id, p.statements, language, timeout_ms, top_k) for p in problems if p.id not in done]
     if todo:
         with open(cache, "a", encoding="utf-8") as out, tqdm(total=len(todo), desc=f"SymEq {cache.stem}") as bar:
-            if workers > 1:
-                with ProcessPoolExecutor(max_workers=workers) as pool:
-                    for row in pool.map(_symeq_job, todo, chunksize=1):
-                        out.write(json.dumps(row) + "\n")
-                        out.flush()
-                        done[row["id"]] = row
-                        bar.update()
-            else:
-                for job in todo:
-                    row = _symeq_job(job)
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                    done[row["id"]] = row
-                    bar.update()
+            for job, row in deadline_map(todo, workers, deadline_s):
+                if row is None:
+                    log.warning("SymEq on %s stopped after %.0f s: recorded with no classes merged", job[0], deadline_s)
+                    row = _timed_out_row(job, deadline_s)
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                done[row["id"]] = row
+                bar.update()
     return done
 
 
@@ -155,7 +213,7 @@ def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str
             _string_classes(p.statements),
             repo_sy if all(x is not None for x in repo_sy) else None,
             repo_se if all(x is not None for x in repo_se) else None,
-            s["parsed"], s["vacuous"], s["pair_counts"], s["seconds"]))
+            s["parsed"], s["vacuous"], s["pair_counts"], s["seconds"], s.get("timed_out", False)))
     return out
 
 
