@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="also cluster N FormalAlign (Lean 4) problems")
     args = p.parse_args(argv)
     if args.lean_formalalign:
-        formalalign(args.lean_formalalign, args.timeout_ms)
+        formalalign(args.lean_formalalign, args.timeout_ms, args.cache, args.workers)
     scored = score_isa_sets(args.cache, args.workers, args.timeout_ms, args.limit)
     train = scored["math_train"]
     ns = range(1, args.max_n + 1)
@@ -72,27 +72,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def formalalign(n: int, timeout_ms: int) -> None:
+def formalalign(n: int, timeout_ms: int, cache: Path, workers: int) -> None:
     import json
     import re
+    from types import SimpleNamespace
 
     from atf.paths import shared_data_dir
-    from atf.rerank.symeq import SymEq
+    from atf.rerank.evaluate import symeq_records
+    from atf.rerank.symeq import VERSION
 
     path = shared_data_dir() / "formalalign/data/minif2f/misalignment/test_misalignment.json"
     rows = [r for r in json.loads(path.read_text(encoding="utf-8")) if len(r["outputs"]) >= 2][:n]
-    se = SymEq("lean", timeout_ms=timeout_ms)
-    merged, total, alone, parsed, cands = 0, 0, 0, 0, 0
+    problems = [SimpleNamespace(id=str(i), statements=[re.sub(r":=[\s\S]*$", "", o["response"]).rstrip() + " := by sorry"
+                                                       for o in row["outputs"]]) for i, row in enumerate(rows)]
+    records = symeq_records(problems, "lean", cache / f"formalalign_t{timeout_ms}_v{VERSION}.symeq.jsonl", workers, timeout_ms)
+    merged, total, alone, parsed, cands, late = 0, 0, 0, 0, 0, 0
     by_type: dict[str, list[int]] = {}
-    for row in rows:
+    for p, row in zip(problems, rows):
+        rec = records[p.id]
         outs = row["outputs"]
-        texts = [re.sub(r":=[\s\S]*$", "", o["response"]).rstrip() + " := by sorry" for o in outs]
-        res = se.cluster(texts)
         gold = next(i for i, o in enumerate(outs) if o["label"])
-        cls = set(res.class_of(gold))
+        cls = set(next(c for c in rec["classes"] if gold in c))
         alone += cls == {gold}
-        parsed += res.parsed
-        cands += len(texts)
+        parsed += rec["parsed"]
+        cands += len(outs)
+        late += bool(rec.get("timed_out"))
         for i, o in enumerate(outs):
             if o["label"]:
                 continue
@@ -100,7 +104,8 @@ def formalalign(n: int, timeout_ms: int) -> None:
             merged += hit
             total += 1
             by_type.setdefault(o.get("misalign_type") or "?", []).append(hit)
-    print(f"\nFormalAlign miniF2F (Lean 4), {len(rows)} problems, {cands} candidates ({100 * parsed / cands:.1f}% parsed):")
+    print(f"\nFormalAlign miniF2F (Lean 4), {len(rows)} problems, {cands} candidates ({100 * parsed / cands:.1f}% parsed, "
+          f"{late} problem(s) past the deadline):")
     print(f"  gold statement alone in its class: {alone}/{len(rows)}; misaligned variants in the gold class: "
           f"{merged}/{total} ({100 * merged / max(total, 1):.1f}%)")
     print("  by misalignment type: " + ", ".join(f"{t} {sum(v)}/{len(v)}" for t, v in sorted(by_type.items())))
