@@ -90,7 +90,8 @@ def test_symeq_records_in_workers_are_cached_and_resumed(tmp_path):
     assert len(cache.read_text().splitlines()) == 2
     rows = symeq_records(problems, "lean", cache, workers=1, deadline_s=120)  # only p2 is computed
     assert rows["p2"]["classes"] == [[0, 1], [2]]
-    assert [json.loads(x)["id"] for x in cache.read_text().splitlines()] == ["p0", "p1", "p2"]
+    ids = [json.loads(x)["id"] for x in cache.read_text().splitlines()]
+    assert sorted(ids[:2]) == ["p0", "p1"] and ids[2] == "p2"  # two workers finish in either order
 
 
 def test_a_problem_past_its_deadline_is_recorded_unmerged_and_the_rest_go_on(tmp_path):
