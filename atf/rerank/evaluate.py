@@ -116,6 +116,7 @@ def deadline_map(jobs: Sequence[tuple], workers: int, deadline_s: float) -> Iter
     ctx = mp.get_context("spawn")
     pending = list(jobs)[::-1]
     running: dict = {}  # conn -> (process, job, started)
+
     def start(conn=None, proc=None):
         if conn is None:
             conn, child = ctx.Pipe()
@@ -140,6 +141,7 @@ def deadline_map(jobs: Sequence[tuple], workers: int, deadline_s: float) -> Iter
                 row = conn.recv()
             except EOFError:  # the worker died (out of memory, a crash in Z3): no verdicts for this job
                 row = None
+                proc.join()
                 conn, proc = None, None
             yield job, row
             start(conn, proc)
