@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from atf.data.isabelle import load_minif2f
-from atf.rerank.evaluate import Method, n_at_k, pass_at, pass_at_k, random_pick, score_isa_sets, tune_alpha
+from atf.rerank.evaluate import SYMEQ_DEADLINE_S, Method, n_at_k, pass_at, pass_at_k, random_pick, score_isa_sets, tune_alpha
 
 # The paper's Table 1 GPT-4 numbers. They could not be retrieved here (the stored copies of the paper
 # reach only its abstract and introduction), so they stay None and print as "n/f" rather than guessed.
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         classes = sum(len(q.classes) for q in ps) / max(len(ps), 1)
         late = sum(q.timed_out for q in ps)
         print(f"{name}: parsed {100 * parsed:.1f}% of candidates, {classes:.2f} SymEq classes per problem, "
-              f"{secs:.2f} s SymEq per problem, {late} problem(s) past the 120 s deadline (no classes merged)")
+              f"{secs:.2f} s SymEq per problem, {late} problem(s) past the {SYMEQ_DEADLINE_S:.0f} s deadline (no classes merged)")
     return 0
 
 

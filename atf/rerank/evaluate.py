@@ -26,6 +26,9 @@ from atf.rerank.combine import combine, rank, select
 
 log = logging.getLogger(__name__)
 
+# Wall clock per problem for SymEq in the evaluations (Z3 can overrun its per-query timeout by minutes).
+SYMEQ_DEADLINE_S = 120.0
+
 
 @dataclass
 class ScoredProblem:
@@ -163,7 +166,7 @@ def _timed_out_row(job: tuple, deadline_s: float) -> dict:
 
 
 def symeq_records(problems: Sequence, language: str, cache: Path, workers: int = 1, timeout_ms: int = 300,
-                  top_k: int = 3, deadline_s: float = 120.0) -> dict[str, dict]:
+                  top_k: int = 3, deadline_s: float = SYMEQ_DEADLINE_S) -> dict[str, dict]:
     """SymEq classes for every problem, appended to `cache` as they finish (resumable). A problem that
     takes longer than `deadline_s` in all is recorded with no classes merged (`timed_out`)."""
     cache.parent.mkdir(parents=True, exist_ok=True)
