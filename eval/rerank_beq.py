@@ -21,8 +21,8 @@ from collections import Counter
 from tqdm import tqdm
 
 from atf.data.labelled import load_beq
-from atf.rerank.ir import ParseError
-from atf.rerank.symeq import equivalence, parse
+from atf.symeq.ir import ParseError
+from atf.symeq.equivalence import equivalence, parse
 
 
 def verdict(item, timeout_ms: int) -> tuple[str, str, bool]:

@@ -79,7 +79,7 @@ def formalalign(n: int, timeout_ms: int, cache: Path, workers: int) -> None:
 
     from atf.paths import shared_data_dir
     from atf.rerank.evaluate import symeq_records
-    from atf.rerank.symeq import VERSION
+    from atf.symeq.equivalence import VERSION
 
     path = shared_data_dir() / "formalalign/data/minif2f/misalignment/test_misalignment.json"
     rows = [r for r in json.loads(path.read_text(encoding="utf-8")) if len(r["outputs"]) >= 2][:n]

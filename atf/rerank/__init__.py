@@ -9,7 +9,7 @@ installed) and SemCo (informalize, embed with MiniLM, cosine), combined with wei
 from atf.rerank.combine import combine, rank, select, softmax
 from atf.rerank.reranker import Reranker, RerankResult
 from atf.rerank.semco import Embedder, SemCo, SemCoResult, default_embedder
-from atf.rerank.symeq import PairResult, SymEq, SymEqResult, equivalence, parse
+from atf.symeq.equivalence import PairResult, SymEq, SymEqResult, equivalence, parse
 
 __all__ = [
     "Reranker", "RerankResult", "SymEq", "SymEqResult", "PairResult", "equivalence", "parse",

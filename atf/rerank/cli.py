@@ -98,7 +98,7 @@ def run(args) -> int:
         informalizer = load_engine(args.informalizer)
     lean = None
     if args.lean:
-        from atf.rerank.lean_backend import LeanEquivalence
+        from atf.symeq.lean_backend import LeanEquivalence
 
         lean = LeanEquivalence()
         if not lean.available:

@@ -67,7 +67,7 @@ class ScoredProblem:
 def _symeq_job(args: tuple[str, list[str], str, int, int]) -> dict:
     pid, statements, language, timeout_ms, top_k = args
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from atf.rerank.symeq import SymEq
+    from atf.symeq.equivalence import SymEq
 
     res = SymEq(language, timeout_ms=timeout_ms, top_k=top_k).cluster(statements)
     counts: dict[str, int] = {}
@@ -358,7 +358,7 @@ def score_isa_sets(cache: Path, workers: int = 1, timeout_ms: int = 300, limit: 
                    sets: Sequence[str] = ("math_train", "math_test", "minif2f")) -> dict[str, list[ScoredProblem]]:
     """The Isa-AutoFormal sets scored with one shared cache (eval/table1.py and eval/rerank_eval.py)."""
     from atf.data.isabelle import load_math, load_minif2f
-    from atf.rerank.symeq import VERSION
+    from atf.symeq.equivalence import VERSION
 
     tag = f"t{timeout_ms}_v{VERSION}"
     suffix = f".first{limit}" if limit else ""

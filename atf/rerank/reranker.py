@@ -8,7 +8,7 @@ from typing import Sequence
 from atf.llm.base import Engine, SamplingParams
 from atf.rerank.combine import combine, rank, select
 from atf.rerank.semco import Embedder, SemCo
-from atf.rerank.symeq import SymEq, SymEqResult
+from atf.symeq.equivalence import SymEq, SymEqResult
 
 
 @dataclass

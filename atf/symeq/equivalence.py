@@ -21,12 +21,12 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 
-from atf.rerank import ir
-from atf.rerank.align import top_matchings
-from atf.rerank.elaborate import elaborate
-from atf.rerank.ir import Bind, ParseError, Statement, Term
-from atf.rerank.normalize import standardize
-from atf.rerank.smt import Translator, Untranslatable, check_valid
+from atf.symeq import ir
+from atf.symeq.align import top_matchings
+from atf.symeq.elaborate import elaborate
+from atf.symeq.ir import Bind, ParseError, Statement, Term
+from atf.symeq.normalize import standardize
+from atf.symeq.smt import Translator, Untranslatable, check_valid
 
 log = logging.getLogger(__name__)
 
@@ -75,9 +75,9 @@ class PairResult:
 def parse(text: str, language: str) -> Statement:
     """Text of one candidate -> standardized Statement (raises ParseError)."""
     if language == "isabelle":
-        from atf.rerank.isabelle import parse_statement
+        from atf.symeq.isabelle_frontend import parse_statement
     elif language == "lean":
-        from atf.rerank.lean import parse_statement
+        from atf.symeq.lean_frontend import parse_statement
     else:
         raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
     return standardize(elaborate(parse_statement(text)))

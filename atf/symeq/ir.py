@@ -1,6 +1,6 @@
 """The logic IR both front-ends (Lean 4, Isabelle/HOL) produce and the Z3 translation consumes.
 
-Terms are immutable trees. After elaboration (`atf.rerank.elaborate`) every node carries its type and
+Terms are immutable trees. After elaboration (`atf.symeq.elaborate`) every node carries its type and
 every coercion is an explicit `cast` node, so the translation never guesses.
 
     Var(name)               a free or bound variable (functions too: `f` in `f x` is a Var)

@@ -19,9 +19,9 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 
-from atf.rerank import ir
-from atf.rerank.elaborate import elem_of_set
-from atf.rerank.ir import (
+from atf.symeq import ir
+from atf.symeq.elaborate import elem_of_set
+from atf.symeq.ir import (
     App, BOOL, Bind, INT, NAT, Num, Opaque, RAT, REAL, Statement, Term, Tup, Ty, Var,
 )
 

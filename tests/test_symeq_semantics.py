@@ -3,7 +3,7 @@ and remainder conventions, casts, square roots, powr."""
 
 import pytest
 
-from atf.rerank.symeq import parse, truth
+from atf.symeq.equivalence import parse, truth
 
 
 def lean(concl: str, binders: str = "") -> str:

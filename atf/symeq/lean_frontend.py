@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from atf.rerank import ir
-from atf.rerank.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
+from atf.symeq import ir
+from atf.symeq.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
 
 _SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
 _LETTER = r"A-Za-z_\u00C0-\u024F\u0370-\u03BA\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"

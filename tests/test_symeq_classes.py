@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from atf.rerank import ir
-from atf.rerank.align import edit_distance, top_matchings
-from atf.rerank.symeq import SymEq, UnionFind, equivalence, parse
+from atf.symeq import ir
+from atf.symeq.align import edit_distance, top_matchings
+from atf.symeq.equivalence import SymEq, UnionFind, equivalence, parse
 
 
 # ----------------------------------------------------------------------------------------------- front-ends

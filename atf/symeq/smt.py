@@ -31,8 +31,8 @@ from typing import Any
 
 import z3
 
-from atf.rerank import ir
-from atf.rerank.ir import App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, Sort, Term, Tup, Ty, Var
+from atf.symeq import ir
+from atf.symeq.ir import App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, Sort, Term, Tup, Ty, Var
 
 MAX_EXPAND_POW = 16
 

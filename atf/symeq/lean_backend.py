@@ -1,6 +1,6 @@
 """Equivalence of two Lean 4 statements proved in Lean itself, when a Lean REPL is configured.
 
-The goal mirrors the Z3 check (see `atf.rerank.symeq`): with B's variables renamed by the alignment,
+The goal mirrors the Z3 check (see `atf.symeq.equivalence`): with B's variables renamed by the alignment,
 
     theorem atf_symeq_goal <A's binders> <B's unmatched variable binders> :
         ((∃ a-only vars, P_A) ↔ (∃ b-only vars, P_B)) ∧ (P_A → P_B → (C_A ↔ C_B)) := by sorry
@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from atf.rerank import lean as lean_fe
+from atf.symeq import lean_frontend as lean_fe
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from atf.rerank import ir
-from atf.rerank.ir import (
+from atf.symeq import ir
+from atf.symeq.ir import (
     App, Bind, Num, Opaque, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens,
 )
 
@@ -691,7 +691,7 @@ def parse_statement(text: str) -> RawStatement:
 
 def _closure(eq: Term, defined: set[str]) -> Term:
     """A definition's equation holds for all values of its pattern variables."""
-    from atf.rerank.builtins import is_builtin
+    from atf.symeq.builtins import is_builtin
 
     if isinstance(eq, App) and eq.op == "eq":
         lhs = eq.args[0]

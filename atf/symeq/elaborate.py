@@ -18,8 +18,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Callable
 
-from atf.rerank import builtins, ir
-from atf.rerank.ir import (
+from atf.symeq import builtins, ir
+from atf.symeq.ir import (
     App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, RawStatement, SetTy, Sort, Statement, Term, TVar,
     Tup, Ty, Var, is_numeric, numeric_join,
 )
@@ -306,7 +306,7 @@ class Elaborator:
         base, *fields = name.split(".")
         if not base or self.lookup(base) is None:
             return None
-        from atf.rerank.lean import FIELDS
+        from atf.symeq.lean_frontend import FIELDS
 
         out: Term = Var(base)
         for k, f in enumerate(fields):

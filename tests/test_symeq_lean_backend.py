@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from atf.rerank.lean_backend import LeanEquivalence, build_goal, split_parts, tactic_succeeded
-from atf.rerank.symeq import SymEq
+from atf.symeq.lean_backend import LeanEquivalence, build_goal, split_parts, tactic_succeeded
+from atf.symeq.equivalence import SymEq
 
 A = "theorem a (x y : ℝ) (h₀ : x + y = 10) (h₁ : x - y = 2) : x * y = 24 := by sorry"
 B = "theorem b (p q : ℝ) (h₁ : p - q = 2) (h₀ : q + p = 10) (extra : ℕ) : q * p = 24 := by sorry"

@@ -16,7 +16,7 @@ import itertools
 
 import numpy as np
 
-from atf.rerank.ir import Ty
+from atf.symeq.ir import Ty
 
 Matching = dict[str, str]  # name in B -> name in A
 EXHAUSTIVE_LIMIT = 8
