@@ -34,7 +34,7 @@ def test_check_batch_and_health():
         assert [x["consistent"] for x in results] == [True, False]
         assert "the constant 3 became 4" in results[1]["feedback"]
         health = client.get("/health").json()
-        assert health == {"status": "ok", "mode": "vote", "judges": ["j"], "batches_run": 2}
+        assert health == {"status": "ok", "mode": "vote", "judges": ["j"], "batches_run": 2, "queued": 0, "running": 0}
 
 
 def test_bad_requests_are_rejected_without_touching_the_judges():

@@ -40,19 +40,124 @@ def test_max_batch_caps_group_size():
     assert max(sizes) <= 3 and sum(sizes) == 7
 
 
-def test_a_failing_batch_fails_every_caller_in_it_and_the_queue_keeps_working():
+def test_a_failing_request_fails_alone_and_the_queue_keeps_working():
+    seen = []
+
     def fn(items):
+        seen.append(list(items))
         if "boom" in items:
             raise RuntimeError("checker crashed")
         return items
 
     async def main():
         q = BatchQueue(fn, max_batch=10, max_wait_s=0.05)
-        bad = await asyncio.gather(q.submit(["boom"]), q.submit(["fine"]), return_exceptions=True)
+        bad, fine = await asyncio.gather(q.submit(["boom"]), q.submit(["fine"]), return_exceptions=True)
         good = await q.submit(["later"])
         await q.aclose()
-        return bad, good
+        return bad, fine, good
 
-    bad, good = asyncio.run(main())
-    assert all(isinstance(r, RuntimeError) for r in bad)
-    assert good == ["later"]
+    bad, fine, good = asyncio.run(main())
+    assert isinstance(bad, RuntimeError)
+    assert fine == ["fine"] and good == ["later"]
+    assert seen[0] == ["boom", "fine"]  # they were batched together, then retried apart
+
+
+def test_a_stuck_batch_holds_one_slot_and_later_requests_pass_it():
+    release = threading.Event()
+
+    def fn(items):
+        if "hang" in items:
+            release.wait(10)
+        return items
+
+    async def main():
+        q = BatchQueue(fn, max_batch=10, max_wait_s=0.01, concurrency=2)
+        stuck = asyncio.ensure_future(q.submit(["hang"]))
+        await asyncio.sleep(0.1)
+        quick = await asyncio.wait_for(q.submit(["quick"]), 5)
+        was_stuck = not stuck.done()
+        release.set()
+        await stuck
+        await q.aclose()
+        return quick, was_stuck
+
+    quick, was_stuck = asyncio.run(main())
+    assert quick == ["quick"] and was_stuck
+
+
+def test_a_huge_request_is_interleaved_with_small_ones():
+    batches = []
+
+    def fn(items):
+        batches.append(list(items))
+        return items
+
+    async def main():
+        q = BatchQueue(fn, max_batch=8, max_wait_s=0.0)
+        big = asyncio.ensure_future(q.submit([f"b{i}" for i in range(200)]))
+        await asyncio.sleep(0)
+        small = await q.submit(["s"])
+        small_batch = len(batches)
+        await big
+        await q.aclose()
+        return small, small_batch
+
+    small, small_batch = asyncio.run(main())
+    assert small == ["s"]
+    assert max(len(b) for b in batches) <= 8
+    assert small_batch < len(batches) // 2  # answered early, not after all 25 batches of the big request
+
+
+def test_a_full_queue_refuses_new_work():
+    from atf.serving import QueueFull
+
+    release = threading.Event()
+
+    def fn(items):
+        release.wait(10)
+        return items
+
+    async def main():
+        q = BatchQueue(fn, max_batch=2, max_wait_s=0.0, max_queued=4)
+        first = asyncio.ensure_future(q.submit(["a", "b"]))  # taken by the only slot
+        await asyncio.sleep(0.05)
+        waiting = asyncio.ensure_future(q.submit(["c", "d", "e"]))
+        await asyncio.sleep(0.05)
+        with pytest.raises(QueueFull):
+            await q.submit(["f", "g"])
+        release.set()
+        out = await asyncio.gather(first, waiting)
+        await q.aclose()
+        return out
+
+    assert asyncio.run(main()) == [["a", "b"], ["c", "d", "e"]]
+
+
+def test_a_caller_that_leaves_takes_its_waiting_items_out_of_the_queue():
+    release = threading.Event()
+    seen = []
+
+    def fn(items):
+        seen.extend(items)
+        release.wait(10)
+        return items
+
+    async def main():
+        q = BatchQueue(fn, max_batch=1, max_wait_s=0.0)
+        first = asyncio.ensure_future(q.submit(["first"]))
+        await asyncio.sleep(0.05)
+        leaver = asyncio.ensure_future(q.submit(["gone"]))
+        await asyncio.sleep(0.05)
+        assert q.queued == 1
+        leaver.cancel()
+        await asyncio.sleep(0.05)
+        queued_after = q.queued
+        release.set()
+        await first
+        later = await q.submit(["later"])
+        await q.aclose()
+        return queued_after, later
+
+    queued_after, later = asyncio.run(main())
+    assert queued_after == 0 and later == ["later"]
+    assert "gone" not in seen

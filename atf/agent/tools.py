@@ -140,25 +140,35 @@ class ConsistencyCheckTool:
 
 
 class RemoteConsistencyTool:
-    """consistency_check served by `atf serve-consistency` (POST /check_batch), e.g. judges on other nodes."""
+    """consistency_check served by `atf serve-consistency` (POST /check_batch), e.g. judges on other nodes.
+
+    api_key: Bearer token (default `$ATF_API_KEY`); retry: how transient failures (connection errors, 429,
+    502-504) are retried before the call fails with `atf.http.ToolUnavailable`.
+    """
 
     name = CONSISTENCY_CHECK
     schema = CONSISTENCY_SCHEMA
 
-    def __init__(self, base_url: str, timeout_s: float = 600.0, client: Any = None):
+    def __init__(self, base_url: str, timeout_s: float = 600.0, client: Any = None, *, api_key: str | None = None,
+                 retry: Any = None):
         import httpx
 
+        from atf.http import RetryPolicy, auth_headers
+        from atf.serving import resolve_api_key
+
         self.base_url = base_url.rstrip("/")
+        self.headers = auth_headers(resolve_api_key(api_key))
+        self.retry = retry or RetryPolicy()
         self._client = client or httpx.Client(timeout=timeout_s)
 
     def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
+        from atf.http import post_json
+
         if not requests:
             return []
         items = [{"problem": r.problem, "statement": r.arguments["statement"]} for r in requests]
-        resp = self._client.post(f"{self.base_url}/check_batch", json={"items": items})
-        if resp.status_code != 200:
-            raise RuntimeError(f"{self.base_url}/check_batch answered {resp.status_code}: {resp.text[:300]}")
-        return [ToolResult(bool(r["consistent"]), r["feedback"]) for r in resp.json()["results"]]
+        reply = post_json(self._client, f"{self.base_url}/check_batch", {"items": items}, self.retry, self.headers)
+        return [ToolResult(bool(r["consistent"]), r["feedback"]) for r in reply["results"]]
 
 
 def remote_syntax_tool(base_url: str) -> SyntaxCheckTool:

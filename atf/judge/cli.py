@@ -47,6 +47,8 @@ def _add_checker_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_parser(sub) -> None:
+    from atf.serving import add_server_options
+
     fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "consistency-check",
@@ -75,8 +77,7 @@ def add_parser(sub) -> None:
         epilog=EPILOG,
         formatter_class=fmt,
     )
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8002)
+    add_server_options(s, port=8002)
     s.add_argument("--max-batch", type=int, default=32, help="most items checked in one batch")
     s.add_argument("--max-wait-s", type=float, default=0.05, help="how long a request waits for others to batch with")
     _add_checker_args(s)
@@ -180,8 +181,9 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     from atf.judge.server import create_app
-    from atf.serving import serve
+    from atf.serving import limits_from_args, resolve_api_key, serve_from_args
 
-    app = create_app(build_checker(args), max_batch=args.max_batch, max_wait_s=args.max_wait_s, raw=args.raw)
-    serve(app, host=args.host, port=args.port)
+    app = create_app(build_checker(args), max_batch=args.max_batch, max_wait_s=args.max_wait_s, raw=args.raw,
+                     limits=limits_from_args(args), api_key=resolve_api_key(args.api_key))
+    serve_from_args(app, args)
     return 0

@@ -60,7 +60,8 @@ class SyntaxResult:
     errors / warnings: "line:col: message" strings; `diagnostics` has them structured.
     goals: Lean's goal at each `sorry` (how Lean reads the statement).
     failure: None, or why it failed: "precheck", "lean" (Lean reported errors), "timeout", "memory",
-        "crash", "header" (the imports did not load).
+        "crash", "header" (the imports did not load), "budget" (a server's per-request pre-check budget
+        ran out before this statement).
     note: for precheck-only results, why Lean was not run.
     """
 
@@ -212,6 +213,11 @@ class SyntaxChecker:
     def lean_available(self) -> bool:
         return self._pool is not None
 
+    @property
+    def workers(self) -> int:
+        """REPL processes checking in parallel (0 without Lean)."""
+        return self._pool.size if self._pool else 0
+
     def check(self, statement: str) -> SyntaxResult:
         return self.check_many([statement])[0]
 
@@ -238,22 +244,48 @@ class SyntaxChecker:
         self.close()
 
     # ------------------------------------------------------------------------------------------------
+    def precheck_many(self, statements: list[str], cpu_budget_s: float | None = None) -> list[SyntaxResult | None]:
+        """The pre-check's final verdicts, None where a statement passed and Lean must still compile it.
+
+        cpu_budget_s: CPU seconds (of the calling thread) this call may spend; statements not reached within
+        it fail with failure="budget". A server runs this per request before queueing work for Lean.
+        """
+        import time
+
+        start = time.thread_time()
+        out: list[SyntaxResult | None] = []
+        for original in statements:
+            if cpu_budget_s is not None and time.thread_time() - start > cpu_budget_s:
+                msg = f"not checked: the request used up its pre-check budget of {cpu_budget_s:g} CPU seconds"
+                out.append(_result(original, False, "precheck", [Diagnostic("error", msg)], failure="budget"))
+                continue
+            verdict = self._precheck(original)
+            out.append(verdict if isinstance(verdict, SyntaxResult) else None)
+        return out
+
+    def _precheck(self, original: str) -> SyntaxResult | tuple[object, int]:
+        """A final result, or (Prepared, lines prepended) for a statement that goes on to Lean."""
+        text, shift = original, 0
+        if self.default_header and not _has_import(original):
+            text, shift = self.default_header + original, self.default_header.count("\n")
+        report = run_precheck(text, require_header=self.require_header)
+        warnings = [_diag("warning", p.message, p.line, p.col, shift=shift) for p in report.warnings]
+        if not report.ok or report.statement is None:
+            diags = [_diag("error", p.message, p.line, p.col, shift=shift) for p in report.errors] + warnings
+            return _result(original, False, "precheck", diags, failure="precheck")
+        if self._pool is None:
+            return _result(original, True, "precheck", warnings, note=self.note)
+        return prepare(report.statement), shift
+
     def _check_unique(self, texts: list[str]) -> list[SyntaxResult]:
         results: list[SyntaxResult | None] = [None] * len(texts)
         to_lean: list[tuple[int, object, int]] = []  # (index, Prepared, lines prepended)
         for i, original in enumerate(texts):
-            text, shift = original, 0
-            if self.default_header and not _has_import(original):
-                text, shift = self.default_header + original, self.default_header.count("\n")
-            report = run_precheck(text, require_header=self.require_header)
-            warnings = [_diag("warning", p.message, p.line, p.col, shift=shift) for p in report.warnings]
-            if not report.ok or report.statement is None:
-                diags = [_diag("error", p.message, p.line, p.col, shift=shift) for p in report.errors] + warnings
-                results[i] = _result(original, False, "precheck", diags, failure="precheck")
-            elif self._pool is None:
-                results[i] = _result(original, True, "precheck", warnings, note=self.note)
+            verdict = self._precheck(original)
+            if isinstance(verdict, SyntaxResult):
+                results[i] = verdict
             else:
-                to_lean.append((i, prepare(report.statement), shift))
+                to_lean.append((i, *verdict))
         if to_lean:
             self._run_lean(texts, to_lean, results)
         assert all(r is not None for r in results), "a statement got no result"

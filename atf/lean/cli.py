@@ -64,6 +64,8 @@ def _checker(SyntaxChecker, args):
 
 
 def add_parser(sub) -> None:
+    from atf.serving import add_server_options
+
     p = sub.add_parser(
         "syntax-check",
         help="check Lean 4 statements (pre-checks, then Lean when available); JSONL out",
@@ -102,8 +104,7 @@ def add_parser(sub) -> None:
             "Concurrent requests are gathered for up to --max-wait-ms and checked together."
         ),
     )
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8001)
+    add_server_options(s, port=8001)
     s.add_argument("--max-batch", type=int, default=64, help="most statements checked in one batch")
     s.add_argument("--max-wait-ms", type=float, default=20.0, help="how long a request waits for company")
     add_lean_options(s)
@@ -213,10 +214,12 @@ def run_check(args) -> int:
 
 def run_serve(args) -> int:
     from atf.lean.server import create_app
-    from atf.serving import serve
+    from atf.serving import limits_from_args, resolve_api_key, serve_from_args
 
     checker = build_checker(args)
     print(f"syntax check on http://{args.host}:{args.port}/check (Lean: "
           f"{'yes' if checker.lean_available else 'no, pre-checks only'})", file=sys.stderr)
-    serve(create_app(checker, max_batch=args.max_batch, max_wait_s=args.max_wait_ms / 1000), args.host, args.port)
+    app = create_app(checker, max_batch=args.max_batch, max_wait_s=args.max_wait_ms / 1000,
+                     limits=limits_from_args(args), api_key=resolve_api_key(args.api_key))
+    serve_from_args(app, args)
     return 0

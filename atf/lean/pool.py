@@ -1,13 +1,15 @@
-"""A pool of REPL processes: independent jobs (groups of statements) run in parallel threads.
+"""A pool of REPL processes: independent jobs (groups of statements) run in parallel worker threads.
 
-Each worker thread owns one `LeanRepl`; imported environments are cached per process, so a worker
-prefers jobs whose header its process has already loaded, then headers no other worker has.
+Each worker thread owns one `LeanRepl` for the pool's lifetime; imported environments are cached per
+process, so a worker prefers jobs whose header its process has already loaded, then headers no other worker
+has. Callers do not take turns: every `run` puts its jobs on one shared list and waits for its own, so a
+job stuck on a hung statement holds one worker while the other workers keep serving everyone else.
 """
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from atf.lean.batch import GroupChecker, Prepared, Verdict
@@ -23,8 +25,18 @@ class Job:
     group: bool = True
 
 
+@dataclass(eq=False)
+class _Ticket:
+    """One job of one `run` call, and where its verdicts go."""
+
+    job: Job
+    done: threading.Event = field(default_factory=threading.Event)
+    verdicts: list[Verdict] | None = None
+    error: BaseException | None = None
+
+
 class ReplPool:
-    """`size` REPL processes made by `make_repl`, started only when a job needs them.
+    """`size` REPL processes made by `make_repl`, each started when a job first needs it.
 
     make_checker: wraps a REPL in the GroupChecker that runs jobs on it (timeouts, splitting policy).
     """
@@ -36,60 +48,71 @@ class ReplPool:
         self.make_checker = make_checker
         self.size = size
         self._repls: list[LeanRepl | None] = [None] * size
-        self._run_lock = threading.Lock()
-
-    def _repl(self, w: int) -> LeanRepl:
-        repl = self._repls[w]
-        if repl is None:
-            repl = self._repls[w] = self.make_repl()
-        return repl
+        self._busy: list[tuple[str, ...] | None] = [None] * size  # header each worker is running now
+        self._pending: list[_Ticket] = []
+        self._cond = threading.Condition()
+        self._threads: list[threading.Thread] = []
+        self._closed = False
 
     def run(self, jobs: list[Job]) -> list[list[Verdict]]:
-        """Verdicts per job, in job order. One `run` at a time; concurrent callers wait their turn."""
-        with self._run_lock:
-            results: list[list[Verdict] | None] = [None] * len(jobs)
-            pending = list(range(len(jobs)))
-            lock = threading.Lock()
-            claimed: dict[int, tuple[str, ...]] = {}
-            errors: list[BaseException] = []
+        """Verdicts per job, in job order. Safe to call from many threads at once."""
+        tickets = [_Ticket(job) for job in jobs]
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the REPL pool is closed")
+            self._start_workers()
+            self._pending.extend(tickets)
+            self._cond.notify_all()
+        for ticket in tickets:
+            ticket.done.wait()
+        for ticket in tickets:
+            if ticket.error is not None:
+                raise ticket.error
+        return [t.verdicts if t.verdicts is not None else [] for t in tickets]
 
-            def pick(w: int) -> int | None:
-                with lock:
-                    if not pending or errors:
-                        return None
-                    mine = self._repl(w).loaded_headers() | ({claimed[w]} if w in claimed else set())
-                    others = {h for v, h in claimed.items() if v != w}
-                    for v in range(self.size):
-                        if v != w and self._repls[v] is not None:
-                            others |= self._repls[v].loaded_headers()
-                    choice = next((j for j in pending if jobs[j].header in mine), None)
-                    if choice is None:
-                        choice = next((j for j in pending if jobs[j].header not in others), pending[0])
-                    pending.remove(choice)
-                    claimed[w] = jobs[choice].header
-                    return choice
+    def _start_workers(self) -> None:
+        while len(self._threads) < self.size:
+            w = len(self._threads)
+            thread = threading.Thread(target=self._work, args=(w,), daemon=True, name=f"atf-repl-{w}")
+            self._threads.append(thread)
+            thread.start()
 
-            def work(w: int) -> None:
-                try:
-                    checker = self.make_checker(self._repl(w))
-                    while (j := pick(w)) is not None:
-                        results[j] = checker.check(jobs[j].header, jobs[j].items, group=jobs[j].group)
-                except BaseException as err:  # noqa: BLE001 - re-raised in the caller's thread
-                    with lock:
-                        errors.append(err)
+    def _pick(self, w: int) -> _Ticket:
+        """The next job for worker `w` (called with the condition held and `_pending` non-empty)."""
+        repl = self._repls[w]
+        mine = repl.loaded_headers() if repl is not None else set()
+        others: set[tuple[str, ...]] = {h for v, h in enumerate(self._busy) if v != w and h is not None}
+        for v, other in enumerate(self._repls):
+            if v != w and other is not None:
+                others |= other.loaded_headers()
+        choice = next((t for t in self._pending if t.job.header in mine), None)
+        if choice is None:
+            choice = next((t for t in self._pending if t.job.header not in others), self._pending[0])
+        self._pending.remove(choice)
+        self._busy[w] = choice.job.header
+        return choice
 
-            n_threads = min(self.size, len(jobs))
-            if n_threads <= 1:
-                work(0)
-            else:
-                threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in range(n_threads)]
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
-            if errors:
-                raise errors[0]
-            return [r if r is not None else [] for r in results]
+    def _work(self, w: int) -> None:
+        checker: GroupChecker | None = None
+        while True:
+            with self._cond:
+                while not self._pending and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+                ticket = self._pick(w)
+            try:
+                if checker is None:
+                    if self._repls[w] is None:
+                        self._repls[w] = self.make_repl()
+                    checker = self.make_checker(self._repls[w])
+                ticket.verdicts = checker.check(ticket.job.header, ticket.job.items, group=ticket.job.group)
+            except BaseException as err:  # noqa: BLE001 - re-raised in the caller's thread
+                ticket.error = err
+            finally:
+                with self._cond:
+                    self._busy[w] = None
+                ticket.done.set()
 
     def stats(self) -> ReplStats:
         total = ReplStats()
@@ -99,6 +122,13 @@ class ReplPool:
         return total
 
     def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            pending, self._pending = self._pending, []
+            self._cond.notify_all()
+        for ticket in pending:
+            ticket.error = RuntimeError("the REPL pool was closed")
+            ticket.done.set()
         for repl in self._repls:
             if repl is not None:
                 repl.close()
