@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from atf.lean import SyntaxChecker, parse_statement
-from atf.lean.batch import SENTINEL, build_group, prepare
+from atf.lean.batch import build_group, prepare
 
 STANDIN = str(Path(__file__).parent / "lean_standin.py")
 H = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat\n\n"
@@ -17,6 +17,7 @@ def checker(tmp_path=None, *flags, **kwargs) -> SyntaxChecker:
     argv = [sys.executable, STANDIN, *flags]
     if tmp_path is not None:
         argv += ["--log", str(tmp_path / "sent.jsonl")]
+    kwargs.setdefault("sandbox", "none")  # batching itself; test_lean_sandbox.py runs batches sandboxed
     return SyntaxChecker(argv, **kwargs)
 
 
@@ -64,7 +65,7 @@ def test_a_statement_that_swallows_the_rest_breaks_only_itself(tmp_path):
     assert results[2].errors == ["8:46: unterminated comment"]  # at the end of its own text, as Lean says
     cmds = [r["cmd"] for r in sent(tmp_path)[1:]]
     # one grouped command, then the breaker alone, then the statements after it regrouped
-    assert len(cmds) == 3 and cmds[0].count(SENTINEL) == 6 and SENTINEL not in cmds[1] and cmds[2].count(SENTINEL) == 3
+    assert len(cmds) == 3 and [c.count("#print") for c in cmds] == [6, 1, 3]
 
 
 def test_messages_outside_every_block_make_the_group_fall_back_to_single_commands(tmp_path):
@@ -172,12 +173,12 @@ def test_repl_is_found_from_the_environment(monkeypatch):
 def test_group_command_layout_keeps_statements_apart():
     items = [prepare(parse_statement(s)) for s in MIXED[:2] + MIXED[4:5]]
     cmd = build_group(items)
-    assert cmd.text.startswith("namespace ATF_S0\n\nset_option maxHeartbeats 400000")
-    assert [b.namespace for b in cmd.blocks] == ["ATF_S0", "ATF_S1", "ATF_S2"]
     lines = cmd.text.split("\n")
+    assert [lines[k - 1] for k in cmd.probes] == ["#check @_root_.a", "#check @_root_.c_solution", "#check @_root_.c"]
+    assert lines[len(cmd.probes)] == f"namespace {cmd.blocks[0].namespace}"
     for b in cmd.blocks:
         assert lines[b.first_line - 1] == f"namespace {b.namespace}"
-        assert lines[b.sentinel_line - 1] == SENTINEL and lines[b.sentinel_line - 2] == f"end {b.namespace}"
+        assert lines[b.sentinel_line - 1] == f'#print "{b.marker}"' and lines[b.sentinel_line - 2] == f"end {b.namespace}"
     # the noncomputable section the third statement leaves open is closed inside its block
     assert lines[cmd.blocks[2].sentinel_line - 3] == "end"
     assert prepare(parse_statement(MIXED[5])).alone_reason == "declares a global instance"
