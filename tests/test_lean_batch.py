@@ -182,3 +182,115 @@ def test_group_command_layout_keeps_statements_apart():
     # the noncomputable section the third statement leaves open is closed inside its block
     assert lines[cmd.blocks[2].sentinel_line - 3] == "end"
     assert prepare(parse_statement(MIXED[5])).alone_reason == "declares a global instance"
+
+
+# -- the channel: a faulty answer fails or retries only its own statements (issue 9, item 3) ----------
+
+
+def test_faulty_answers_never_shift_a_verdict():
+    base = [H + f"theorem t{i} : {'STANDIN_ERROR' if i % 3 == 0 else i} = {i} := by sorry" for i in range(10)]
+    faults = {1: "STANDIN_STDERR_ANSWER", 3: "STANDIN_DOUBLE", 4: "STANDIN_DOUBLE_LATE", 5: "STANDIN_MALFORMED",
+              7: "STANDIN_UNKNOWN_SHAPE", 8: "STANDIN_MISSING"}
+    faulty = [s + (f"  -- {faults[i]}" if i in faults else "") for i, s in enumerate(base)]
+    with checker(timeout_s=1.0) as clean_checker:
+        expected = [(r.ok, r.errors) for r in clean_checker.check_many(base)]
+    with checker(timeout_s=1.0) as c:
+        got = c.check_many(faulty)
+        stats = c.stats()
+    for i, r in enumerate(got):
+        if i in (5, 7):
+            assert r.failure == "protocol" and not r.ok and "no valid answer" in r.errors[0], i
+        elif i == 8:
+            assert r.failure == "timeout", i
+        else:
+            assert (r.ok, r.errors) == expected[i], i
+    assert stats.protocol_errors >= 4 and stats.timeouts == 2  # the group, then statement 8 alone
+
+
+# -- grouping never changes a verdict (issue 9, item 4) --------------------------------------------
+
+
+def _verdicts(stmts, group):
+    from atf.lean import LeanRepl
+    from atf.lean.batch import GroupChecker
+
+    items = [prepare(parse_statement(s)) for s in stmts]
+    with LeanRepl([sys.executable, STANDIN], sandbox="none") as repl:
+        out = GroupChecker(repl, timeout_s=10).check(items[0].header, items, group=group)
+    return [(v.ok, [m.data for m in v.errors]) for v in out]
+
+
+M = "import Mathlib\n\n"
+CLEAN = M + "theorem clean (x : ℕ) : x + 0 = x := by sorry"
+USES_SQRT = M + "theorem uses_sqrt : sqrt 4 = 2 := by sorry"  # `sqrt` is `Real.sqrt` only under `open Real`
+CROSS_TALK = {
+    # generalized field notation looks for exactly `Nat.double`, which the wrapper would rename
+    "dotted name": ([M + "def Nat.double (n : ℕ) : ℕ := 2 * n\ntheorem t (n : ℕ) : n.double = 2 * n := by sorry"],
+                    [(True, [])]),
+    # Mathlib has `add_comm` at the root: declaring it again is an error, but not inside a namespace
+    "root lemma name": ([M + "theorem add_comm (a b : ℕ) : a + b = b + a := by sorry"],
+                        [(False, ["'add_comm' has already been declared"])]),
+    "protected at the root": ([M + "protected theorem foo : 1 = 1 := by sorry"],
+                              [(False, ["protected declarations must be in a namespace"])]),
+    # the names of the old wrapper namespaces (ATF_S<k>) could be guessed and reached from another statement
+    "guessed wrapper name": ([M + "def helper : ℕ := 1\ntheorem t0 : helper = 1 := by sorry",
+                              M + "theorem t1 : ATF_S1.helper = 1 := by sorry"],
+                             [(True, []), (False, ["Unknown identifier `ATF_S1.helper`"])]),
+    # a `mutual` left open takes the wrapper's `end`: the `open Real` before it then reaches later statements
+    "open mutual": ([M + "open Real\nmutual\ntheorem m0 : 1 = 1 := by sorry", USES_SQRT],
+                    [(False, ["unexpected end of input; expected 'end'"]), (False, ["Unknown identifier `sqrt`"])]),
+    # a stray `end` closes the wrapper's namespace (Lean pops the scope before it checks the name)
+    "stray end": ([M + "end\nopen Real\ntheorem e0 : 1 = 1 := by sorry", USES_SQRT],
+                  [(False, ["invalid 'end', insufficient scopes"]), (False, ["Unknown identifier `sqrt`"])]),
+    # balanced scoped commands stay inside their block (a guard: true before and after)
+    "balanced open": ([M + "open Real\ntheorem o0 : sqrt 4 = 2 := by sorry", USES_SQRT],
+                      [(True, []), (False, ["Unknown identifier `sqrt`"])]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CROSS_TALK))
+def test_grouping_gives_the_verdicts_of_checking_alone(case):
+    stmts, expected = CROSS_TALK[case]
+    stmts = [CLEAN, *stmts, CLEAN.replace("clean", "clean2")]
+    expected = [(True, []), *expected, (True, [])]
+    alone = _verdicts(stmts, group=False)
+    assert alone == expected  # the stand-in models Lean's behaviour for the case
+    assert _verdicts(stmts, group=True) == alone
+
+
+def test_wrapper_names_and_sentinels_are_unpredictable():
+    items = [prepare(parse_statement(s)) for s in MIXED[:2]]
+    a, b = build_group(items), build_group(items)
+    assert a.blocks[0].namespace != b.blocks[0].namespace and a.blocks[0].marker != b.blocks[0].marker
+    assert len(a.tag) >= 16 and a.tag in a.blocks[1].namespace and a.tag in a.blocks[1].marker
+
+
+# -- a hung statement costs one timeout, not its batch's (issue 9, item 5) ----------------------------
+
+
+@pytest.mark.parametrize("hung", [0, 5])
+def test_a_hung_statement_costs_its_group_one_timeout_then_singles(tmp_path, hung):
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(8)]
+    stmts[hung] = H + f"theorem t{hung} : STANDIN_SLOW = 1 := by sorry"
+    with checker(tmp_path, "--slow-s", "30", timeout_s=0.8) as c:
+        results = c.check_many(stmts)
+        stats = c.stats()
+    assert [r.failure for r in results] == ["timeout" if i == hung else None for i in range(8)]
+    assert all(r.ok for i, r in enumerate(results) if i != hung)
+    # the group's one timeout, then each statement alone with its own timeout: two in all, never a bisection
+    assert stats.timeouts == 2 and stats.starts == 3
+    cmds = [r["cmd"] for r in sent(tmp_path) if "env" in r]
+    assert [c.count("#print") for c in cmds] == [8] + [1] * 8
+
+
+def test_verdicts_are_handed_over_as_soon_as_they_are_known():
+    from atf.lean import LeanRepl
+    from atf.lean.batch import GroupChecker
+
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(4)]
+    stmts[3] = H + "theorem t3 : STANDIN_SLOW = 1 := by sorry"
+    items = [prepare(parse_statement(s)) for s in stmts]
+    seen = []
+    with LeanRepl([sys.executable, STANDIN, "--slow-s", "30"], sandbox="none") as repl:
+        GroupChecker(repl, timeout_s=0.5).check(items[0].header, items, on_verdict=lambda i, v: seen.append((i, v.ok)))
+    assert seen == [(0, True), (1, True), (2, True), (3, False)]
