@@ -10,6 +10,7 @@ How Lean is found (first that applies):
   3. `tools/install_lean.sh`'s layout under `$ATF_LEAN_HOME` (default ~/.cache/atf/lean): `lake env
      repl/.lake/build/bin/repl`, run in `project/`.
 Without one, results say checked_by="precheck" and their feedback says that Lean was not run.
+Every REPL runs in a bubblewrap sandbox (atf.lean.sandbox) unless `sandbox="none"` is asked for.
 """
 
 from __future__ import annotations
@@ -136,10 +137,22 @@ def find_repl(
     home = Path(os.environ.get("ATF_LEAN_HOME", Path.home() / ".cache" / "atf" / "lean"))
     repl_bin = home / "repl" / ".lake" / "build" / "bin" / "repl"
     project = Path(project_dir) if project_dir else home / "project"
-    lake = shutil.which("lake") or str(Path.home() / ".elan" / "bin" / "lake")
+    lake = _toolchain_lake(project) or shutil.which("lake") or str(Path.home() / ".elan" / "bin" / "lake")
     if repl_bin.exists() and project.is_dir() and Path(lake).exists():
         return [lake, "env", str(repl_bin)], str(project)
     return None
+
+
+def _toolchain_lake(project: Path) -> str | None:
+    """The `lake` of the project's pinned toolchain, so that the sandboxed REPL starts without elan's proxy
+    (elan names `leanprover/lean4:v4.24.0` `leanprover--lean4---v4.24.0`)."""
+    try:
+        name = (project / "lean-toolchain").read_text().strip()
+    except OSError:
+        return None
+    elan = Path(os.environ.get("ELAN_HOME", Path.home() / ".elan"))
+    lake = elan / "toolchains" / name.replace("/", "--").replace(":", "---") / "bin" / "lake"
+    return str(lake) if lake.exists() else None
 
 
 class SyntaxChecker:
