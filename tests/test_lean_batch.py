@@ -242,6 +242,9 @@ CROSS_TALK = {
     # a stray `end` closes the wrapper's namespace (Lean pops the scope before it checks the name)
     "stray end": ([M + "end\nopen Real\ntheorem e0 : 1 = 1 := by sorry", USES_SQRT],
                   [(False, ["invalid 'end', insufficient scopes"]), (False, ["Unknown identifier `sqrt`"])]),
+    # a named section left open is closed by name inside the block (Lean rejects a bare `end` for it)
+    "named section left open": ([M + "section Foo\nopen Real\ntheorem s0 : sqrt 4 = 2 := by sorry", USES_SQRT],
+                                [(True, []), (False, ["Unknown identifier `sqrt`"])]),
     # balanced scoped commands stay inside their block (a guard: true before and after)
     "balanced open": ([M + "open Real\ntheorem o0 : sqrt 4 = 2 := by sorry", USES_SQRT],
                       [(True, []), (False, ["Unknown identifier `sqrt`"])]),

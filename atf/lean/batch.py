@@ -174,13 +174,17 @@ def _scope_reason(st: LeanStatement) -> str | None:
 
 
 def _closers(st: LeanStatement) -> list[str]:
-    depth = 0
+    """`end` lines for the sections the statement leaves open, innermost first, each with its name (Lean
+    rejects a bare `end` for a named section)."""
+    names: list[str] = []
     for cmd in st.commands:
+        words = cmd.words()
         if cmd.keyword == "section":
-            depth += 1
-        elif cmd.keyword == "end" and depth:
-            depth -= 1
-    return ["end"] * depth
+            rest = words[2:] if words[0] == "noncomputable" else words[1:]
+            names.append(rest[0] if rest else "")
+        elif cmd.keyword == "end" and names:
+            names.pop()
+    return [f"end {n}".rstrip() for n in reversed(names)]
 
 
 @dataclass
