@@ -187,6 +187,7 @@ def test_group_command_layout_keeps_statements_apart():
 # -- the channel: a faulty answer fails or retries only its own statements (issue 9, item 3) ----------
 
 
+@pytest.mark.integration
 def test_faulty_answers_never_shift_a_verdict():
     base = [H + f"theorem t{i} : {'STANDIN_ERROR' if i % 3 == 0 else i} = {i} := by sorry" for i in range(10)]
     faults = {1: "STANDIN_STDERR_ANSWER", 3: "STANDIN_DOUBLE", 4: "STANDIN_DOUBLE_LATE", 5: "STANDIN_MALFORMED",
@@ -271,6 +272,7 @@ def test_wrapper_names_and_sentinels_are_unpredictable():
 # -- a hung statement costs one timeout, not its batch's (issue 9, item 5) ----------------------------
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("hung", [0, 5])
 def test_a_hung_statement_costs_its_group_one_timeout_then_singles(tmp_path, hung):
     stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(8)]
