@@ -59,6 +59,7 @@ import os
 import re
 import sys
 import time
+from pathlib import Path
 
 DECL = re.compile(
     r"^(?:@\[[^\]]*\]\s*)*(?:(?:noncomputable|private|protected|partial)\s+)*(theorem|lemma|example|def|abbrev)\b"
@@ -463,9 +464,9 @@ def payload(chunk: str, start: int, args, msg) -> bool:
             failed = True
 
     if "STANDIN_READ_SECRET" in chunk:
-        report("read", lambda: open(args.secret_path, encoding="utf-8").read())
+        report("read", lambda: Path(args.secret_path).read_text(encoding="utf-8"))
     if "STANDIN_WRITE_OUTSIDE" in chunk:
-        report("write", lambda: open(args.write_path, "w", encoding="utf-8").write("pwned"))
+        report("write", lambda: Path(args.write_path).write_text("pwned", encoding="utf-8"))
     if "STANDIN_CONNECT" in chunk:
         report("connect", lambda: socket.create_connection(("127.0.0.1", args.connect_port), timeout=2).close())
     if "STANDIN_ALLOC" in chunk:

@@ -125,12 +125,13 @@ def test_the_repl_runs_unprivileged_without_home_network_or_host_files(tmp_path)
     import json
     import subprocess
 
-    script = ("import json, os, socket; print(json.dumps([os.getuid(), os.environ.get('HOME'), os.path.exists(%r), "
-              "[n for _, n in socket.if_nameindex()], open('/proc/self/status').read().split('NoNewPrivs:')[1].split()[0],"
-              " os.access(%r, os.W_OK)]))" % (str(tmp_path), sys.executable))
+    script = (f"import json, os, socket; print(json.dumps([os.getuid(), os.environ.get('HOME'), "
+              f"os.path.exists({str(tmp_path)!r}), [n for _, n in socket.if_nameindex()], "
+              f"open('/proc/self/status').read().split('NoNewPrivs:')[1].split()[0], "
+              f"os.access({sys.executable!r}, os.W_OK)]))")
     launch = build_launch([sys.executable, "-c", script], None, None, SandboxConfig())
-    done = subprocess.run(launch.argv, env=launch.env, preexec_fn=launch.preexec_fn, capture_output=True, text=True,
-                          timeout=30)
+    done = subprocess.run(launch.argv, env=launch.env, start_new_session=True, capture_output=True, text=True,
+                          timeout=30, check=False)
     assert done.returncode == 0, done.stderr
     uid, home, sees_host_tmp, interfaces, no_new_privs, can_write_toolchain = json.loads(done.stdout)
     assert uid != 0 and (os.geteuid() == 0 or uid == os.getuid())  # as root: an unprivileged uid of its own

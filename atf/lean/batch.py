@@ -35,8 +35,8 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from atf.lean.protocol import CommandResponse, Message, Pos, ReplError, Sorry
 from atf.lean.repl import HeaderError, LeanRepl, ReplFailure, ReplRefused
@@ -121,9 +121,9 @@ def declared_names(st: LeanStatement) -> list[str]:
     out = []
     for cmd in st.commands:
         toks = cmd.body_tokens
-        if cmd.keyword in DECLARATION_KEYWORDS and cmd.keyword not in _UNNAMED and len(toks) > 1:
-            if toks[1].kind == "ident":
-                out.append(toks[1].text.replace("«", "").replace("»", ""))
+        if cmd.keyword in DECLARATION_KEYWORDS and cmd.keyword not in _UNNAMED and len(toks) > 1 \
+                and toks[1].kind == "ident":
+            out.append(toks[1].text.replace("«", "").replace("»", ""))
     return out
 
 

@@ -31,11 +31,18 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
-from atf.lean.protocol import CommandResponse, ReplError, Response, command_request, encode_request, parse_response
+from atf.lean.protocol import (
+    CommandResponse,
+    ReplError,
+    Response,
+    command_request,
+    encode_request,
+    parse_response,
+)
 from atf.lean.sandbox import SandboxConfig, SandboxUnavailable, build_launch
 
 log = logging.getLogger(__name__)
@@ -200,7 +207,7 @@ class LeanRepl:
             launch = build_launch(self.argv, self.cwd, self.env, self.sandbox)
             proc = subprocess.Popen(launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, cwd=launch.cwd, env=launch.env,
-                                    preexec_fn=launch.preexec_fn, bufsize=0)
+                                    start_new_session=True, bufsize=0)
         except SandboxUnavailable as err:
             raise LeanUnavailable(str(err)) from err
         except (FileNotFoundError, PermissionError, NotADirectoryError) as err:

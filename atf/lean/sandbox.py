@@ -7,15 +7,15 @@ every REPL process runs in `bwrap` (Debian package `bubblewrap`) with
 - read-only binds of the system directories, the toolchain and the Lean project, nothing else of
   the host's file system (no home directory, no HOME, a private size-capped /tmp);
 - no new privileges, no capabilities, a new session (no terminal injection), killed with its parent;
-- rlimits: address space (default 8 GiB), CPU seconds over the process's life, file size, no core
-  files, and a process count. RLIMIT_NPROC counts the processes of the *real uid* and never binds
+- rlimits (set by `prlimit` on itself before it execs bwrap, so they are inherited): address space
+  (default 8 GiB), CPU seconds over the process's life, file size, no core files, and a process count. RLIMIT_NPROC counts the processes of the *real uid* and never binds
   root, so when we run as root the REPL is switched (inside the sandbox, by `setpriv`) to an
   unprivileged uid of its own: a fork bomb then stops at `max_processes`, and the pid namespace dies
   with the REPL. As a non-root user bwrap maps our own uid in a user namespace and the limit is our
   current process count plus `max_processes`.
 
-`SandboxConfig(mode="none")` runs the REPL directly (rlimits still apply); it is only ever used when
-asked for explicitly (`--sandbox none`).
+`SandboxConfig(mode="none")` runs the REPL directly (rlimits and no-new-privileges still apply); it is
+only ever used when asked for explicitly (`--sandbox none`).
 """
 
 from __future__ import annotations
@@ -23,13 +23,12 @@ from __future__ import annotations
 import functools
 import itertools
 import os
-import resource
 import shutil
 import subprocess
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
 
 SANDBOX_MODES = ("bwrap", "none")
 # Read-only system directories the toolchain needs (dynamic loader, libc, coreutils for lake).
@@ -96,11 +95,10 @@ def _next_uid(base: int) -> int:
 
 @dataclass
 class Launch:
-    """What to hand to subprocess.Popen: the argv, the environment and a pre-exec hook."""
+    """What to hand to subprocess.Popen (with start_new_session=True): the argv, environment and cwd."""
 
     argv: list[str]
     env: dict[str, str]
-    preexec_fn: Callable[[], None]
     cwd: str | None
 
 
@@ -109,16 +107,19 @@ def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | 
     """The sandboxed command line for `command` run in `cwd` (raises SandboxUnavailable)."""
     argv = list(command)
     exe = shutil.which(argv[0]) if not os.path.isabs(argv[0]) else argv[0]
-    if exe:
-        argv[0] = exe
+    if not exe or not os.access(exe, os.X_OK) or os.path.isdir(exe):
+        raise FileNotFoundError(f"no executable {argv[0]!r}")
+    argv[0] = exe
+    setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
     if config.mode == "none":
-        return Launch(argv, dict(env) if env is not None else dict(os.environ), _limits_hook(config, None), cwd)
+        return Launch([*_limits_prefix(config, None), setpriv, "--no-new-privs", "--", *argv],
+                      dict(env) if env is not None else dict(os.environ), cwd)
     bwrap = require_bwrap()
     root = os.geteuid() == 0
     uid = _next_uid(config.uid_base) if root else None
     binds = _bind_paths(argv, cwd, env, config)
     inner_env = _inner_env(binds, env)
-    args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    args = [*_limits_prefix(config, uid), bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--clearenv"]
     if not root:
         args += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
@@ -144,11 +145,12 @@ def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | 
     for k, v in inner_env.items():
         args += ["--setenv", k, v]
     if root:
-        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
-                 shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}",
-                 "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
+        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--", setpriv, f"--reuid={uid}",
+                 f"--regid={uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
+    else:
+        args += ["--", setpriv, "--no-new-privs"]
     args += ["--", *argv]
-    return Launch(args, dict(os.environ), _limits_hook(config, uid), None)
+    return Launch(args, dict(os.environ), None)
 
 
 def _bind_paths(argv: list[str], cwd: str | None, env: dict[str, str] | None, config: SandboxConfig) -> list[str]:
@@ -192,26 +194,20 @@ def _inner_env(binds: list[str], env: dict[str, str] | None) -> dict[str, str]:
     return out
 
 
-def _limits_hook(config: SandboxConfig, uid: int | None) -> Callable[[], None]:
-    """Runs in the child between fork and exec: a new session, rlimits, no new privileges."""
+def _limits_prefix(config: SandboxConfig, uid: int | None) -> list[str]:
+    """`prlimit` setting the rlimits on itself before it execs the rest (rlimits are inherited). A command
+    prefix rather than a pre-exec hook: a hook runs between fork and exec, unsafe in a threaded server."""
     mb = 1024 * 1024
-    limits: list[tuple[int, int]] = [(resource.RLIMIT_CORE, 0)]
+    args = [shutil.which("prlimit") or "/usr/bin/prlimit", "--core=0", f"--fsize={config.file_size_mb * mb}"]
     if config.address_space_mb is not None:
-        limits.append((resource.RLIMIT_AS, config.address_space_mb * mb))
+        args.append(f"--as={config.address_space_mb * mb}")
     if config.cpu_s is not None:
-        limits.append((resource.RLIMIT_CPU, config.cpu_s))
-    limits.append((resource.RLIMIT_FSIZE, config.file_size_mb * mb))
-    nproc = config.max_processes if uid is not None else _own_processes() + config.max_processes
-    if os.geteuid() != 0 or uid is not None:
-        limits.append((resource.RLIMIT_NPROC, nproc))
-
-    def hook() -> None:
-        os.setsid()
-        for which, value in limits:
-            resource.setrlimit(which, (value, value))
-        _no_new_privs()
-
-    return hook
+        args.append(f"--cpu={config.cpu_s}")
+    if uid is not None:
+        args.append(f"--nproc={config.max_processes}")
+    elif os.geteuid() != 0:
+        args.append(f"--nproc={_own_processes() + config.max_processes}")
+    return [*args, "--"]
 
 
 def _own_processes() -> int:
@@ -225,15 +221,6 @@ def _own_processes() -> int:
             except OSError:
                 continue
     return n
-
-
-def _no_new_privs() -> None:
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
-    except (OSError, AttributeError):
-        pass
 
 
 def require_bwrap() -> str:
@@ -254,8 +241,8 @@ def probe(config: SandboxConfig) -> None:
         return
     launch = build_launch(["/bin/true"], None, None, config)
     try:
-        done = subprocess.run(launch.argv, env=launch.env, preexec_fn=launch.preexec_fn, capture_output=True,
-                              text=True, timeout=30)
+        done = subprocess.run(launch.argv, env=launch.env, start_new_session=True, capture_output=True,
+                              text=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError) as err:
         raise SandboxUnavailable(f"could not run bubblewrap: {err}") from err
     if done.returncode != 0:
