@@ -299,3 +299,22 @@ def test_verdicts_are_handed_over_as_soon_as_they_are_known():
     with LeanRepl([sys.executable, STANDIN, "--slow-s", "30"], sandbox="none") as repl:
         GroupChecker(repl, timeout_s=0.5).check(items[0].header, items, on_verdict=lambda i, v: seen.append((i, v.ok)))
     assert seen == [(0, True), (1, True), (2, True), (3, False)]
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("mutual\ntheorem a : 1 = 1 := by sorry\nend\ntheorem t : 1 = 1 := by sorry", "opens a `mutual`"),
+    ("namespace Foo\ntheorem t : 1 = 1 := by sorry\nend Foo", "opens a `namespace`"),
+    ("end\ntheorem t : 1 = 1 := by sorry", "closes a scope it did not open"),
+    ("def Nat.double (n : ℕ) := 2 * n\ntheorem t : 1 = 1 := by sorry", "dotted name `Nat.double`"),
+    ("protected theorem t : 1 = 1 := by sorry", "uses `protected`"),
+    ('scoped notation "x" => 1\ntheorem t : 1 = 1 := by sorry', "uses `scoped`"),
+    ("attribute [scoped simp] foo\ntheorem t : 1 = 1 := by sorry", "global or scoped attribute"),
+    ('syntax "foo" : term\ntheorem t : 1 = 1 := by sorry', "uses `syntax`"),
+    ("alias foo := bar\ntheorem t : 1 = 1 := by sorry", "uses `alias`"),
+    ("theorem t : ATF_0123_0.x = 1 := by sorry", "wrapper's namespace"),
+    ("section\nopen Real\nlocal notation \"τ\" => 2 * π\ntheorem t : τ = τ := by sorry\nend", None),
+    ("attribute [local simp] add_comm\nset_option maxRecDepth 1000 in\ntheorem t : 1 = 1 := by sorry", None),
+])
+def test_what_is_checked_alone(text, reason):
+    got = prepare(parse_statement("import Mathlib\n" + text)).alone_reason
+    assert (got is None) if reason is None else (reason in got), got

@@ -23,7 +23,8 @@ effects could outlive its block:
   inside the wrapper is `ATF_..Nat.double`, so `n.double` no longer finds it), `_root_`, `protected`
   and `scoped` (errors at the root), and a name that already exists at the root (`theorem add_comm`
   clashes with Mathlib's when alone, not inside a namespace: the probes find these);
-- global effects: instances, notations, attributes, `deriving`, `export`.
+- global effects: instances, notations, attributes, `deriving`, `export`, `alias`, syntax and macros
+  (the pre-check rejects the last ones; the batcher does not rely on it).
 
 When a grouped command times out, crashes or breaks the protocol, its statements are checked one by
 one (never bisected: every halving would wait the full timeout again), each with its own timeout,
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 
 from atf.lean.protocol import CommandResponse, Message, Pos, ReplError, Sorry
 from atf.lean.repl import HeaderError, LeanRepl, ReplFailure, ReplRefused
-from atf.lean.statement import DECLARATION_KEYWORDS, NOTATION_KEYWORDS, LeanStatement
+from atf.lean.statement import DECLARATION_KEYWORDS, META_KEYWORDS, NOTATION_KEYWORDS, LeanStatement
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +143,8 @@ def alone_reason(st: LeanStatement) -> str | None:
             which = "protected" if "protected" in cmd.modifiers else "scoped"
             return f"uses `{which}` (its meaning depends on the enclosing namespace)"
         local = "local" in cmd.modifiers
+        if cmd.keyword in META_KEYWORDS or cmd.keyword.startswith("#") or cmd.keyword == "alias":
+            return f"uses `{cmd.keyword}` (its effects are not confined to a block)"
         if cmd.keyword == "instance" and not local:
             return "declares a global instance"
         if cmd.keyword in NOTATION_KEYWORDS and not local:
