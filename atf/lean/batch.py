@@ -26,6 +26,10 @@ effects could outlive its block:
 - global effects: instances, notations, attributes, `deriving`, `export`, `alias`, syntax and macros
   (the pre-check rejects the last ones; the batcher does not rely on it).
 
+Scoped commands that are balanced (`open`, `variable`, `universe`, `set_option`, `local` instances,
+notations and attributes, closed `section`s) mean the same inside the wrapper as at the root, and end
+with it: the wrapper holds no names but the statement's own, so nothing resolves differently.
+
 When a grouped command times out, crashes or breaks the protocol, its statements are checked one by
 one (never bisected: every halving would wait the full timeout again), each with its own timeout,
 so a statement that hangs Lean costs the group one timeout plus a restart.
