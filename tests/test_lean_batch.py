@@ -174,7 +174,9 @@ def test_group_command_layout_keeps_statements_apart():
     items = [prepare(parse_statement(s)) for s in MIXED[:2] + MIXED[4:5]]
     cmd = build_group(items)
     lines = cmd.text.split("\n")
-    assert [lines[k - 1] for k in cmd.probes] == ["#check @_root_.a", "#check @_root_.c_solution", "#check @_root_.c"]
+    probes = [lines[k - 1] for k in cmd.probes]
+    assert probes[:3] == ["#check @_root_.a", "#check @_root_.BigOperators.a", "#check @_root_.Real.a"]
+    assert "#check @_root_.c_solution" in probes and "#check @_root_.Nat.c" in probes
     assert lines[len(cmd.probes)] == f"namespace {cmd.blocks[0].namespace}"
     for b in cmd.blocks:
         assert lines[b.first_line - 1] == f"namespace {b.namespace}"
@@ -260,6 +262,16 @@ def test_grouping_gives_the_verdicts_of_checking_alone(case):
     alone = _verdicts(stmts, group=False)
     assert alone == expected  # the stand-in models Lean's behaviour for the case
     assert _verdicts(stmts, group=True) == alone
+
+
+def test_a_name_that_exists_in_an_opened_namespace_is_checked_alone(tmp_path):
+    # at the root, `succ_le_iff` would compete with `Nat.succ_le_iff` under `open Nat`; inside the wrapper,
+    # `ATF_..succ_le_iff` shadows it: the probes find `Nat.succ_le_iff`, so Lean sees the statement alone
+    stmts = [CLEAN, M + "open Nat\ntheorem succ_le_iff (m n : ℕ) : m < n := by sorry", CLEAN.replace("clean", "c2")]
+    with checker(tmp_path) as c:
+        assert [r.ok for r in c.check_many(stmts)] == [True, True, True]
+    cmds = [r["cmd"] for r in sent(tmp_path) if "env" in r]
+    assert "#check @_root_.Nat.succ_le_iff" in cmds[0] and cmds[1].startswith("\nopen Nat\ntheorem succ_le_iff")
 
 
 def test_wrapper_names_and_sentinels_are_unpredictable():

@@ -2,7 +2,8 @@
 
 Each statement's text after its imports becomes one block of the command:
 
-    #check @_root_.t3              -- probes: does a name the batch declares already exist at the root?
+    #check @_root_.t3              -- probes: does a name the batch declares exist already (at the root,
+                                   -- or in a namespace its statement opens)?
     namespace ATF_9f2c4e1a_3       -- names cannot clash across statements; opens/options/variables stay inside
     <the statement's text>
     end ATF_9f2c4e1a_3
@@ -72,7 +73,10 @@ class Prepared:
     line_offset: add to a line of `body` to get the line in the original statement.
     alone_reason: why it must be checked in a command of its own (None: it can be grouped).
     closers: `end` lines closing sections the body leaves open (needed inside a block).
-    root_names: the undotted names it declares (a clash with an existing root name forces it alone).
+    probe_names: names whose existence in the header's environment forces it alone: each undotted name it
+        declares, and that name under each namespace it opens. At the root, its `foo` clashes with an
+        existing `foo`, and competes with `O.foo` under `open O`; inside the wrapper, `ATF_..foo` clashes
+        with nothing and shadows both (Lean's resolveGlobalName tries the current namespace first).
     """
 
     header: tuple[str, ...]
@@ -80,7 +84,7 @@ class Prepared:
     line_offset: int
     alone_reason: str | None = None
     closers: list[str] = field(default_factory=list)
-    root_names: tuple[str, ...] = ()
+    probe_names: tuple[str, ...] = ()
 
     @property
     def body_lines(self) -> int:
@@ -117,8 +121,14 @@ def prepare(st: LeanStatement) -> Prepared:
         line_offset=st.body_line - 1,
         alone_reason=reason,
         closers=[] if reason else _closers(st),
-        root_names=tuple(dict.fromkeys(n for n in declared_names(st) if "." not in n)),
+        probe_names=_probe_names(st),
     )
+
+
+def _probe_names(st: LeanStatement) -> tuple[str, ...]:
+    names = [n for n in declared_names(st) if "." not in n]
+    opens = [o.replace("«", "").replace("»", "") for o in st.header_opens]
+    return tuple(dict.fromkeys(names + [f"{o}.{n}" for o in opens for n in names]))
 
 
 def declared_names(st: LeanStatement) -> list[str]:
@@ -225,7 +235,7 @@ def build_group(items: list[Prepared], tag: str | None = None) -> GroupCommand:
     tag = tag or new_tag()
     lines: list[str] = []
     probes: dict[int, str] = {}
-    for name in dict.fromkeys(n for it in items for n in it.root_names):
+    for name in dict.fromkeys(n for it in items for n in it.probe_names):
         lines.append(f"#check @_root_.{_quote(name)}")
         probes[len(lines)] = name
     blocks: list[Block] = []
@@ -462,7 +472,7 @@ class GroupChecker:
             for i, it in items:
                 emit(i, self._single(header, it))
             return
-        clash = [k for k, (_, it) in enumerate(items) if existing.intersection(it.root_names)]
+        clash = [k for k, (_, it) in enumerate(items) if existing.intersection(it.probe_names)]
         for k in clash:  # the wrapper namespace hid a clash with an existing root name: Lean must see it alone
             verdicts[k] = None
         broken = next((k for k, v in enumerate(verdicts) if v is None and k not in clash), None)
