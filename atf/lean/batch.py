@@ -46,7 +46,12 @@ from dataclasses import dataclass, field
 
 from atf.lean.protocol import CommandResponse, Message, Pos, ReplError, Sorry
 from atf.lean.repl import HeaderError, LeanRepl, ReplFailure, ReplRefused
-from atf.lean.statement import DECLARATION_KEYWORDS, META_KEYWORDS, NOTATION_KEYWORDS, LeanStatement
+from atf.lean.statement import (
+    DECLARATION_KEYWORDS,
+    META_KEYWORDS,
+    NOTATION_KEYWORDS,
+    LeanStatement,
+)
 
 log = logging.getLogger(__name__)
 
