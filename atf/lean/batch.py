@@ -346,8 +346,10 @@ OnVerdict = Callable[[int, Verdict], None]
 class GroupChecker:
     """Checks statements of one header on one REPL, grouping, attributing and isolating failures.
 
-    timeout_s: the most seconds Lean may spend on one statement (and a group on top of that gets
-        group_extra_s per additional statement).
+    timeout_s: the most seconds Lean may spend on one statement, and by default on one grouped command:
+        a group that runs longer is checked one by one, each statement with its own timeout_s, so a
+        statement that hangs costs its group one timeout. group_extra_s: seconds a group gets on top,
+        per additional statement (for statements that each take a large part of timeout_s).
     header_timeout_s: the most seconds loading the imports may take.
     split: how to retry a group whose command crashed or broke the protocol: "singles" (one by one,
         the default) or "bisect" (halves). A group that timed out is always retried one by one.
@@ -360,7 +362,7 @@ class GroupChecker:
         self,
         repl: LeanRepl,
         timeout_s: float = 60.0,
-        group_extra_s: float = 0.1,
+        group_extra_s: float = 0.0,
         header_timeout_s: float = 600.0,
         split: str = "singles",
     ):

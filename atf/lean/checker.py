@@ -162,9 +162,9 @@ class SyntaxChecker:
     use_lean: False: pre-checks only; True: fail unless a REPL is found; None: use one if found.
     workers: REPL processes run in parallel (each holds its own imported environments in memory;
         a Mathlib REPL needs several GB).
-    timeout_s: the most seconds Lean may spend on one statement; group_extra_s: extra seconds a grouped
-        command gets per additional statement (a group that times out is checked one by one, so a hung
-        statement costs its group about one timeout); header_timeout_s: for loading the imports.
+    timeout_s: the most seconds Lean may spend on one statement (and on one grouped command: a group that
+        runs longer is checked one by one, so a hung statement costs its group one timeout); group_extra_s:
+        extra seconds a group gets per additional statement; header_timeout_s: for loading the imports.
     max_memory_mb: kill a REPL process whose resident memory exceeds this (None: no limit).
     sandbox: how each REPL process is confined: a SandboxConfig, or "bwrap" (the default) / "none"
         (unconfined: only for trusted input). See atf.lean.sandbox.
@@ -184,7 +184,7 @@ class SyntaxChecker:
         use_lean: bool | None = None,
         workers: int = 1,
         timeout_s: float = 60.0,
-        group_extra_s: float = 0.1,
+        group_extra_s: float = 0.0,
         header_timeout_s: float = 600.0,
         max_memory_mb: float | None = None,
         sandbox: SandboxConfig | str | None = None,
