@@ -161,3 +161,16 @@ def test_restricted_user_namespaces_are_detected_and_said(monkeypatch, tmp_path)
     with pytest.raises(LeanUnavailable, match="User namespaces are probably restricted") as err:
         SyntaxChecker([sys.executable, STANDIN], sandbox=SandboxConfig(tmp_size_mb=18))
     assert "No permissions to create new namespace" in str(err.value)
+
+
+@needs_bwrap
+def test_memory_watch_and_relative_paths_work_through_the_sandbox(monkeypatch):
+    from atf.lean import LeanRepl, ReplFailure
+
+    monkeypatch.chdir(Path(STANDIN).parent.parent)
+    with LeanRepl([sys.executable, "tests/lean_standin.py", "--oom-mb", "200"], max_memory_mb=120,
+                  poll_interval_s=0.05) as repl:
+        env = repl.header_env(["Mathlib"], timeout_s=20)
+        with pytest.raises(ReplFailure) as err:
+            repl.command("theorem t : STANDIN_OOM = 1 := by sorry", env, timeout_s=20)
+    assert err.value.kind == "memory" and repl.sandbox.mode == "bwrap" and repl.stats.memory_kills == 1

@@ -110,6 +110,9 @@ def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | 
     if not exe or not os.access(exe, os.X_OK) or os.path.isdir(exe):
         raise FileNotFoundError(f"no executable {argv[0]!r}")
     argv[0] = exe
+    base = cwd or os.getcwd()  # where the REPL would resolve a relative path: made absolute, so it can be bound
+    argv[1:] = [os.path.join(base, a) if not os.path.isabs(a) and "/" in a and os.path.exists(os.path.join(base, a))
+                else a for a in argv[1:]]
     setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
     if config.mode == "none":
         return Launch([*_limits_prefix(config, None), setpriv, "--no-new-privs", "--", *argv],
