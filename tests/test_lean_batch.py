@@ -324,6 +324,7 @@ def test_verdicts_are_handed_over_as_soon_as_they_are_known():
     ('syntax "foo" : term\ntheorem t : 1 = 1 := by sorry', "uses `syntax`"),
     ("alias foo := bar\ntheorem t : 1 = 1 := by sorry", "uses `alias`"),
     ("theorem t : ATF_0123_0.x = 1 := by sorry", "wrapper's namespace"),
+    ("theorem «my thm» : 1 = 1 := by sorry", "probes cannot name"),
     ("section\nopen Real\nlocal notation \"τ\" => 2 * π\ntheorem t : τ = τ := by sorry\nend", None),
     ("attribute [local simp] add_comm\nset_option maxRecDepth 1000 in\ntheorem t : 1 = 1 := by sorry", None),
 ])

@@ -130,9 +130,13 @@ def prepare(st: LeanStatement) -> Prepared:
     )
 
 
+_NAME = re.compile(r"[^\W\d][\w'!?]*(?:\.[^\W\d][\w'!?]*)*")
+
+
 def _probe_names(st: LeanStatement) -> tuple[str, ...]:
-    names = [n for n in declared_names(st) if "." not in n]
-    opens = [o.replace("«", "").replace("»", "") for o in st.header_opens]
+    """Only plain identifiers: a probe line must parse on its own, or its error could land on a block."""
+    names = [n for n in declared_names(st) if _NAME.fullmatch(n) and "." not in n]
+    opens = [o for o in (w.replace("«", "").replace("»", "") for w in st.header_opens) if _NAME.fullmatch(o)]
     return tuple(dict.fromkeys(names + [f"{o}.{n}" for o in opens for n in names]))
 
 
@@ -154,6 +158,8 @@ def alone_reason(st: LeanStatement) -> str | None:
     if reason:
         return reason
     for name in declared_names(st):
+        if not _NAME.fullmatch(name):
+            return f"declares `{name}`, which the clash probes cannot name"
         if "." in name:
             return f"declares the dotted name `{name}` (its meaning depends on the enclosing namespace)"
     for cmd in st.commands:
@@ -241,7 +247,7 @@ def build_group(items: list[Prepared], tag: str | None = None) -> GroupCommand:
     lines: list[str] = []
     probes: dict[int, str] = {}
     for name in dict.fromkeys(n for it in items for n in it.probe_names):
-        lines.append(f"#check @_root_.{_quote(name)}")
+        lines.append(f"#check @_root_.{name}")
         probes[len(lines)] = name
     blocks: list[Block] = []
     for k, item in enumerate(items):
@@ -257,10 +263,6 @@ def build_group(items: list[Prepared], tag: str | None = None) -> GroupCommand:
         lines.append(command)
         blocks.append(Block(item, ns, marker, first, body_first, body_last, len(lines)))
     return GroupCommand("\n".join(lines) + "\n", blocks, tag, probes)
-
-
-def _quote(name: str) -> str:
-    return ".".join(p if re.fullmatch(r"[^\W\d][\w'!?]*", p) else f"«{p}»" for p in name.split("."))
 
 
 def _shift(pos: Pos | None, block: Block | None, item: Prepared) -> Pos | None:
