@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from atf.lean import SyntaxChecker, parse_statement
-from atf.lean.batch import SENTINEL, build_group, prepare
+from atf.lean.batch import build_group, prepare
 
 STANDIN = str(Path(__file__).parent / "lean_standin.py")
 H = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat\n\n"
@@ -17,6 +17,7 @@ def checker(tmp_path=None, *flags, **kwargs) -> SyntaxChecker:
     argv = [sys.executable, STANDIN, *flags]
     if tmp_path is not None:
         argv += ["--log", str(tmp_path / "sent.jsonl")]
+    kwargs.setdefault("sandbox", "none")  # batching itself; test_lean_sandbox.py runs batches sandboxed
     return SyntaxChecker(argv, **kwargs)
 
 
@@ -64,7 +65,7 @@ def test_a_statement_that_swallows_the_rest_breaks_only_itself(tmp_path):
     assert results[2].errors == ["8:46: unterminated comment"]  # at the end of its own text, as Lean says
     cmds = [r["cmd"] for r in sent(tmp_path)[1:]]
     # one grouped command, then the breaker alone, then the statements after it regrouped
-    assert len(cmds) == 3 and cmds[0].count(SENTINEL) == 6 and SENTINEL not in cmds[1] and cmds[2].count(SENTINEL) == 3
+    assert len(cmds) == 3 and [c.count("#print") for c in cmds] == [6, 1, 3]
 
 
 def test_messages_outside_every_block_make_the_group_fall_back_to_single_commands(tmp_path):
@@ -172,12 +173,161 @@ def test_repl_is_found_from_the_environment(monkeypatch):
 def test_group_command_layout_keeps_statements_apart():
     items = [prepare(parse_statement(s)) for s in MIXED[:2] + MIXED[4:5]]
     cmd = build_group(items)
-    assert cmd.text.startswith("namespace ATF_S0\n\nset_option maxHeartbeats 400000")
-    assert [b.namespace for b in cmd.blocks] == ["ATF_S0", "ATF_S1", "ATF_S2"]
     lines = cmd.text.split("\n")
+    probes = [lines[k - 1] for k in cmd.probes]
+    assert probes[:3] == ["#check @_root_.a", "#check @_root_.BigOperators.a", "#check @_root_.Real.a"]
+    assert "#check @_root_.c_solution" in probes and "#check @_root_.Nat.c" in probes
+    assert lines[len(cmd.probes)] == f"namespace {cmd.blocks[0].namespace}"
     for b in cmd.blocks:
         assert lines[b.first_line - 1] == f"namespace {b.namespace}"
-        assert lines[b.sentinel_line - 1] == SENTINEL and lines[b.sentinel_line - 2] == f"end {b.namespace}"
+        assert lines[b.sentinel_line - 1] == f'#print "{b.marker}"' and lines[b.sentinel_line - 2] == f"end {b.namespace}"
     # the noncomputable section the third statement leaves open is closed inside its block
     assert lines[cmd.blocks[2].sentinel_line - 3] == "end"
     assert prepare(parse_statement(MIXED[5])).alone_reason == "declares a global instance"
+
+
+# -- the channel: a faulty answer fails or retries only its own statements (issue 9, item 3) ----------
+
+
+@pytest.mark.integration
+def test_faulty_answers_never_shift_a_verdict():
+    base = [H + f"theorem t{i} : {'STANDIN_ERROR' if i % 3 == 0 else i} = {i} := by sorry" for i in range(10)]
+    faults = {1: "STANDIN_STDERR_ANSWER", 3: "STANDIN_DOUBLE", 4: "STANDIN_DOUBLE_LATE", 5: "STANDIN_MALFORMED",
+              7: "STANDIN_UNKNOWN_SHAPE", 8: "STANDIN_MISSING"}
+    faulty = [s + (f"  -- {faults[i]}" if i in faults else "") for i, s in enumerate(base)]
+    with checker(timeout_s=1.0) as clean_checker:
+        expected = [(r.ok, r.errors) for r in clean_checker.check_many(base)]
+    with checker(timeout_s=1.0) as c:
+        got = c.check_many(faulty)
+        stats = c.stats()
+    for i, r in enumerate(got):
+        if i in (5, 7):
+            assert r.failure == "protocol" and not r.ok and "no valid answer" in r.errors[0], i
+        elif i == 8:
+            assert r.failure == "timeout", i
+        else:
+            assert (r.ok, r.errors) == expected[i], i
+    assert stats.protocol_errors >= 4 and stats.timeouts == 2  # the group, then statement 8 alone
+
+
+# -- grouping never changes a verdict (issue 9, item 4) --------------------------------------------
+
+
+def _verdicts(stmts, group):
+    from atf.lean import LeanRepl
+    from atf.lean.batch import GroupChecker
+
+    items = [prepare(parse_statement(s)) for s in stmts]
+    with LeanRepl([sys.executable, STANDIN], sandbox="none") as repl:
+        out = GroupChecker(repl, timeout_s=10).check(items[0].header, items, group=group)
+    return [(v.ok, [m.data for m in v.errors]) for v in out]
+
+
+M = "import Mathlib\n\n"
+CLEAN = M + "theorem clean (x : ℕ) : x + 0 = x := by sorry"
+USES_SQRT = M + "theorem uses_sqrt : sqrt 4 = 2 := by sorry"  # `sqrt` is `Real.sqrt` only under `open Real`
+CROSS_TALK = {
+    # generalized field notation looks for exactly `Nat.double`, which the wrapper would rename
+    "dotted name": ([M + "def Nat.double (n : ℕ) : ℕ := 2 * n\ntheorem t (n : ℕ) : n.double = 2 * n := by sorry"],
+                    [(True, [])]),
+    # Mathlib has `add_comm` at the root: declaring it again is an error, but not inside a namespace
+    "root lemma name": ([M + "theorem add_comm (a b : ℕ) : a + b = b + a := by sorry"],
+                        [(False, ["'add_comm' has already been declared"])]),
+    "protected at the root": ([M + "protected theorem foo : 1 = 1 := by sorry"],
+                              [(False, ["protected declarations must be in a namespace"])]),
+    # the names of the old wrapper namespaces (ATF_S<k>) could be guessed and reached from another statement
+    "guessed wrapper name": ([M + "def helper : ℕ := 1\ntheorem t0 : helper = 1 := by sorry",
+                              M + "theorem t1 : ATF_S1.helper = 1 := by sorry"],
+                             [(True, []), (False, ["Unknown identifier `ATF_S1.helper`"])]),
+    # a `mutual` left open takes the wrapper's `end`: the `open Real` before it then reaches later statements
+    "open mutual": ([M + "open Real\nmutual\ntheorem m0 : 1 = 1 := by sorry", USES_SQRT],
+                    [(False, ["unexpected end of input; expected 'end'"]), (False, ["Unknown identifier `sqrt`"])]),
+    # a stray `end` closes the wrapper's namespace (Lean pops the scope before it checks the name)
+    "stray end": ([M + "end\nopen Real\ntheorem e0 : 1 = 1 := by sorry", USES_SQRT],
+                  [(False, ["invalid 'end', insufficient scopes"]), (False, ["Unknown identifier `sqrt`"])]),
+    # a named section left open is closed by name inside the block (Lean rejects a bare `end` for it)
+    "named section left open": ([M + "section Foo\nopen Real\ntheorem s0 : sqrt 4 = 2 := by sorry", USES_SQRT],
+                                [(True, []), (False, ["Unknown identifier `sqrt`"])]),
+    # balanced scoped commands stay inside their block (a guard: true before and after)
+    "balanced open": ([M + "open Real\ntheorem o0 : sqrt 4 = 2 := by sorry", USES_SQRT],
+                      [(True, []), (False, ["Unknown identifier `sqrt`"])]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CROSS_TALK))
+def test_grouping_gives_the_verdicts_of_checking_alone(case):
+    stmts, expected = CROSS_TALK[case]
+    stmts = [CLEAN, *stmts, CLEAN.replace("clean", "clean2")]
+    expected = [(True, []), *expected, (True, [])]
+    alone = _verdicts(stmts, group=False)
+    assert alone == expected  # the stand-in models Lean's behaviour for the case
+    assert _verdicts(stmts, group=True) == alone
+
+
+def test_a_name_that_exists_in_an_opened_namespace_is_checked_alone(tmp_path):
+    # at the root, `succ_le_iff` would compete with `Nat.succ_le_iff` under `open Nat`; inside the wrapper,
+    # `ATF_..succ_le_iff` shadows it: the probes find `Nat.succ_le_iff`, so Lean sees the statement alone
+    stmts = [CLEAN, M + "open Nat\ntheorem succ_le_iff (m n : ℕ) : m < n := by sorry", CLEAN.replace("clean", "c2")]
+    with checker(tmp_path) as c:
+        assert [r.ok for r in c.check_many(stmts)] == [True, True, True]
+    cmds = [r["cmd"] for r in sent(tmp_path) if "env" in r]
+    assert "#check @_root_.Nat.succ_le_iff" in cmds[0] and cmds[1].startswith("\nopen Nat\ntheorem succ_le_iff")
+
+
+def test_wrapper_names_and_sentinels_are_unpredictable():
+    items = [prepare(parse_statement(s)) for s in MIXED[:2]]
+    a, b = build_group(items), build_group(items)
+    assert a.blocks[0].namespace != b.blocks[0].namespace and a.blocks[0].marker != b.blocks[0].marker
+    assert len(a.tag) >= 16 and a.tag in a.blocks[1].namespace and a.tag in a.blocks[1].marker
+
+
+# -- a hung statement costs one timeout, not its batch's (issue 9, item 5) ----------------------------
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("hung", [0, 5])
+def test_a_hung_statement_costs_its_group_one_timeout_then_singles(tmp_path, hung):
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(8)]
+    stmts[hung] = H + f"theorem t{hung} : STANDIN_SLOW = 1 := by sorry"
+    with checker(tmp_path, "--slow-s", "30", timeout_s=0.8) as c:
+        results = c.check_many(stmts)
+        stats = c.stats()
+    assert [r.failure for r in results] == ["timeout" if i == hung else None for i in range(8)]
+    assert all(r.ok for i, r in enumerate(results) if i != hung)
+    # the group's one timeout, then each statement alone with its own timeout: two in all, never a bisection
+    assert stats.timeouts == 2 and stats.starts == 3
+    cmds = [r["cmd"] for r in sent(tmp_path) if "env" in r]
+    assert [c.count("#print") for c in cmds] == [8] + [1] * 8
+
+
+def test_verdicts_are_handed_over_as_soon_as_they_are_known():
+    from atf.lean import LeanRepl
+    from atf.lean.batch import GroupChecker
+
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(4)]
+    stmts[3] = H + "theorem t3 : STANDIN_SLOW = 1 := by sorry"
+    items = [prepare(parse_statement(s)) for s in stmts]
+    seen = []
+    with LeanRepl([sys.executable, STANDIN, "--slow-s", "30"], sandbox="none") as repl:
+        GroupChecker(repl, timeout_s=0.5).check(items[0].header, items, on_verdict=lambda i, v: seen.append((i, v.ok)))
+    assert seen == [(0, True), (1, True), (2, True), (3, False)]
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("mutual\ntheorem a : 1 = 1 := by sorry\nend\ntheorem t : 1 = 1 := by sorry", "opens a `mutual`"),
+    ("namespace Foo\ntheorem t : 1 = 1 := by sorry\nend Foo", "opens a `namespace`"),
+    ("end\ntheorem t : 1 = 1 := by sorry", "closes a scope it did not open"),
+    ("def Nat.double (n : ℕ) := 2 * n\ntheorem t : 1 = 1 := by sorry", "dotted name `Nat.double`"),
+    ("protected theorem t : 1 = 1 := by sorry", "uses `protected`"),
+    ('scoped notation "x" => 1\ntheorem t : 1 = 1 := by sorry', "uses `scoped`"),
+    ("attribute [scoped simp] foo\ntheorem t : 1 = 1 := by sorry", "global or scoped attribute"),
+    ('syntax "foo" : term\ntheorem t : 1 = 1 := by sorry', "uses `syntax`"),
+    ("alias foo := bar\ntheorem t : 1 = 1 := by sorry", "uses `alias`"),
+    ("theorem t : ATF_0123_0.x = 1 := by sorry", "wrapper's namespace"),
+    ("theorem «my thm» : 1 = 1 := by sorry", "probes cannot name"),
+    ("section\nopen Real\nlocal notation \"τ\" => 2 * π\ntheorem t : τ = τ := by sorry\nend", None),
+    ("attribute [local simp] add_comm\nset_option maxRecDepth 1000 in\ntheorem t : 1 = 1 := by sorry", None),
+])
+def test_what_is_checked_alone(text, reason):
+    got = prepare(parse_statement("import Mathlib\n" + text)).alone_reason
+    assert (got is None) if reason is None else (reason in got), got

@@ -105,28 +105,43 @@ def test_unknown_shapes_are_rejected():
         parse_response([1])
 
 
-def test_driver_replays_every_transcript_through_the_protocol(transcripts, tmp_path):
-    """The stand-in serves each recorded answer only if the driver sent exactly the recorded request;
-    all transcripts are served by one process in sequence."""
-    log = tmp_path / "sent.jsonl"
-    argv = [sys.executable, STANDIN, "--log", str(log)]
-    for inp, out in transcripts:
-        argv += ["--replay", str(inp), str(out)]
-    expected_requests = []
-    with LeanRepl(argv) as repl:
-        for inp, out in transcripts:
+def _replay(pairs, tmp_path) -> int:
+    """The stand-in serves each recorded answer only if the driver sent exactly the recorded request.
+    Each transcript is one REPL session (its env ids start at 0, and the driver checks they only grow)."""
+    expected_requests, sent = [], []
+    round_trips = 0
+    for n, (inp, out) in enumerate(pairs):
+        log = tmp_path / f"sent{n}.jsonl"
+        with LeanRepl([sys.executable, STANDIN, "--log", str(log), "--replay", str(inp), str(out)],
+                      sandbox="none") as repl:
             for request, expected in zip(read_requests(inp), read_responses(out)):
                 expected_requests.append(request)
                 answer = repl.send(request, timeout_s=20)
                 assert answer == expected, inp.name
                 assert parse_response(answer).to_json() == expected
-        assert repl.stats.starts == 1 and repl.stats.round_trips == 217
-    sent = [json.loads(line) for line in log.read_text().splitlines()]
+            assert repl.stats.starts == 1 and repl.stats.protocol_errors == 0
+            round_trips += repl.stats.round_trips
+        sent += [json.loads(line) for line in log.read_text().splitlines()]
     assert sent == expected_requests
+    return round_trips
+
+
+def test_driver_replays_the_checker_transcripts_through_the_protocol(transcripts, tmp_path):
+    useful = {"readme", "file_env", "variables", "unknown_environment", "unknown_tactic", "pickle_environment",
+              "dup_sorries", "H20231020"}
+    pairs = [p for p in transcripts if p[0].name[: -len(".in")] in useful]
+    assert {p[0].name[: -len(".in")] for p in pairs} == useful
+    assert _replay(pairs, tmp_path) > len(pairs)
+
+
+@pytest.mark.integration
+def test_driver_replays_every_transcript_through_the_protocol(transcripts, tmp_path):
+    assert _replay(transcripts, tmp_path) == 217
 
 
 def test_replay_stand_in_refuses_a_request_that_differs_from_the_transcript(data_dir):
     root = data_dir / "lean-repl-transcripts"
-    with LeanRepl([sys.executable, STANDIN, "--replay", str(root / "readme.in"), str(root / "readme.expected.out")]) as repl:
+    with LeanRepl([sys.executable, STANDIN, "--replay", str(root / "readme.in"), str(root / "readme.expected.out")],
+                  sandbox="none") as repl:
         answer = parse_response(repl.send({"cmd": "def f (x : Unit) : Nat := by exact 0"}, timeout_s=20))
     assert isinstance(answer, ReplError) and "differs from the transcript" in answer.message

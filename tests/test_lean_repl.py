@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 
 from atf.lean.protocol import CommandResponse, ReplError
-from atf.lean.repl import HeaderError, LeanRepl, LeanUnavailable, ReplFailure, _decode_answer
+from atf.lean.repl import HeaderError, LeanRepl, LeanUnavailable, ReplFailure
 
 STANDIN = str(Path(__file__).parent / "lean_standin.py")
 
 
 def standin(*flags: str, **kwargs) -> LeanRepl:
+    kwargs.setdefault("sandbox", "none")  # the driver itself; test_lean_sandbox.py runs it sandboxed
     return LeanRepl([sys.executable, STANDIN, *flags], **kwargs)
 
 
@@ -81,15 +82,76 @@ def test_restart_after_max_requests():
         assert repl.stats.starts == 3
 
 
-def test_noise_before_the_answer_is_skipped():
+def test_text_that_cannot_be_an_answer_is_skipped():
     noisy = ["/bin/sh", "-c", f"echo 'warning: lake is building {{stuff}}'; echo; exec {sys.executable} {STANDIN}"]
-    with LeanRepl(noisy) as repl:
+    with LeanRepl(noisy, sandbox="none") as repl:
         resp = repl.command("def f := 1", None, timeout_s=10)
         assert isinstance(resp, CommandResponse) and resp.env == 0
-    assert _decode_answer('lake: {not json\n{"env": 3}\n\n') == {"env": 3}
-    assert _decode_answer('{"env": 3, "messages": [\n') is None
+        assert repl.stats.protocol_errors == 0
 
 
 def test_a_missing_repl_binary_is_a_clear_error():
     with pytest.raises(LeanUnavailable, match="could not start the Lean REPL"):
-        LeanRepl(["/nonexistent/lake", "exe", "repl"]).start()
+        LeanRepl(["/nonexistent/lake", "exe", "repl"], sandbox="none").start()
+
+
+# -- the channel cannot be spoofed (issue 9, item 3) ------------------------------------------------
+
+
+def _ok(resp) -> bool:
+    return isinstance(resp, CommandResponse) and not resp.errors
+
+
+def test_stderr_that_looks_like_answers_is_never_read_as_one():
+    with standin() as repl:
+        env = repl.header_env(["Mathlib"], timeout_s=10)
+        bad = repl.command("theorem a : STANDIN_ERROR = 1 := by sorry -- STANDIN_STDERR_ANSWER", env, timeout_s=10)
+        good = repl.command("theorem b : 1 = 1 := by sorry", env, timeout_s=10)
+    assert not _ok(bad) and bad.errors[0].data == "Unknown identifier `STANDIN_ERROR`"
+    assert _ok(good) and good.env == bad.env + 1  # nothing shifted: each answer belongs to its request
+    assert repl.stats.protocol_errors == 0 and repl.stats.starts == 1
+
+
+def test_a_repeated_answer_is_never_taken_for_the_next_one():
+    with standin() as repl:
+        env = repl.header_env(["Mathlib"], timeout_s=10)
+        first = repl.command("theorem a : 1 = 1 := by sorry -- STANDIN_DOUBLE", env, timeout_s=10)
+        assert _ok(first)
+        import time
+
+        time.sleep(0.3)  # the duplicate is waiting in the pipe when the next request goes out
+        with pytest.raises(ReplFailure) as err:
+            repl.command("theorem b : STANDIN_ERROR = 1 := by sorry", env, timeout_s=10)
+        assert err.value.kind == "protocol" and "nobody asked for" in str(err.value)
+        assert not repl.alive and repl.stats.protocol_errors == 1
+
+
+def test_a_repeated_answer_that_arrives_late_is_caught_by_its_env_id():
+    with standin() as repl:
+        env = repl.header_env(["Mathlib"], timeout_s=10)
+        assert _ok(repl.command("theorem a : 1 = 1 := by sorry -- STANDIN_DOUBLE_LATE", env, timeout_s=10))
+        with pytest.raises(ReplFailure, match="not newer than env 1") as err:
+            repl.command("theorem b : STANDIN_ERROR = 1 := by sorry", env, timeout_s=10)
+        assert err.value.kind == "protocol" and not repl.alive
+
+
+@pytest.mark.parametrize("marker,kind,words", [("STANDIN_MALFORMED", "protocol", "malformed answer"),
+                                               ("STANDIN_UNKNOWN_SHAPE", "protocol", "unknown shape"),
+                                               ("STANDIN_MISSING", "timeout", "did not answer within")])
+def test_a_malformed_unknown_or_missing_answer_fails_that_request_only(marker, kind, words):
+    with standin() as repl:
+        env = repl.header_env(["Mathlib"], timeout_s=10)
+        with pytest.raises(ReplFailure, match=words) as err:
+            repl.command(f"theorem a : 1 = 1 := by sorry -- {marker}", env, timeout_s=1)
+        assert err.value.kind == kind and not repl.alive
+        env = repl.header_env(["Mathlib"], timeout_s=10)  # a fresh process serves the next request
+        assert _ok(repl.command("theorem b : 1 = 1 := by sorry", env, timeout_s=10))
+
+
+def test_stderr_is_kept_apart_and_shown_with_a_crash():
+    with standin() as repl:
+        env = repl.header_env(["Mathlib"], timeout_s=10)
+        with pytest.raises(ReplFailure) as err:
+            repl.command("theorem t : STANDIN_CRASH = 1 := by sorry -- STANDIN_STDERR_ANSWER", env, timeout_s=10)
+    assert err.value.kind == "crash" and "INTERNAL PANIC" in err.value.output_tail
+    assert '"env": 10001' in err.value.output_tail  # the fake answer went to the log, not to the parser

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Install what ATF's syntax check needs to run real Lean: elan, the leanprover-community REPL, and a
-# Mathlib project on the same Lean version. Needs internet, git, curl and ~10 GB of disk (Mathlib's
-# build cache). Re-running it is safe: finished steps are skipped.
+# Install what ATF's syntax check needs to run real Lean: bubblewrap (every REPL runs sandboxed), elan,
+# the leanprover-community REPL, and a Mathlib project on the same Lean version. Needs internet, git,
+# curl and ~10 GB of disk (Mathlib's build cache). Re-running it is safe: finished steps are skipped.
 #
 #   tools/install_lean.sh                  # REPL from its default branch, Mathlib tag = the REPL's toolchain
 #   ATF_REPL_REV=<commit|tag> ATF_MATHLIB_REV=<tag|commit> tools/install_lean.sh
@@ -15,6 +15,19 @@ set -euo pipefail
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
   sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
+fi
+
+# 0. bubblewrap: ATF runs each Lean REPL in a bwrap sandbox (no network, read-only toolchain and project)
+if ! command -v bwrap >/dev/null 2>&1; then
+  printf '\n==> installing bubblewrap\n'
+  SUDO=""; [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq bubblewrap \
+    || { echo "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and re-run" >&2; exit 1; }
+fi
+if ! bwrap --unshare-all --ro-bind / / true; then
+  echo "bubblewrap is installed but cannot create namespaces here: user namespaces are restricted" >&2
+  echo "(kernel.unprivileged_userns_clone, user.max_user_namespaces, AppArmor, or a container's seccomp)." >&2
+  echo "Allow them, or run ATF with --sandbox none on trusted input only." >&2
 fi
 
 HOME_DIR="${ATF_LEAN_HOME:-$HOME/.cache/atf/lean}"
@@ -73,14 +86,16 @@ fi
 # 4. smoke test: one statement through the REPL
 say "smoke test"
 REPL_BIN="$HOME_DIR/repl/.lake/build/bin/repl"
+# the toolchain's own lake, so that the sandboxed REPL needs no elan proxy (and no HOME) to start
+LAKE_BIN="$(cd "$PROJECT" && elan which lake)"
 printf '%s\n\n' '{"cmd": "import Mathlib\ntheorem atf_smoke (x : ℝ) (h : 0 < x) : 0 < x ^ 2 := by sorry"}' \
-  | (cd "$PROJECT" && lake env "$REPL_BIN") | tee "$HOME_DIR/smoke.json"
+  | (cd "$PROJECT" && "$LAKE_BIN" env "$REPL_BIN") | tee "$HOME_DIR/smoke.json"
 grep -q '"env"' "$HOME_DIR/smoke.json" || { echo "the REPL did not answer as expected" >&2; exit 1; }
 
 cat <<EOF
 
 Lean is ready. ATF finds this layout by itself; to point at it explicitly:
-  export ATF_LEAN_REPL="$HOME/.elan/bin/lake env $REPL_BIN"
+  export ATF_LEAN_REPL="$LAKE_BIN env $REPL_BIN"
   export ATF_LEAN_PROJECT="$PROJECT"
 Check: atf syntax-check \$'import Mathlib\ntheorem t : (2 : ℕ) + 2 = 4 := by sorry'
 EOF

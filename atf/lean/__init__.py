@@ -10,6 +10,7 @@ REPL command; without Lean its results say checked_by="precheck".
 from atf.lean.checker import Diagnostic, SyntaxChecker, SyntaxResult, find_repl
 from atf.lean.precheck import precheck, run_precheck
 from atf.lean.repl import HeaderError, LeanRepl, LeanUnavailable, ReplFailure
+from atf.lean.sandbox import SandboxConfig
 from atf.lean.statement import Binder, LeanStatement, StatementParseError, parse_statement
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "LeanStatement",
     "LeanUnavailable",
     "ReplFailure",
+    "SandboxConfig",
     "StatementParseError",
     "SyntaxChecker",
     "SyntaxResult",

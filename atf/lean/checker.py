@@ -10,6 +10,7 @@ How Lean is found (first that applies):
   3. `tools/install_lean.sh`'s layout under `$ATF_LEAN_HOME` (default ~/.cache/atf/lean): `lake env
      repl/.lake/build/bin/repl`, run in `project/`.
 Without one, results say checked_by="precheck" and their feedback says that Lean was not run.
+Every REPL runs in a bubblewrap sandbox (atf.lean.sandbox) unless `sandbox="none"` is asked for.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from atf.lean.batch import GroupChecker, Verdict, prepare
 from atf.lean.pool import Job, ReplPool
 from atf.lean.precheck import run_precheck
 from atf.lean.repl import LeanRepl, LeanUnavailable, ReplStats
+from atf.lean.sandbox import SandboxConfig, SandboxUnavailable, probe
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +62,8 @@ class SyntaxResult:
     errors / warnings: "line:col: message" strings; `diagnostics` has them structured.
     goals: Lean's goal at each `sorry` (how Lean reads the statement).
     failure: None, or why it failed: "precheck", "lean" (Lean reported errors), "timeout", "memory",
-        "crash", "header" (the imports did not load), "budget" (a server's per-request pre-check budget
-        ran out before this statement).
+        "crash", "protocol" (the REPL gave no valid answer, even after a restart), "header" (the imports
+        did not load), "budget" (a server's per-request pre-check budget ran out before this statement).
     note: for precheck-only results, why Lean was not run.
     """
 
@@ -135,10 +137,22 @@ def find_repl(
     home = Path(os.environ.get("ATF_LEAN_HOME", Path.home() / ".cache" / "atf" / "lean"))
     repl_bin = home / "repl" / ".lake" / "build" / "bin" / "repl"
     project = Path(project_dir) if project_dir else home / "project"
-    lake = shutil.which("lake") or str(Path.home() / ".elan" / "bin" / "lake")
+    lake = _toolchain_lake(project) or shutil.which("lake") or str(Path.home() / ".elan" / "bin" / "lake")
     if repl_bin.exists() and project.is_dir() and Path(lake).exists():
         return [lake, "env", str(repl_bin)], str(project)
     return None
+
+
+def _toolchain_lake(project: Path) -> str | None:
+    """The `lake` of the project's pinned toolchain, so that the sandboxed REPL starts without elan's proxy
+    (elan names `leanprover/lean4:v4.24.0` `leanprover--lean4---v4.24.0`)."""
+    try:
+        name = (project / "lean-toolchain").read_text().strip()
+    except OSError:
+        return None
+    elan = Path(os.environ.get("ELAN_HOME", Path.home() / ".elan"))
+    lake = elan / "toolchains" / name.replace("/", "--").replace(":", "---") / "bin" / "lake"
+    return str(lake) if lake.exists() else None
 
 
 class SyntaxChecker:
@@ -148,12 +162,15 @@ class SyntaxChecker:
     use_lean: False: pre-checks only; True: fail unless a REPL is found; None: use one if found.
     workers: REPL processes run in parallel (each holds its own imported environments in memory;
         a Mathlib REPL needs several GB).
-    timeout_s: the most seconds Lean may spend on one statement; group_extra_s: extra seconds a grouped
-        command gets per additional statement; header_timeout_s: for loading the imports.
-    max_memory_mb: kill a REPL process whose memory exceeds this (None: no limit).
+    timeout_s: the most seconds Lean may spend on one statement (and on one grouped command: a group that
+        runs longer is checked one by one, so a hung statement costs its group one timeout); group_extra_s:
+        extra seconds a group gets per additional statement; header_timeout_s: for loading the imports.
+    max_memory_mb: kill a REPL process whose resident memory exceeds this (None: no limit).
+    sandbox: how each REPL process is confined: a SandboxConfig, or "bwrap" (the default) / "none"
+        (unconfined: only for trusted input). See atf.lean.sandbox.
     max_group_size: most statements compiled in one command.
     max_requests_per_process: restart a REPL after this many requests (it keeps every environment).
-    split: how a failed grouped command is retried: "bisect" or "singles".
+    split: how a crashed grouped command is retried: "singles" (default) or "bisect".
     group: False checks every statement in its own command (for comparison and debugging).
     require_header: a statement without `import` lines fails the pre-check; default_header: instead,
         prepend this header (e.g. "import Mathlib") to statements that have none.
@@ -167,12 +184,13 @@ class SyntaxChecker:
         use_lean: bool | None = None,
         workers: int = 1,
         timeout_s: float = 60.0,
-        group_extra_s: float = 2.0,
+        group_extra_s: float = 0.0,
         header_timeout_s: float = 600.0,
         max_memory_mb: float | None = None,
+        sandbox: SandboxConfig | str | None = None,
         max_group_size: int = 32,
         max_requests_per_process: int | None = 1000,
-        split: str = "bisect",
+        split: str = "singles",
         group: bool = True,
         require_header: bool = True,
         default_header: str | None = None,
@@ -196,14 +214,19 @@ class SyntaxChecker:
             "no Lean REPL configured: set ATF_LEAN_REPL or run tools/install_lean.sh"
         )
         self.repl_argv, self.repl_cwd = found if found else (None, None)
+        self.sandbox = SandboxConfig.parse(sandbox)
         self._pool: ReplPool | None = None
         if found:
             argv, cwd = found
             if shutil.which(argv[0]) is None and not Path(argv[0]).exists():
                 raise LeanUnavailable(f"Lean REPL command not found: {argv[0]!r}")
+            try:
+                probe(self.sandbox)
+            except SandboxUnavailable as err:
+                raise LeanUnavailable(str(err)) from err
             self._pool = ReplPool(
                 make_repl=lambda: LeanRepl(argv, cwd=cwd, max_memory_mb=max_memory_mb,
-                                           max_requests=max_requests_per_process),
+                                           max_requests=max_requests_per_process, sandbox=self.sandbox),
                 size=workers,
                 make_checker=lambda repl: GroupChecker(repl, timeout_s=timeout_s, group_extra_s=group_extra_s,
                                                        header_timeout_s=header_timeout_s, split=split),

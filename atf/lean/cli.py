@@ -9,6 +9,8 @@ import textwrap
 from pathlib import Path
 from typing import Iterator
 
+from atf.lean.sandbox import SANDBOX_MODES, SandboxConfig
+
 STATEMENT_FIELDS = ("statement", "formal_statement", "lean_file", "autoformalization", "lean4_code")
 
 _LEAN_HELP = """\
@@ -28,11 +30,23 @@ def add_lean_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-memory-mb", type=float, default=None, help="restart a REPL that uses more memory")
     g.add_argument("--group-size", type=int, default=32, help="statements compiled per Lean command")
     g.add_argument("--no-group", action="store_true", help="compile each statement in its own command")
-    g.add_argument("--split", choices=("bisect", "singles"), default="bisect",
-                   help="how to retry a grouped command that timed out or crashed")
+    g.add_argument("--split", choices=("bisect", "singles"), default="singles",
+                   help="how to retry a grouped command that crashed (one that timed out is always retried "
+                        "one statement at a time)")
+    sandbox = SandboxConfig()
+    g.add_argument("--sandbox", choices=SANDBOX_MODES, default=sandbox.mode,
+                   help="confine each REPL with bubblewrap (no network, read-only toolchain and project, private "
+                        "/tmp, rlimits); `none` runs Lean unconfined: only for trusted input")
+    g.add_argument("--address-space-mb", type=int, default=sandbox.address_space_mb,
+                   help="address-space limit per REPL process (Lean maps its imported .olean files, so "
+                        "`import Mathlib` needs several GB of it)")
     g.add_argument("--default-header", metavar="TEXT",
                    help='prepend this to statements without imports (e.g. "import Mathlib"); '
                         "otherwise a missing header is an error")
+
+
+def sandbox_config(args) -> SandboxConfig:
+    return SandboxConfig(mode=args.sandbox, address_space_mb=args.address_space_mb)
 
 
 def build_checker(args):
@@ -56,6 +70,7 @@ def _checker(SyntaxChecker, args):
         timeout_s=args.timeout,
         header_timeout_s=args.header_timeout,
         max_memory_mb=args.max_memory_mb,
+        sandbox=sandbox_config(args),
         max_group_size=args.group_size,
         split=args.split,
         group=not args.no_group,

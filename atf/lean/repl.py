@@ -1,38 +1,61 @@
-"""Drive one Lean REPL process (`lake exe repl`) over pexpect.
+"""Drive one Lean REPL process (`lake exe repl`), sandboxed, over its stdin/stdout pipes.
 
 The process is started lazily, answers one request at a time, and is killed and restarted when it
 runs past a request's timeout, exceeds the memory limit (resident memory of its whole process tree,
-polled while waiting) or dies. Imported environments (`import Mathlib` takes the REPL many seconds)
-are loaded once per process and reused through their `env` ids.
+polled while waiting), dies, or breaks the protocol. Imported environments (`import Mathlib` takes the
+REPL many seconds) are loaded once per process and reused through their `env` ids.
 
-pexpect's `PopenSpawn` (pipes) is used rather than a pty: a pty's canonical mode caps an input line at
-4095 bytes, far less than a grouped command, and echoes input back.
+The channel cannot be spoofed by what the REPL (or Lean code it runs) prints on stderr, nor shifted by
+an answer too many or too few:
+- stderr is drained by its own thread into a bounded log (shown with crashes), never parsed;
+- stdout is cut into answers by the protocol's framing (one JSON object, then a blank line); each
+  chunk that starts like an object must be a well-formed JSON object of a known shape (other text,
+  such as a build log, is logged and skipped: it cannot pass for an answer);
+- command answers must carry a fresh environment id: the REPL numbers environments in the order it
+  creates them (`recordCommandSnapshot` in REPL/Main.lean), so a stale or repeated answer has an id
+  no larger than one already seen in this process;
+- an answer left over before a request is sent (the REPL answered twice) is never read as the next
+  request's answer.
+Any violation kills the process and raises ReplFailure(kind="protocol"); the caller retries or fails
+only the statements of that request (see atf.lean.batch).
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
 import os
-import re
+import queue
 import signal
+import subprocess
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
-import pexpect
-from pexpect.popen_spawn import PopenSpawn
-
-from atf.lean.protocol import CommandResponse, ReplError, Response, command_request, encode_request, parse_response
+from atf.lean.protocol import (
+    CommandResponse,
+    ReplError,
+    Response,
+    command_request,
+    encode_request,
+    parse_response,
+)
+from atf.lean.sandbox import SandboxConfig, SandboxUnavailable, build_launch
 
 log = logging.getLogger(__name__)
 
-_BLANK_LINE = re.compile(r"\r?\n[ \t]*\r?\n")
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+STDERR_LINES_KEPT = 200
+# Requests whose answer creates a new environment (and so must carry a fresh `env` id).
+_NEW_ENV_KEYS = ("cmd", "path", "unpickleEnvFrom")
 
 
 class ReplFailure(RuntimeError):
-    """The REPL process did not answer: kind is "timeout", "memory" or "crash". It has been killed."""
+    """The REPL process did not answer properly: kind is "timeout", "memory", "crash" or "protocol"
+    (an extra, malformed, unknown-shape or stale answer). It has been killed."""
 
     def __init__(self, kind: str, message: str, output_tail: str = ""):
         super().__init__(message)
@@ -45,7 +68,7 @@ class ReplRefused(RuntimeError):
 
 
 class LeanUnavailable(RuntimeError):
-    """The REPL command could not be started at all (not installed, wrong path)."""
+    """The REPL command could not be started at all (not installed, wrong path, no sandbox)."""
 
 
 class HeaderError(RuntimeError):
@@ -68,9 +91,63 @@ class ReplStats:
     timeouts: int = 0
     crashes: int = 0
     memory_kills: int = 0
+    protocol_errors: int = 0
 
     def add(self, other: ReplStats) -> ReplStats:
         return ReplStats(*(a + b for a, b in zip(vars(self).values(), vars(other).values())))
+
+
+class _Process:
+    """A started REPL: the Popen, a queue of framed stdout answers, and the tail of its stderr."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.answers: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES_KEPT)
+        self.max_env = -1
+        self.max_proof_state = -1
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        lines: list[str] = []
+        size = 0
+        stream = self.proc.stdout
+        assert stream is not None
+        try:
+            while True:
+                raw = stream.readline(MAX_ANSWER_BYTES + 1)
+                if not raw:
+                    break
+                line = raw.decode("utf-8", errors="replace")
+                size += len(raw)
+                if size > MAX_ANSWER_BYTES:
+                    self.answers.put(("oversize", f"an answer of more than {MAX_ANSWER_BYTES} bytes"))
+                    return
+                if line.strip():
+                    lines.append(line)
+                elif lines:
+                    self.answers.put(("answer", "".join(lines)))
+                    lines, size = [], 0
+        except (OSError, ValueError):
+            pass
+        if lines:
+            self.answers.put(("answer", "".join(lines)))  # an answer cut short by the exit: left to the parser
+        self.answers.put(("eof", ""))
+
+    def _drain_stderr(self) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        try:
+            for raw in iter(lambda: stream.readline(65536), b""):
+                line = raw.decode("utf-8", errors="replace").rstrip("\n")
+                self.stderr_tail.append(line)
+                log.debug("repl %s stderr: %s", self.proc.pid, line)
+        except (OSError, ValueError):
+            pass
+
+    def tail(self) -> str:
+        return "\n".join(self.stderr_tail)[-2000:]
 
 
 class LeanRepl:
@@ -78,10 +155,14 @@ class LeanRepl:
 
     command: argv of the REPL, e.g. ["lake", "env", "/opt/repl/.lake/build/bin/repl"].
     cwd: where to run it (the Lean project whose packages the imports come from).
+    env: extra environment variables for the REPL (the sandbox starts from an empty environment).
     max_memory_mb: kill the process when its tree's resident memory exceeds this (None: no limit).
     max_requests: restart after this many requests, since the REPL keeps every environment it
         produced in memory (None: never).
     poll_interval_s: how often the memory and the deadline are checked while waiting.
+    sandbox: how the process is confined (default: bubblewrap, see atf.lean.sandbox).
+
+    One LeanRepl serves one caller at a time; a pool runs one LeanRepl per worker.
     """
 
     def __init__(
@@ -92,6 +173,7 @@ class LeanRepl:
         max_memory_mb: float | None = None,
         max_requests: int | None = None,
         poll_interval_s: float = 0.1,
+        sandbox: SandboxConfig | str | None = None,
     ):
         if not command:
             raise ValueError("empty REPL command")
@@ -101,8 +183,9 @@ class LeanRepl:
         self.max_memory_mb = max_memory_mb
         self.max_requests = max_requests
         self.poll_interval_s = poll_interval_s
+        self.sandbox = SandboxConfig.parse(sandbox)
         self.stats = ReplStats()
-        self._child: PopenSpawn | None = None
+        self._child: _Process | None = None
         self._requests_since_start = 0
         self._headers: dict[tuple[str, ...], int] = {}
 
@@ -113,7 +196,7 @@ class LeanRepl:
 
     @property
     def pid(self) -> int | None:
-        return self._child.pid if self._child is not None else None
+        return self._child.proc.pid if self._child is not None else None
 
     def loaded_headers(self) -> set[tuple[str, ...]]:
         return set(self._headers.copy()) if self.alive else set()  # copy(): atomic while another thread loads
@@ -121,35 +204,37 @@ class LeanRepl:
     def start(self) -> None:
         self.close()
         try:
-            child = PopenSpawn(
-                self.argv, cwd=self.cwd, env=self.env, encoding="utf-8", codec_errors="replace",
-                preexec_fn=os.setsid, maxread=65536,
-            )
+            launch = build_launch(self.argv, self.cwd, self.env, self.sandbox)
+            proc = subprocess.Popen(launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, cwd=launch.cwd, env=launch.env,
+                                    start_new_session=True, bufsize=0)
+        except SandboxUnavailable as err:
+            raise LeanUnavailable(str(err)) from err
         except (FileNotFoundError, PermissionError, NotADirectoryError) as err:
             raise LeanUnavailable(f"could not start the Lean REPL {' '.join(self.argv)!r}: {err}") from err
-        child.delayafterread = 0.001  # PopenSpawn polls its reader queue; keep that loop from spinning
-        self._child = child
+        self._child = _Process(proc)
         self._requests_since_start = 0
         self._headers.clear()
         self.stats.starts += 1
-        log.debug("started Lean REPL pid %s: %s", child.pid, " ".join(self.argv))
+        log.debug("started Lean REPL pid %s (sandbox %s): %s", proc.pid, self.sandbox.mode, " ".join(self.argv))
 
     def close(self) -> None:
-        """Kill the process (and its children); a later request starts a fresh one."""
+        """Kill the process (and its children; a sandbox's pid namespace dies with it)."""
         child, self._child = self._child, None
         self._headers.clear()
         if child is None:
             return
-        if child.proc.poll() is None:
+        proc = child.proc
+        if proc.poll() is None:
             try:
-                os.killpg(child.pid, signal.SIGKILL)
+                os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
-                child.proc.kill()
+                proc.kill()
         try:
-            child.proc.wait(timeout=10)
+            proc.wait(timeout=10)
         except Exception:  # noqa: BLE001 - a zombie we cannot reap is not worth failing over
             pass
-        for stream in (child.proc.stdin, child.proc.stdout):
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
             try:
                 if stream:
                     stream.close()
@@ -170,26 +255,32 @@ class LeanRepl:
 
     # -- requests ----------------------------------------------------------------------------------
     def send(self, request: dict, timeout_s: float) -> dict:
-        """Send one request and return the decoded JSON answer; raises ReplFailure (process killed)."""
+        """Send one request and return its decoded JSON answer; raises ReplFailure (process killed)."""
         if self.max_requests is not None and self._requests_since_start >= self.max_requests:
             log.debug("restarting the REPL after %d requests", self._requests_since_start)
             self.close()
-        if not self.alive:
-            if self._child is not None:  # died between requests
-                self.close()
+        if self._child is not None and not self.alive:  # died between requests
+            self.close()
+        if self._child is not None and not self._child.answers.empty():
+            kind, text = self._child.answers.get_nowait()
+            if kind != "eof":
+                self._fail("protocol", f"the Lean REPL sent an answer nobody asked for: {text[:200]!r}")
+            self.close()
+        if self._child is None:
             self.start()
         child = self._child
         assert child is not None
         self._requests_since_start += 1
         self.stats.round_trips += 1
         try:
-            child.send(encode_request(request))
+            assert child.proc.stdin is not None
+            child.proc.stdin.write(encode_request(request).encode("utf-8"))
+            child.proc.stdin.flush()
         except OSError as err:
-            tail = self._tail(child)
-            self.stats.crashes += 1
-            self.close()
-            raise ReplFailure("crash", f"the Lean REPL stopped accepting input ({err})", tail) from err
-        return self._read_answer(child, timeout_s)
+            self._fail("crash", f"the Lean REPL stopped accepting input ({err})")
+        obj = self._read_answer(child, timeout_s)
+        self._check_binding(child, request, obj)
+        return obj
 
     def run(self, request: dict, timeout_s: float) -> Response:
         return parse_response(self.send(request, timeout_s))
@@ -218,60 +309,71 @@ class LeanRepl:
         self._headers.pop(tuple(imports), None)
 
     # -- reading -----------------------------------------------------------------------------------
-    def _read_answer(self, child: PopenSpawn, timeout_s: float) -> dict:
+    def _fail(self, kind: str, message: str) -> None:
+        tail = self._child.tail() if self._child is not None else ""
+        counter = {"timeout": "timeouts", "memory": "memory_kills", "crash": "crashes", "protocol": "protocol_errors"}
+        setattr(self.stats, counter[kind], getattr(self.stats, counter[kind]) + 1)
+        if kind == "protocol":
+            log.warning("Lean REPL protocol error, restarting it: %s", message)
+        self.close()
+        raise ReplFailure(kind, message, tail)
+
+    def _read_answer(self, child: _Process, timeout_s: float) -> dict:
         deadline = time.monotonic() + timeout_s
-        text = ""
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                self.stats.timeouts += 1
-                self.close()
-                raise ReplFailure("timeout", f"Lean did not answer within {timeout_s:g} s", text[-2000:])
+                self._fail("timeout", f"Lean did not answer within {timeout_s:g} s")
             try:
-                child.expect([_BLANK_LINE, pexpect.EOF], timeout=min(self.poll_interval_s, remaining))
-            except pexpect.TIMEOUT:
-                self._check_memory(child, text)
+                kind, text = child.answers.get(timeout=min(self.poll_interval_s, remaining))
+            except queue.Empty:
+                self._check_memory(child)
                 continue
-            text += child.before if isinstance(child.before, str) else ""
-            if child.after is pexpect.EOF:
-                code = child.proc.wait()
-                self.stats.crashes += 1
-                self.close()
-                raise ReplFailure("crash", f"the Lean REPL exited ({_describe_exit(code)})", text[-2000:])
-            text += child.after if isinstance(child.after, str) else ""
-            obj = _decode_answer(text)
-            if obj is not None:
-                return obj
+            if kind == "eof":
+                try:
+                    code = child.proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    code = None
+                time.sleep(0.05)  # let the stderr thread take the last lines
+                self._fail("crash", f"the Lean REPL exited ({_describe_exit(code)})")
+            if kind == "oversize":
+                self._fail("protocol", text)
+            if not text.lstrip().startswith("{"):
+                log.info("Lean REPL printed non-answer text on stdout (skipped): %.200r", text)
+                continue  # cannot be taken for an answer (each is a JSON object), so it cannot shift one
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as err:
+                self._fail("protocol", f"the Lean REPL sent a malformed answer ({err}): {text[:200]!r}")
+            if not isinstance(obj, dict):
+                self._fail("protocol", f"the Lean REPL sent a non-object answer: {text[:200]!r}")
+            try:
+                parse_response(obj)
+            except (ValueError, TypeError, KeyError) as err:
+                self._fail("protocol", f"the Lean REPL sent an answer of unknown shape ({err})")
+            return obj
 
-    def _check_memory(self, child: PopenSpawn, text: str) -> None:
+    def _check_binding(self, child: _Process, request: dict, obj: dict) -> None:
+        """A command's answer must carry an environment id never seen before in this process."""
+        if "env" in obj and "proofState" not in obj and any(k in request for k in _NEW_ENV_KEYS):
+            env = obj["env"]
+            if not isinstance(env, int) or env <= child.max_env or env <= request.get("env", -1):
+                self._fail("protocol", f"the Lean REPL answered with env {env!r}, not newer than env "
+                                       f"{max(child.max_env, request.get('env', -1))}: a stale or repeated answer")
+            child.max_env = env
+        elif "proofState" in obj and "tactic" in request:
+            ps = obj["proofState"]
+            if not isinstance(ps, int) or ps <= child.max_proof_state:
+                self._fail("protocol", f"the Lean REPL answered with proof state {ps!r}, not newer than "
+                                       f"{child.max_proof_state}: a stale or repeated answer")
+            child.max_proof_state = ps
+
+    def _check_memory(self, child: _Process) -> None:
         if self.max_memory_mb is None:
             return
-        rss = tree_rss_mb(child.pid)
+        rss = tree_rss_mb(child.proc.pid)
         if rss > self.max_memory_mb:
-            self.stats.memory_kills += 1
-            self.close()
-            raise ReplFailure("memory", f"Lean used {rss:.0f} MB, over the {self.max_memory_mb:g} MB limit",
-                              text[-2000:])
-
-    @staticmethod
-    def _tail(child: PopenSpawn) -> str:
-        try:
-            return child.read_nonblocking(65536, timeout=0.2)
-        except Exception:  # noqa: BLE001
-            return ""
-
-
-def _decode_answer(text: str) -> dict | None:
-    """The JSON object in `text` (skipping any non-JSON noise before it), or None if incomplete."""
-    decoder = json.JSONDecoder()
-    for m in re.finditer(r"(?m)^\{", text):  # the REPL starts each answer at column 0; nested objects are indented
-        try:
-            obj, _ = decoder.raw_decode(text, m.end() - 1)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(obj, dict):
-            return obj
-    return None
+            self._fail("memory", f"Lean used {rss:.0f} MB, over the {self.max_memory_mb:g} MB limit")
 
 
 def _describe_exit(code: int | None) -> str:

@@ -2,6 +2,7 @@
 
     python tests/bench/bench_syntax_batch.py                 # N=200 statements over H=4 headers
     python tests/bench/bench_syntax_batch.py --crash         # also inject a statement that crashes the REPL
+    python tests/bench/bench_syntax_batch.py --hung --workers 2 --timeout 5   # 7 clean statements + 1 that hangs
 
 This runs tests/lean_standin.py, a test double that speaks the Lean REPL protocol, NOT Lean: its time
 model is a fixed cost per header load (--import-delay, standing in for `import Mathlib`), per command
@@ -15,12 +16,18 @@ comment), so attribution and recovery are exercised. Modes:
   one-by-one         one command per statement on the cached header env
   one-by-one+import  one command per statement, each importing its header again (no env reuse)
 Verdicts of every mode are compared with one-by-one's; a mismatch is printed.
+
+--hung sends 7 clean statements together with one that hangs Lean (the stand-in sleeps for an hour) and
+reports how long their verdicts take: the whole batch through SyntaxChecker, and, on one REPL, when each
+verdict is known (GroupChecker's on_verdict). Issue 9's target on a 2-core machine with 2 workers and
+--timeout 5: all 8 verdicts within 12 s (before: 43 s, when a timed-out group was bisected).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -62,11 +69,14 @@ def summary(results) -> list[tuple]:
     return [(r.ok, r.failure, tuple(r.errors)) for r in results]
 
 
+SANDBOX = "bwrap"  # set from --sandbox
+
+
 def run_checker(argv, statements, **kwargs):
     from atf.lean import SyntaxChecker
 
     t0 = time.perf_counter()
-    with SyntaxChecker(argv, **kwargs) as checker:
+    with SyntaxChecker(argv, sandbox=SANDBOX, **kwargs) as checker:
         results = checker.check_many(statements)
         stats = checker.stats()
     return results, stats, time.perf_counter() - t0
@@ -79,7 +89,7 @@ def run_fresh_imports(argv, statements, timeout_s: float):
 
     t0 = time.perf_counter()
     oks = []
-    with LeanRepl(argv) as repl:
+    with LeanRepl(argv, sandbox=SANDBOX) as repl:
         for s in statements:
             try:
                 resp = repl.command(s, None, timeout_s)
@@ -88,6 +98,36 @@ def run_fresh_imports(argv, statements, timeout_s: float):
                 oks.append(False)
         stats = repl.stats
     return oks, stats, time.perf_counter() - t0
+
+
+def run_hung(argv, n_clean: int, hung_at: int, workers: int, timeout_s: float) -> None:
+    from atf.lean import LeanRepl, SyntaxChecker, parse_statement
+    from atf.lean.batch import GroupChecker, prepare
+
+    rows = make_statements(n_clean + 1, 1, crash=False)
+    clean = [s.replace("STANDIN_SWALLOW", "1").replace("STANDIN_ERROR", "1") for s in rows[:n_clean]]
+    hung = _mark(rows[n_clean].rsplit("\n-- variant", 1)[0], "STANDIN_SLOW") + "\n-- hung\n"
+    stmts = clean[:hung_at] + [hung] + clean[hung_at:]
+    print(f"hung-statement case: {n_clean} clean statements + 1 that hangs (at position {hung_at}), "
+          f"--timeout {timeout_s:g}, {workers} worker(s)")
+    t0 = time.perf_counter()
+    with SyntaxChecker(argv + ["--slow-s", "3600"], workers=workers, timeout_s=timeout_s, sandbox=SANDBOX) as checker:
+        results = checker.check_many(stmts)
+        stats = checker.stats()
+    wall = time.perf_counter() - t0
+    failures = [r.failure for r in results]
+    print(f"  SyntaxChecker.check_many: all {len(stmts)} verdicts in {wall:.2f} s; failures {failures}; "
+          f"timeouts {stats.timeouts}, REPL starts {stats.starts}, round trips {stats.round_trips}")
+    items = [prepare(parse_statement(s)) for s in stmts]
+    known: list[tuple[int, float]] = []
+    with LeanRepl(argv + ["--slow-s", "3600"], sandbox=SANDBOX) as repl:
+        t0 = time.perf_counter()
+        repl.header_env(items[0].header, 60)
+        GroupChecker(repl, timeout_s=timeout_s).check(
+            items[0].header, items, on_verdict=lambda i, v: known.append((i, time.perf_counter() - t0)))
+    clean_times = [t for i, t in known if i != hung_at]
+    print(f"  one REPL, verdicts as they are known: clean ones at {', '.join(f'{t:.1f}' for t in clean_times)} s; "
+          f"the hung one at {dict(known)[hung_at]:.1f} s")
 
 
 def main() -> int:
@@ -99,24 +139,35 @@ def main() -> int:
     ap.add_argument("--import-delay", type=float, default=0.25, help="stand-in seconds per header load")
     ap.add_argument("--cmd-delay", type=float, default=0.02, help="stand-in seconds per command")
     ap.add_argument("--decl-delay", type=float, default=0.005, help="stand-in seconds per declaration")
-    ap.add_argument("--crash", action="store_true", help="one statement crashes the REPL (compares bisect/singles)")
+    ap.add_argument("--crash", action="store_true", help="one statement crashes the REPL (compares singles/bisect)")
     ap.add_argument("--skip-fresh", action="store_true", help="skip the slow one-by-one+import mode")
+    ap.add_argument("--hung", action="store_true", help="only the hung-statement case (see above)")
+    ap.add_argument("--hung-at", type=int, default=3, help="position of the hung statement among the 8")
+    ap.add_argument("--timeout", type=float, default=5.0, help="seconds Lean may spend on one statement")
+    ap.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap", help="how each REPL is confined")
     args = ap.parse_args()
+    global SANDBOX
+    SANDBOX = args.sandbox
     if not 1 <= args.headers <= len(HEADERS):
         ap.error(f"--headers must be in 1..{len(HEADERS)}")
 
     argv = [sys.executable, str(STANDIN), "--import-delay", str(args.import_delay), "--cmd-delay",
             str(args.cmd_delay), "--decl-delay", str(args.decl_delay)]
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
+    if args.hung:
+        run_hung(argv, 7, args.hung_at, args.workers, args.timeout)
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return 0
     statements = make_statements(args.n, args.headers, args.crash)
     print(f"bench_syntax_batch: N={args.n} statements over H={args.headers} headers, group size {args.group_size}, "
           f"{args.workers} worker(s)")
     print(f"against the protocol STAND-IN (tests/lean_standin.py), not Lean: {args.import_delay} s per header load, "
-          f"{args.cmd_delay} s per command, {args.decl_delay} s per declaration\n")
+          f"{args.cmd_delay} s per command, {args.decl_delay} s per declaration; sandbox {args.sandbox}\n")
 
     modes = [("grouped", dict(max_group_size=args.group_size, workers=args.workers))]
     if args.crash:
-        modes.append(("grouped, split=singles", dict(max_group_size=args.group_size, workers=args.workers,
-                                                    split="singles")))
+        modes.append(("grouped, split=bisect", dict(max_group_size=args.group_size, workers=args.workers,
+                                                   split="bisect")))
     modes.append(("one-by-one", dict(group=False, workers=args.workers)))
     rows = {}
     for name, kwargs in modes:
