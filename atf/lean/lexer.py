@@ -12,7 +12,8 @@ Modelled on Lean 4 `src/Lean/Parser/Basic.lean` (`whitespace`, `finishCommentBlo
   backslash-newline gap; any other escape is an error;
 - raw strings `r"..."`, `r#"..."#` with any number of `#`: no escapes, closed by `"` and as many `#`;
 - a `'` at a token start that is not followed by another `'` opens a character literal (so `f '' s` is
-  the image notation and `h'`, `x₁'` are names, because `'` continues an identifier);
+  the image notation and `h'`, `x₁'` are names, because `'` continues an identifier); Mathlib's tokens
+  `∑'`, `∏'`, `⁻¹'`, and core's `×'`, `Σ'` end in a `'` that Lean's longest-match token reader takes with them;
 - identifiers are dotted; `«...»` quotes one component (it may hold spaces or dots) and is removed in
   `Token.name`, so `«IO».Process.run` and `IO.Process.run` have the same name;
 - interpolated strings (`s!"a{e}b"`, `m!`, `f!`, `throwError "..."`, and any `ident!` prefix): the text in
@@ -49,6 +50,7 @@ _TOKEN = re.compile(
     r"|(?P<line>--[^\n]*)"
     r"|(?P<block>/-)"
     r'|(?P<str>")'
+    r"|(?P<qsym>''|∑'|∏'|⁻¹'|×'|Σ')"
     r"|(?P<char>'(?!'))"
     r"|(?P<num>0[bB][01_]*|0[oO][0-7_]*|0[xX][0-9a-fA-F_]*|[0-9][0-9_]*(?:\.(?:[0-9][0-9_]*)?)?(?:[eE][+-]?[0-9_]*)?)"
     f"|(?P<namelit>``?{_IDENT})"
@@ -101,11 +103,13 @@ class Token:
 
 @dataclass(frozen=True)
 class Problem:
-    """A lexical problem Lean would also report (unterminated comment/string, unbalanced bracket)."""
+    """A problem at a Lean position. rule: which check found it ("lexical", "brackets", or a pre-check rule
+    such as "native", "io", "meta", "scope"); it is not part of the printed form."""
 
     line: int
     col: int
     message: str
+    rule: str = field(default="lexical", compare=False)
 
     def __str__(self) -> str:
         return f"{self.line}:{self.col}: {self.message}" if self.line else self.message
@@ -256,7 +260,7 @@ class _Lexer:
                 self.add("name", i, j, normal_name(m.group().lstrip("`")))
             elif kind == "hash":
                 self.add("hash", i, j, m.group())
-            else:  # attr, quote, assign
+            else:  # attr, quote, assign, qsym
                 self.add({"attr": "attr", "quote": "quote"}.get(kind, "symbol"), i, j)
             i = j
         if self.braces:
@@ -381,7 +385,7 @@ def bracket_matches(tokens: list[Token], limit: int = 50) -> tuple[list[int], li
             want = None
         if want is not None:
             if not counts.get(want):
-                report(Problem(tok.line, tok.col, f"unexpected `{_shown(tok)}`: no bracket is open here"))
+                report(Problem(tok.line, tok.col, f"unexpected `{_shown(tok)}`: no bracket is open here", "brackets"))
             else:  # pop to the matching opener; what is popped on the way was left open
                 while True:
                     top = stack.pop()
@@ -392,7 +396,7 @@ def bracket_matches(tokens: list[Token], limit: int = 50) -> tuple[list[int], li
                         break
                     t = tokens[top]
                     report(Problem(t.line, t.col, f"`{_shown(t)}` is not closed (expected "
-                                   f"`{OPEN_TO_CLOSE[top_open]}` before the `{_shown(tok)}` at {tok.line}:{tok.col})"))
+                                   f"`{OPEN_TO_CLOSE[top_open]}` before the `{_shown(tok)}` at {tok.line}:{tok.col})", "brackets"))
         o = opener(tok)
         if o is not None:
             stack.append(k)
@@ -400,7 +404,7 @@ def bracket_matches(tokens: list[Token], limit: int = 50) -> tuple[list[int], li
     for top in reversed(stack):
         t = tokens[top]
         o = opener(t)
-        report(Problem(t.line, t.col, f"`{_shown(t)}` is never closed (expected `{OPEN_TO_CLOSE[o]}`)"))
+        report(Problem(t.line, t.col, f"`{_shown(t)}` is never closed (expected `{OPEN_TO_CLOSE[o]}`)", "brackets"))
     problems.sort(key=lambda p: (p.line, p.col))
     return match, problems
 

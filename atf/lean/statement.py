@@ -189,7 +189,7 @@ def split_commands(s: Scan) -> list[Command]:
     starts: list[int] = []
     i = 0
     while i < n:
-        if _starts_command(toks, i):
+        if starts_command(toks, i):
             starts.append(i)
         j = brackets[i]
         i = j if j > i else i + 1
@@ -217,7 +217,8 @@ def split_commands(s: Scan) -> list[Command]:
     return commands
 
 
-def _starts_command(toks: list[Token], i: int) -> bool:
+def starts_command(toks: list[Token], i: int) -> bool:
+    """Whether toks[i] (outside brackets) begins a top-level command or its prefix."""
     t = toks[i]
     if t.kind == "doc":
         return True
