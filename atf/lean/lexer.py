@@ -45,9 +45,9 @@ _ID_REST = f"{_ID_FIRST}0-9'!?{_SUBSCRIPT}"
 _ID_PART = f"(?:«[^»]*»|[{_ID_FIRST}][{_ID_REST}]*)"
 _IDENT = f"{_ID_PART}(?:\\.{_ID_PART})*"
 
-_TOKEN = re.compile(
-    r"(?P<ws>[ \n]+)"
-    r"|(?P<line>--[^\n]*)"
+_TOKEN = re.compile(  # leading spaces and newlines are skipped by the same match (one match per token)
+    r"[ \n]*(?:"
+    r"(?P<line>--[^\n]*)"
     r"|(?P<block>/-)"
     r'|(?P<str>")'
     r"|(?P<qsym>''|∑'|∏'|⁻¹'|×'|Σ')"
@@ -60,7 +60,8 @@ _TOKEN = re.compile(
     r"|(?P<attr>@\[)"
     r"|(?P<quote>`\()"
     r"|(?P<assign>:=)"
-    r"|(?P<sym>.)",
+    r"|(?P<sym>.)"
+    r"|(?P<eof>$))",
     re.S,
 )
 _COMMENT_MARK = re.compile(r"/-|-/")
@@ -70,6 +71,8 @@ _CHAR_BODY = re.compile(r"(?:\\(?:[\\\"'rnt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})|[^
 _PLAIN_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.S)
 _INTERP_PIECE = re.compile(r'(?:[^"\\{]|\\.)*["{]', re.S)
 _BACKSLASH = re.compile(r"\\.?", re.S)
+_SPECIAL_SYMBOLS = "{}\t\r«"
+MAX_PROBLEMS = 100  # lexical problems kept (the rest only make the input fail)
 
 # Leading tokens whose string argument Lean reads with `interpolatedStr(term)` (Init/Data/ToString/Macro,
 # Init/Meta, Lean/Exception, Lean/Log: `s!`, `m!`, `f!`, `throwError`, `throwErrorAt`, `trace[..]`,
@@ -176,39 +179,62 @@ class _Lexer:
     recursion), so nesting depth costs nothing; a speculative reading of a plain string (see module doc)
     is one more pass over that string only, and never speculates again."""
 
-    def __init__(self, text: str, out: Scan, tokens: list[Token], problems: list[Problem], speculate: bool):
+    def __init__(self, text: str, out: Scan, tokens: list[Token], problems: list[Problem], speculate: bool,
+                 end: int = -1):
         self.text, self.out, self.tokens, self.problems, self.speculate = text, out, tokens, problems, speculate
+        self.n = len(text) if end < 0 else end  # nothing at or past `n` is read
+        self.last_close_guillemet = text.rfind("»", 0, self.n)
+        self.line = 0  # index into out._line_starts of the last token's line
+        self.next_line_start = -1
         self.last_line = 0
+        self.failed = False
         self.braces: list[int] = []  # per open interpolation code part: `{` depth inside it
 
     def problem(self, offset: int, message: str) -> None:
-        line, col = self.out.position(offset)
-        self.problems.append(Problem(line, col, message))
+        self.failed = True
+        if len(self.problems) < MAX_PROBLEMS:
+            line, col = self.out.position(offset)
+            self.problems.append(Problem(line, col, message))
 
     def add(self, kind: str, start: int, end: int, name: str = "") -> None:
-        line, col = self.out.position(start)
-        self.tokens.append(Token(kind, self.text[start:end], start, end, line, col, line != self.last_line, name))
+        starts = self.out._line_starts
+        li = self.line
+        if not starts[li] <= start < self.next_line_start:  # tokens come in order: usually the same line
+            li = bisect.bisect_right(starts, start) - 1
+            self.line = li
+            self.next_line_start = starts[li + 1] if li + 1 < len(starts) else len(self.text) + 1
+        line = li + 1
+        self.tokens.append(Token(kind, self.text[start:end], start, end, line, start - starts[li],
+                                 line != self.last_line, name))
         self.last_line = line
 
     def run(self, i: int, interp_at: int = -1) -> int:
         """Lex from `i` to the end; with `interp_at`, the string starting there is read as interpolated and
         lexing stops when it closes. Returns where it stopped."""
-        text, n, tokens = self.text, len(self.text), self.tokens
+        text, n = self.text, self.n
         match = _TOKEN.match
         if interp_at >= 0:
             i = self.interp_piece(interp_at, interp_at + 1, "istr_open")
             if not self.braces:
                 return i
         while i < n:
-            m = match(text, i)
+            if text[i] == "«" and i > self.last_close_guillemet:  # no `»` ahead: skip the regex's long look
+                self.problem(i, "unterminated identifier escape: `«` is never closed by `»`")
+                self.add("symbol", i, i + 1)
+                i += 1
+                continue
+            m = match(text, i, n)
             kind = m.lastgroup
+            i = m.start(kind)
             j = m.end()
-            if kind == "ws":
-                pass
-            elif kind == "ident":
+            if kind == "ident":
                 self.add("ident", i, j, normal_name(m.group()))
             elif kind == "sym":
                 c = text[i]
+                if c not in _SPECIAL_SYMBOLS:
+                    self.add("symbol", i, j)
+                    i = j
+                    continue
                 if self.braces and c in "{}":
                     if c == "{":
                         self.braces[-1] += 1
@@ -237,7 +263,7 @@ class _Lexer:
             elif kind == "str":
                 j = self.string(i)
             elif kind == "char":
-                body = _CHAR_BODY.match(text, j)
+                body = _CHAR_BODY.match(text, j, n)
                 if body:
                     j = body.end()
                     self.add("char", i, j)
@@ -249,7 +275,7 @@ class _Lexer:
                 self.add("number", i, j)
             elif kind == "raw":
                 hashes = j - i - 2
-                close = text.find('"' + "#" * hashes, j)
+                close = text.find('"' + "#" * hashes, j, n)
                 if close < 0:
                     self.problem(i, "unterminated raw string literal")
                     j = n
@@ -260,6 +286,8 @@ class _Lexer:
                 self.add("name", i, j, normal_name(m.group().lstrip("`")))
             elif kind == "hash":
                 self.add("hash", i, j, m.group())
+            elif kind == "eof":
+                break
             else:  # attr, quote, assign, qsym
                 self.add({"attr": "attr", "quote": "quote"}.get(kind, "symbol"), i, j)
             i = j
@@ -273,14 +301,14 @@ class _Lexer:
         text = self.text
         doc = text.startswith(("/--", "/-!"), i)
         depth = 1
-        for m in _COMMENT_MARK.finditer(text, i + 3):
+        for m in _COMMENT_MARK.finditer(text, i + 3, self.n):
             depth += 1 if m.group() == "/-" else -1
             if depth == 0:
                 j = m.end()
                 break
         else:
             self.problem(i, "unterminated comment: `/-` is never closed by `-/`")
-            j = len(text)
+            j = self.n
         if doc:
             self.add("doc", i, j)
         elif self.speculate:
@@ -293,11 +321,11 @@ class _Lexer:
         if prev is not None and (prev.text in INTERPOLATING or prev.text.endswith("!") and prev.kind == "ident"
                                  or prev.kind == "symbol" and prev.text == "]" and self._trace_bracket()):
             return self.interp_piece(i, i + 1, "istr_open")
-        m = _PLAIN_STRING_REST.match(self.text, i + 1)
+        m = _PLAIN_STRING_REST.match(self.text, i + 1, self.n)
         if m is None:
             self.problem(i, 'unterminated string literal: `"` is never closed')
-            self.add("string", i, len(self.text))
-            return len(self.text)
+            self.add("string", i, self.n)
+            return self.n
         j = m.end()
         self.check_escapes(i, j, _ESCAPE)
         self.add("string", i, j)
@@ -318,21 +346,21 @@ class _Lexer:
 
     def read_as_interpolated(self, i: int, plain_end: int) -> None:
         shadow_tokens: list[Token] = []
-        lexer = _Lexer(self.text, self.out, shadow_tokens, [], speculate=False)
+        lexer = _Lexer(self.text, self.out, shadow_tokens, [], speculate=False, end=plain_end)
         end = lexer.run(i, interp_at=i)
-        self.out.shadow.extend(t for t in shadow_tokens if not t.kind.startswith("istr") and t.end <= plain_end)
-        if end != plain_end:
+        self.out.shadow.extend(t for t in shadow_tokens if not t.kind.startswith("istr"))
+        if end != plain_end or lexer.failed:
             self.problem(i, "ambiguous string literal: read as an interpolated string (`s!\"...{e}...\"`) its "
                          "braces hold code that ends elsewhere; escape the braces (`\\{`) or drop them")
 
     def interp_piece(self, start: int, i: int, kind: str) -> int:
         """Literal text of an interpolated string from i (just after `"` or `}`) to the next `{` or `"`."""
-        m = _INTERP_PIECE.match(self.text, i)
+        m = _INTERP_PIECE.match(self.text, i, self.n)
         if m is None:
             self.problem(start, "unterminated string literal: `\"` is never closed")
-            self.add(kind, start, len(self.text))
+            self.add(kind, start, self.n)
             self.braces.clear()
-            return len(self.text)
+            return self.n
         j = m.end()
         self.check_escapes(i, j, _ESCAPE_INTERP)
         if self.text[j - 1] == "{":
@@ -352,59 +380,51 @@ class _Lexer:
                              "\\r \\xHH \\uHHHH)")
 
 
+_OPENER_OF_KIND = {"attr": "[", "quote": "(", "istr_open": "{", "istr_mid": "{"}
+
+
 def bracket_matches(tokens: list[Token], limit: int = 50) -> tuple[list[int], list[Problem]]:
     """For each token, the index of its matching bracket (-1 when none), and the first `limit` bracket
     problems (unbalanced or mismatched brackets, outside comments and strings). One pass, linear.
 
-    `@[` closes with `]`; the pieces of an interpolated string pair up like brackets, so code left open
-    inside `{...}` is reported."""
+    `@[` closes with `]`; the pieces of an interpolated string pair up like braces (`"a{` ... `}b{` ...
+    `}c"`), so code left open inside `{...}` is reported."""
     match = [-1] * len(tokens)
-    stack: list[int] = []
-    counts: dict[str, int] = {}
+    stack: list[tuple[int, str]] = []  # (token index, opening bracket)
+    counts = dict.fromkeys(OPEN_TO_CLOSE, 0)
     problems: list[Problem] = []
-
-    def opener(t: Token) -> str | None:
-        if t.kind == "attr":
-            return "["
-        if t.kind == "quote":
-            return "("
-        if t.kind in ("istr_open", "istr_mid"):
-            return "{"
-        return t.text if t.kind == "symbol" and t.text in OPEN_TO_CLOSE else None
-
-    def report(p: Problem) -> None:
-        if len(problems) < limit:
-            problems.append(p)
-
     for k, tok in enumerate(tokens):
-        if tok.kind in ("istr_mid", "istr_close"):
-            want = "{"
-        elif tok.kind == "symbol" and tok.text in CLOSE_TO_OPEN:
-            want = CLOSE_TO_OPEN[tok.text]
+        kind = tok.kind
+        if kind == "symbol":
+            want = CLOSE_TO_OPEN.get(tok.text)
+            o = tok.text if tok.text in OPEN_TO_CLOSE else None
         else:
-            want = None
+            want = "{" if kind in ("istr_mid", "istr_close") else None
+            o = _OPENER_OF_KIND.get(kind)
         if want is not None:
-            if not counts.get(want):
-                report(Problem(tok.line, tok.col, f"unexpected `{_shown(tok)}`: no bracket is open here", "brackets"))
+            if not counts[want]:
+                if len(problems) < limit:
+                    problems.append(Problem(tok.line, tok.col, f"unexpected `{_shown(tok)}`: no bracket is open "
+                                            "here", "brackets"))
             else:  # pop to the matching opener; what is popped on the way was left open
                 while True:
-                    top = stack.pop()
-                    top_open = opener(tokens[top])
+                    top, top_open = stack.pop()
                     counts[top_open] -= 1
                     if top_open == want:
                         match[top], match[k] = k, top
                         break
-                    t = tokens[top]
-                    report(Problem(t.line, t.col, f"`{_shown(t)}` is not closed (expected "
-                                   f"`{OPEN_TO_CLOSE[top_open]}` before the `{_shown(tok)}` at {tok.line}:{tok.col})", "brackets"))
-        o = opener(tok)
+                    if len(problems) < limit:
+                        t = tokens[top]
+                        problems.append(Problem(t.line, t.col, f"`{_shown(t)}` is not closed (expected "
+                                                f"`{OPEN_TO_CLOSE[top_open]}` before the `{_shown(tok)}` at "
+                                                f"{tok.line}:{tok.col})", "brackets"))
         if o is not None:
-            stack.append(k)
-            counts[o] = counts.get(o, 0) + 1
-    for top in reversed(stack):
+            stack.append((k, o))
+            counts[o] += 1
+    for top, o in reversed(stack[:limit]):
         t = tokens[top]
-        o = opener(t)
-        report(Problem(t.line, t.col, f"`{_shown(t)}` is never closed (expected `{OPEN_TO_CLOSE[o]}`)", "brackets"))
+        problems.append(Problem(t.line, t.col, f"`{_shown(t)}` is never closed (expected `{OPEN_TO_CLOSE[o]}`)",
+                                "brackets"))
     problems.sort(key=lambda p: (p.line, p.col))
     return match, problems
 

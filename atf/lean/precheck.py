@@ -186,7 +186,18 @@ def precheck(text: str, require_header: bool = True) -> list[str]:
 
 def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = OptionCaps()) -> PrecheckReport:
     report = PrecheckReport(text=text)
-    err = report.errors.append
+    dropped = [0]
+
+    def err(p: Problem) -> None:  # keep a bounded number: a hostile text can have one problem per token
+        if len(report.errors) < 10 * MAX_ERRORS:
+            report.errors.append(p)
+        else:
+            dropped[0] += 1
+
+    def warn(p: Problem) -> None:
+        if len(report.warnings) < MAX_ERRORS:
+            report.warnings.append(p)
+
     if not text.strip():
         err(Problem(0, 0, "empty statement: expected `import ...` lines and a `theorem ... := by sorry`", "input"))
         return report
@@ -200,12 +211,12 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
 
     text = _strip_prose(text, report)
     s = scan(text)
-    text, s = _clamp_options(text, s, caps, report)
+    text, s = _clamp_options(text, s, caps, err, warn)
     report.text = text
     brackets = s.brackets()[1]
     lexically_broken = bool(s.problems or brackets)
-    report.errors.extend(s.problems)
-    report.errors.extend(brackets)
+    for p in s.problems + brackets:
+        err(p)
 
     commands = split_commands(s)
     rules = _Rules(s, err)
@@ -216,7 +227,7 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
     _check_header(commands, require_header, err)
     for cmd in commands:
         _check_command(cmd, err)
-    _check_scopes(commands, err, report.warnings.append)
+    _check_scopes(commands, err, warn)
 
     try:
         st = parse_commands(text, commands)
@@ -225,15 +236,12 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
             err(Problem(e.line, e.col, e.bare, "parse"))
     else:
         report.statement = st
-        _check_main(st, err, report.warnings.append)
-    report.errors[:] = _capped(sorted(set(report.errors), key=lambda p: (p.line, p.col, p.message)))
+        _check_main(st, err, warn)
+    errors = sorted(set(report.errors), key=lambda p: (p.line, p.col, p.message))
+    more = len(errors) - MAX_ERRORS + dropped[0]
+    report.errors[:] = errors[:MAX_ERRORS] + ([Problem(0, 0, f"... and {more} more problems", "more")] if more > 0
+                                              else [])
     return report
-
-
-def _capped(problems: list[Problem]) -> list[Problem]:
-    if len(problems) <= MAX_ERRORS:
-        return problems
-    return problems[:MAX_ERRORS] + [Problem(0, 0, f"... and {len(problems) - MAX_ERRORS} more problems")]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -280,7 +288,7 @@ def _strip_prose(text: str, report: PrecheckReport) -> str:
     return text
 
 
-def _clamp_options(text: str, s: Scan, caps: OptionCaps, report: PrecheckReport) -> tuple[str, Scan]:
+def _clamp_options(text: str, s: Scan, caps: OptionCaps, err, warn) -> tuple[str, Scan]:
     """Check every `set_option` (as a command, a prefix `... in`, or inside a proof) and rewrite the
     values that lift a resource limit to the cap."""
     limits = caps.caps()
@@ -290,24 +298,23 @@ def _clamp_options(text: str, s: Scan, caps: OptionCaps, report: PrecheckReport)
         if not (t.kind == "ident" and t.text == "set_option"):
             continue
         if i + 2 >= len(toks) or toks[i + 1].kind != "ident":
-            report.errors.append(Problem(t.line, t.col, "`set_option` needs an option name and a value", "option"))
+            err(Problem(t.line, t.col, "`set_option` needs an option name and a value", "option"))
             continue
         name, value = toks[i + 1].name, toks[i + 2]
         if not any(name == a or (a.endswith(".") and name.startswith(a)) for a in ALLOWED_OPTIONS):
-            report.errors.append(Problem(t.line, t.col, f"`set_option {name}` is not allowed in a statement "
-                                         "(allowed: " + ", ".join(a + ("*" if a.endswith(".") else "")
-                                                                  for a in ALLOWED_OPTIONS) + ")", "option"))
+            err(Problem(t.line, t.col, f"`set_option {name}` is not allowed in a statement (allowed: "
+                        + ", ".join(a + ("*" if a.endswith(".") else "") for a in ALLOWED_OPTIONS) + ")", "option"))
             continue
         if name not in limits:
             continue
         cap = limits[name]
         if value.kind != "number" or not value.text.replace("_", "").isdigit():
-            report.errors.append(Problem(value.line, value.col, f"`set_option {name}` needs a number", "option"))
+            err(Problem(value.line, value.col, f"`set_option {name}` needs a number", "option"))
             continue
         asked = int(value.text.replace("_", ""))
         if asked > cap or (asked == 0 and name in _HEARTBEATS):
             edits.append((value.start, value.end, str(cap)))
-            report.warnings.append(Problem(value.line, value.col, f"`set_option {name} {value.text}` lifts a "
+            warn(Problem(value.line, value.col, f"`set_option {name} {value.text}` lifts a "
                                            f"resource limit: the checker uses {name} = {cap} instead", "option-clamped"))
     if not edits:
         return text, s
