@@ -228,7 +228,7 @@ class _Lexer:
             i = m.start(kind)
             j = m.end()
             if kind == "ident":
-                self.add("ident", i, j, normal_name(m.group()))
+                self.add("ident", i, j, normal_name(m.group(kind)))
             elif kind == "sym":
                 c = text[i]
                 if c not in _SPECIAL_SYMBOLS:
@@ -283,9 +283,9 @@ class _Lexer:
                     j = close + 1 + hashes
                 self.add("string", i, j)
             elif kind == "namelit":
-                self.add("name", i, j, normal_name(m.group().lstrip("`")))
+                self.add("name", i, j, normal_name(m.group(kind).lstrip("`")))
             elif kind == "hash":
-                self.add("hash", i, j, m.group())
+                self.add("hash", i, j, m.group(kind))
             elif kind == "eof":
                 break
             else:  # attr, quote, assign, qsym

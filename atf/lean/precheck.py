@@ -52,6 +52,7 @@ from dataclasses import dataclass, field, fields
 
 from atf.lean.lexer import CLOSE_TO_OPEN, Problem, Scan, Token, scan
 from atf.lean.statement import (
+    COMMAND_STARTS,
     META_KEYWORDS,
     NOTATION_KEYWORDS,
     Command,
@@ -220,9 +221,9 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
 
     commands = split_commands(s)
     rules = _Rules(s, err)
-    for cmd in commands:
-        if cmd.keyword != "import":
-            rules.check(cmd.index, cmd.index + len(cmd.tokens))
+    for cmd in commands:  # an import's module name is not a reference; whatever follows it is checked
+        skip = cmd.head + 2 if cmd.keyword == "import" else 0
+        rules.check(cmd.index + skip, cmd.index + len(cmd.tokens))
     rules.check_shadow()
     _check_header(commands, require_header, err)
     for cmd in commands:
@@ -238,6 +239,7 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
         report.statement = st
         _check_main(st, err, warn)
     errors = sorted(set(report.errors), key=lambda p: (p.line, p.col, p.message))
+    report.warnings.sort(key=lambda p: (p.line, p.col))
     more = len(errors) - MAX_ERRORS + dropped[0]
     report.errors[:] = errors[:MAX_ERRORS] + ([Problem(0, 0, f"... and {more} more problems", "more")] if more > 0
                                               else [])
@@ -248,10 +250,8 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
 # prose, fences, options: the text Lean gets
 
 _FENCE = re.compile(r"[ ]{0,3}(```|~~~)")
-_LEAN_LINE = re.compile(
-    r"(import|open|theorem|lemma|example|def|abbrev|noncomputable|namespace|section|set_option|universe|variable|"
-    r"structure|class|inductive|instance|private|protected|notation\w*|local|scoped|attribute|mutual|end|opaque|"
-    r"irreducible_def|infix\w?|prefix|postfix|macro\w*|syntax|elab\w*|run_\w+|initialize|unsafe|axiom)\b"
+_LEAN_LINE = re.compile(  # a line that starts Lean code: a command keyword, attribute, comment or `#` command
+    r"(?:" + "|".join(sorted(COMMAND_STARTS | set(_DENY_PARTS), key=len, reverse=True)) + r")(?![\w'!?])"
     r"|@\[|/-|--|#\w"
 )
 
@@ -356,7 +356,7 @@ class _Rules:
                 self.attribute_list(i, self.brackets[i])
             elif kind == "quote":
                 self.err(Problem(t.line, t.col, "syntax quotation `` `( `` is metaprogramming: not allowed in a "
-                                 "statement"), "meta")
+                                 "statement", "meta"))
 
     def check_shadow(self) -> None:
         for t in self.s.shadow:
@@ -470,6 +470,10 @@ def _check_header(commands: list[Command], require_header: bool, err) -> None:
                             f"{seen_other.line}:{seen_other.col}", "header"))
             if len(cmd.words()) < 2:
                 err(Problem(cmd.line, cmd.col, "`import` without a module name", "header"))
+            elif len(cmd.body_tokens) > 2:
+                t = cmd.body_tokens[2]
+                err(Problem(t.line, t.col, f"unexpected `{_clip(t.text, 20)}` after `import {cmd.words()[1]}`: "
+                            "one module per `import` line, then commands", "header"))
         elif seen_other is None:
             seen_other = cmd
     if require_header and not has_import:

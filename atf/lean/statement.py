@@ -32,7 +32,7 @@ OTHER_COMMANDS = {
 # only start a command at column 0. Every other command keyword is a reserved token in Lean that no term
 # or tactic contains, so it starts a command wherever it stands outside brackets (`... := by sorry def x`).
 _AMBIGUOUS = {"open", "set_option", "local", "scoped", "include", "omit", "deriving", "attribute", "alias"}
-_COMMAND_STARTS = DECLARATION_KEYWORDS | MODIFIERS | NOTATION_KEYWORDS | META_KEYWORDS | OTHER_COMMANDS
+COMMAND_STARTS = DECLARATION_KEYWORDS | MODIFIERS | NOTATION_KEYWORDS | META_KEYWORDS | OTHER_COMMANDS
 # `class abbrev`, `class inductive`, `deriving instance`: the second keyword continues the first.
 _CONTINUES = {"abbrev": "class", "inductive": "class", "instance": "deriving"}
 
@@ -138,6 +138,8 @@ class LeanStatement:
     body_line: 1-based line where the text after the imports starts (what is sent to Lean on top of
         the imported environment); body_offset: its character offset.
     body_start: character offset just past the theorem's `:=`.
+    closers: the `end` commands that close the namespaces and sections the text leaves open, innermost
+        first (`["end", "end Foo"]` after `namespace Foo` and `section`).
     """
 
     text: str
@@ -157,6 +159,7 @@ class LeanStatement:
     body_line: int = 1
     body_offset: int = 0
     body_start: int = 0
+    closers: list[str] = field(default_factory=list)
 
     @property
     def main(self) -> Command:
@@ -227,7 +230,7 @@ def starts_command(toks: list[Token], i: int) -> bool:
     if t.kind == "hash":  # `#eval` after a term; `#s` (Finset.card) after an operator or bracket is a term
         prev = toks[i - 1] if i else None
         return t.line_start or prev is None or prev.kind != "symbol" or prev.text in CLOSE_TO_OPEN
-    if t.kind != "ident" or t.text not in _COMMAND_STARTS:
+    if t.kind != "ident" or t.text not in COMMAND_STARTS:
         return False
     if t.text == "deriving":
         return t.col == 0 and i + 1 < len(toks) and toks[i + 1].text == "instance"
@@ -280,7 +283,7 @@ def _scope_in_end(tokens: list[Token], i: int, b: int) -> int | None:
         t = tokens[j]
         if t.kind == "ident" and t.text == "in":
             return j
-        if not (t.kind == "ident" and t.text not in _COMMAND_STARTS or t.text in ("(", ")", "→", "scoped")):
+        if not (t.kind == "ident" and t.text not in COMMAND_STARTS or t.text in ("(", ")", "→", "scoped")):
             return None
     return None
 
@@ -395,7 +398,25 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
         body_line=body_line,
         body_offset=body_offset,
         body_start=body_start,
+        closers=_closers(commands),
     )
+
+
+def _closers(commands: list[Command]) -> list[str]:
+    stack: list[str] = []  # one name component per namespace level, "" for an anonymous section
+    for cmd in commands:
+        toks = cmd.body_tokens
+        words = [t.name or t.text for t in toks[:3]]
+        if cmd.keyword == "namespace" and len(words) > 1:
+            stack.extend(words[1].split("."))
+        elif cmd.keyword == "section":
+            k = 2 if words[0] == "noncomputable" else 1
+            named = len(words) > k and toks[k].kind == "ident" and toks[k].line == toks[0].line
+            stack.extend(words[k].split(".") if named else [""])
+        elif cmd.keyword == "end":
+            named = len(words) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
+            del stack[len(stack) - min(len(stack), len(words[1].split(".")) if named else 1):]
+    return [f"end {name}" if name else "end" for name in reversed(stack)]
 
 
 def _main_index(commands: list[Command]) -> int | None:
