@@ -62,15 +62,15 @@ _TOKEN = re.compile(  # leading spaces and newlines are skipped by the same matc
     r"|(?P<assign>:=)"
     r"|(?P<sym>.)"
     r"|(?P<eof>$))",
-    re.S,
+    re.DOTALL,
 )
 _COMMENT_MARK = re.compile(r"/-|-/")
 _ESCAPE = re.compile(r"\\(?:[\\\"'rnt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|\n[ \n]*)")
 _ESCAPE_INTERP = re.compile(r"\\(?:[\\\"'rnt{]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|\n[ \n]*)")
-_CHAR_BODY = re.compile(r"(?:\\(?:[\\\"'rnt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})|[^\\])'", re.S)
-_PLAIN_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.S)
-_INTERP_PIECE = re.compile(r'(?:[^"\\{]|\\.)*["{]', re.S)
-_BACKSLASH = re.compile(r"\\.?", re.S)
+_CHAR_BODY = re.compile(r"(?:\\(?:[\\\"'rnt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})|[^\\])'", re.DOTALL)
+_PLAIN_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
+_INTERP_PIECE = re.compile(r'(?:[^"\\{]|\\.)*["{]', re.DOTALL)
+_BACKSLASH = re.compile(r"\\.?", re.DOTALL)
 _SPECIAL_SYMBOLS = "{}\t\r«"
 MAX_PROBLEMS = 100  # lexical problems kept (the rest only make the input fail)
 

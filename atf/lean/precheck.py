@@ -315,7 +315,8 @@ def _clamp_options(text: str, s: Scan, caps: OptionCaps, err, warn) -> tuple[str
         if asked > cap or (asked == 0 and name in _HEARTBEATS):
             edits.append((value.start, value.end, str(cap)))
             warn(Problem(value.line, value.col, f"`set_option {name} {value.text}` lifts a "
-                                           f"resource limit: the checker uses {name} = {cap} instead", "option-clamped"))
+                                           f"resource limit: the checker uses {name} = {cap} instead",
+                                           "option-clamped"))
     if not edits:
         return text, s
     for start, end, new in reversed(edits):
@@ -362,7 +363,8 @@ class _Rules:
         for t in self.s.shadow:
             if t.kind in ("ident", "name") and (found := _name_problem(t.name)):
                 self.err(Problem(t.line, t.col, f"`{t.text}` inside `{{...}}` of a string literal is not "
-                                 f"allowed (Lean reads such braces as code in interpolated strings): {found[1]}", "interpolation"))
+                                 f"allowed (Lean reads such braces as code in interpolated strings): {found[1]}",
+                                 "interpolation"))
 
     def name(self, t: Token) -> None:
         found = _name_problem(t.name)
@@ -411,9 +413,7 @@ class _Rules:
         entry = ""
         while k < close_i:
             t = toks[k]
-            if expect_name and t.kind == "ident" and t.text in ("local", "scoped"):
-                pass
-            elif expect_name and t.text == "-":  # `attribute [-simp] x` erases: harmless
+            if expect_name and t.kind == "ident" and t.text in ("local", "scoped") or expect_name and t.text == "-":
                 pass
             elif expect_name:
                 entry = t.name or t.text
@@ -526,7 +526,8 @@ def _check_scopes(commands: list[Command], err, warn) -> None:
                 opener = closing[-1][2]
                 expected = ".".join(p for _, p, _ in closing if p)
                 err(Problem(cmd.line, cmd.col, f"{shown} does not match the `{closing[-1][0]}` opened at "
-                            f"{opener.line}:{opener.col} (expected `end{' ' + expected if expected else ''}`)", "scope"))
+                            f"{opener.line}:{opener.col} (expected `end{' ' + expected if expected else ''}`)",
+                            "scope"))
             del stack[len(stack) - len(parts):]
     reported: set[int] = set()
     for kind, _, cmd in reversed(stack):
@@ -536,7 +537,8 @@ def _check_scopes(commands: list[Command], err, warn) -> None:
         if kind == "mutual":
             err(Problem(cmd.line, cmd.col, "`mutual` is never closed: end the block with `end`", "scope"))
         else:
-            warn(Problem(cmd.line, cmd.col, f"this `{kind}` is never closed; it is closed after the statement", "scope"))
+            warn(Problem(cmd.line, cmd.col, f"this `{kind}` is never closed; it is closed after the statement",
+                         "scope"))
 
 
 def _is_name(word: str) -> bool:
@@ -550,7 +552,8 @@ def _check_main(st: LeanStatement, err, warn) -> None:
     before = [t for t in main.tokens if t.start < body_start]
     for t in before:
         if t.kind == "ident" and t.text == "sorry":
-            err(Problem(t.line, t.col, "`sorry` inside the statement itself: only the proof may be `sorry`", "statement"))
+            err(Problem(t.line, t.col, "`sorry` inside the statement itself: only the proof may be `sorry`",
+                        "statement"))
     after = [t for t in main.tokens if t.start >= body_start]
     sorries = [k for k, t in enumerate(after) if t.kind == "ident" and t.text == "sorry"]
     if not sorries:
