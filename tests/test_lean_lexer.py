@@ -33,7 +33,8 @@ def kinds(text):
         ('m!"{ {x := 1} }"', [("ident", "m!"), ("istr_open", '"{'), ("symbol", "{"), ("ident", "x"),
                              ("symbol", ":="), ("number", "1"), ("symbol", "}"), ("istr_close", '}"')]),
         ('s!"\\{x}"', [("ident", "s!"), ("string", '"\\{x}"')]),
-        ('throwError "{e}"', [("ident", "throwError"), ("istr_open", '"{'), ("ident", "e"), ("istr_close", '}"')]),
+        ('f!"{e}"', [("ident", "f!"), ("istr_open", '"{'), ("ident", "e"), ("istr_close", '}"')]),
+        ('throwError "{e}"', [("ident", "throwError"), ("string", '"{e}"')]),  # read both ways: see below
         # char literals vs primes vs `''` and Mathlib's `∑'`
         ("h' x₁' 'a'", [("ident", "h'"), ("ident", "x₁'"), ("char", "'a'")]),
         ("'\\'' '\\x41' '\\u0041' '\\n'", [("char", "'\\''"), ("char", "'\\x41'"), ("char", "'\\u0041'"),

@@ -20,8 +20,8 @@ def test_a_plain_statement_passes():
 @pytest.mark.parametrize(
     "middle, expected",
     [
-        ('#eval IO.println "hi"', "`#eval` is not allowed: `#` commands run"),
-        ("#check Nat", "`#check` is not allowed"),
+        ('#eval IO.println "hi"', "`#eval` is not allowed: it runs code"),
+        ("#check Nat", "`#check` is not part of a statement"),
         ("#foo_cmd x", "`#foo_cmd` is not part of a statement"),
         ('run_cmd Lean.logInfo "x"', "`run_cmd` is not allowed"),
         ("elab \"zero\" : term => return Lean.mkNatLit 0", "`elab` is not allowed"),

@@ -16,10 +16,11 @@ Modelled on Lean 4 `src/Lean/Parser/Basic.lean` (`whitespace`, `finishCommentBlo
   `∑'`, `∏'`, `⁻¹'`, and core's `×'`, `Σ'` end in a `'` that Lean's longest-match token reader takes with them;
 - identifiers are dotted; `«...»` quotes one component (it may hold spaces or dots) and is removed in
   `Token.name`, so `«IO».Process.run` and `IO.Process.run` have the same name;
-- interpolated strings (`s!"a{e}b"`, `m!`, `f!`, `throwError "..."`, and any `ident!` prefix): the text in
-  braces is code and is lexed as tokens; `\{` escapes a brace. A plain string that contains `{` is also
-  read the interpolated way: when the two readings end at different places the text is reported as
-  ambiguous, and the tokens of the braces go to `Scan.shadow` so the pre-check can still inspect them.
+- interpolated strings (`s!"a{e}b"`, `m!`, `f!`): the text in braces is code and is lexed as tokens
+  (nested braces and strings included); `\{` escapes a brace. Every other string that contains `{` is
+  also read the interpolated way, because other parsers take interpolated strings too (`throwError`,
+  `trace[..]`, `println!`, ...): when the two readings end at different places the text is reported as
+  ambiguous, and the tokens of the braces go to `Scan.shadow` so the pre-check inspects them as code.
 
 Positions follow Lean's messages: lines from 1, columns in code points from 0.
 """
@@ -74,11 +75,11 @@ _BACKSLASH = re.compile(r"\\.?", re.DOTALL)
 _SPECIAL_SYMBOLS = "{}\t\r«"
 MAX_PROBLEMS = 100  # lexical problems kept (the rest only make the input fail)
 
-# Leading tokens whose string argument Lean reads with `interpolatedStr(term)` (Init/Data/ToString/Macro,
-# Init/Meta, Lean/Exception, Lean/Log: `s!`, `m!`, `f!`, `throwError`, `throwErrorAt`, `trace[..]`,
-# `println!`, `dbg_trace`, ...). Any identifier ending in `!` is treated the same way.
-INTERPOLATING = {"throwError", "throwErrorAt", "throwNamedError", "throwNamedErrorAt", "logNamedError",
-                 "logNamedErrorAt", "logNamedWarning", "logNamedWarningAt", "dbg_trace", "trace"}
+# Lean's built-in keywords that always take `interpolatedStr(term)` (Init/Data/ToString/Macro.lean `s!`,
+# Lean/Message.lean `m!`, Init/Data/Format/Macro.lean `f!`). Other parsers take it too (`throwError`,
+# `trace[..]`, `println!`, user `syntax`); their strings are read both ways (see `Scan.shadow`), so a wrong
+# guess here can only reject, never hide.
+INTERPOLATING = {"s!", "m!", "f!"}
 
 
 @dataclass(slots=True)
@@ -318,8 +319,7 @@ class _Lexer:
     def string(self, i: int) -> int:
         """`"` at i: plain, or interpolated when the previous token asks for it."""
         prev = self.tokens[-1] if self.tokens else None
-        if prev is not None and (prev.text in INTERPOLATING or prev.text.endswith("!") and prev.kind == "ident"
-                                 or prev.kind == "symbol" and prev.text == "]" and self._trace_bracket()):
+        if prev is not None and prev.kind == "ident" and prev.text in INTERPOLATING:
             return self.interp_piece(i, i + 1, "istr_open")
         m = _PLAIN_STRING_REST.match(self.text, i + 1, self.n)
         if m is None:
@@ -332,17 +332,6 @@ class _Lexer:
         if self.speculate and "{" in self.text[i:j]:
             self.read_as_interpolated(i, j)
         return j
-
-    def _trace_bracket(self) -> bool:
-        """`trace[cls] "...{e}"`: the `]` closes a `[` glued to `trace`."""
-        depth = 0
-        for k in range(len(self.tokens) - 1, max(-1, len(self.tokens) - 12), -1):
-            t = self.tokens[k]
-            depth += t.text == "]"
-            depth -= t.text == "["
-            if depth == 0:
-                return k > 0 and self.tokens[k - 1].text == "trace"
-        return False
 
     def read_as_interpolated(self, i: int, plain_end: int) -> None:
         shadow_tokens: list[Token] = []

@@ -157,8 +157,11 @@ _HASH_COMMANDS = (
     "#moogle", "#statesearch", "#min_imports", "#long_names", "#where", "#version", "#widget", "#html",
     "#explode", "#push_neg", "#align", "#adaptation_note", "#help", "#show", "#version", "#run", "#kernel",
 )
+_CODE_HASH = ("#eval", "#exit", "#run", "#reduce", "#guard", "#test", "#sample", "#find", "#leansearch", "#loogle",
+              "#moogle", "#statesearch", "#time", "#count_heartbeats")
 # characters a notation token must not contain: they would change how Lean reads the text after it
 _NOTATION_FORBIDDEN = ('"', "'", "`", "«", "»", "/-", "-/", "--", "#", "\\")
+_BANG_WORD = re.compile(r"\w+!")  # `s!`-like: a second parser for an interpolation keyword
 
 
 @dataclass
@@ -379,10 +382,10 @@ class _Rules:
 
     def hash(self, i: int) -> None:
         t = self.toks[i]
-        if t.text.startswith(_HASH_COMMANDS):
-            self.err(Problem(t.line, t.col, f"`{t.text}` is not allowed: `#` commands run, print or fetch; a "
-                             "statement has no use for them", "hash-command"))
-        elif starts_command(self.toks, i):
+        if t.text.startswith(_CODE_HASH):
+            self.err(Problem(t.line, t.col, f"`{t.text}` is not allowed: it runs code while Lean elaborates",
+                             "hash-command"))
+        elif t.text.startswith(_HASH_COMMANDS) or starts_command(self.toks, i):
             self.err(Problem(t.line, t.col, f"`{t.text}` is not part of a statement: remove it", "hash-command"))
 
     def aesop_clauses(self, i: int) -> None:
@@ -494,7 +497,7 @@ def _check_command(cmd: Command, err) -> None:
                 break
             if t.kind == "string":
                 atom = t.text[1:-1].strip()
-                if any(x in atom for x in _NOTATION_FORBIDDEN) or atom in _DENY_PARTS:
+                if any(x in atom for x in _NOTATION_FORBIDDEN) or atom in _DENY_PARTS or _BANG_WORD.fullmatch(atom):
                     err(Problem(t.line, t.col, f"notation token {t.text} is not allowed: it would change how Lean "
                                 "reads the text after it", "notation"))
 
