@@ -185,7 +185,9 @@ class _Lexer:
         self.text, self.out, self.tokens, self.problems, self.speculate = text, out, tokens, problems, speculate
         self.n = len(text) if end < 0 else end  # nothing at or past `n` is read
         self.last_close_guillemet = text.rfind("»", 0, self.n)
-        self.line = 0  # index into out._line_starts of the last token's line
+        self.starts = out._line_starts
+        self.line = 0  # the last token's line, the offsets where it and the next line start
+        self.line_start = 0
         self.next_line_start = -1
         self.last_line = 0
         self.failed = False
@@ -198,14 +200,13 @@ class _Lexer:
             self.problems.append(Problem(line, col, message))
 
     def add(self, kind: str, start: int, end: int, name: str = "") -> None:
-        starts = self.out._line_starts
-        li = self.line
-        if not starts[li] <= start < self.next_line_start:  # tokens come in order: usually the same line
+        if not self.line_start <= start < self.next_line_start:  # tokens come in order: usually the same line
+            starts = self.starts
             li = bisect.bisect_right(starts, start) - 1
-            self.line = li
+            self.line, self.line_start = li + 1, starts[li]
             self.next_line_start = starts[li + 1] if li + 1 < len(starts) else len(self.text) + 1
-        line = li + 1
-        self.tokens.append(Token(kind, self.text[start:end], start, end, line, start - starts[li],
+        line = self.line
+        self.tokens.append(Token(kind, self.text[start:end], start, end, line, start - self.line_start,
                                  line != self.last_line, name))
         self.last_line = line
 
@@ -214,6 +215,7 @@ class _Lexer:
         lexing stops when it closes. Returns where it stopped."""
         text, n = self.text, self.n
         match = _TOKEN.match
+        add = self.add
         if interp_at >= 0:
             i = self.interp_piece(interp_at, interp_at + 1, "istr_open")
             if not self.braces:
@@ -229,11 +231,12 @@ class _Lexer:
             i = m.start(kind)
             j = m.end()
             if kind == "ident":
-                self.add("ident", i, j, normal_name(m.group(kind)))
+                word = m.group(kind)
+                add("ident", i, j, word if "«" not in word else normal_name(word))
             elif kind == "sym":
                 c = text[i]
                 if c not in _SPECIAL_SYMBOLS:
-                    self.add("symbol", i, j)
+                    add("symbol", i, j)
                     i = j
                     continue
                 if self.braces and c in "{}":
