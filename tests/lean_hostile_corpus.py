@@ -140,6 +140,9 @@ HOSTILE: list[tuple[str, str, str]] = [
     ("aesop-question", body("by aesop? (add safe tactic myTac)"), "aesop"),
     ("aesop-attribute-tactic", mid("@[aesop safe tactic] def myTac := 1"), "aesop"),
     ("aesop-attribute-command", mid("attribute [local aesop safe tactic myTac] foo"), "aesop"),
+    ("aesop-add-rules-command", mid("add_aesop_rules safe tactic (by simp)"), "aesop"),
+    ("mathlib-command-unseal", mid("unseal Nat.add in\ndef f := 1"), "command"),
+    ("mathlib-command-after-def", mid("def f := 1\nsuppress_compilation"), "command"),
     ("aesop-rule-sets-decl", mid("declare_aesop_rule_sets [MyRules]"), "code"),
     # ---- attributes that register code
     ("attr-norm-num", mid("@[norm_num Nat.succ _] def ext : Nat := 1"), "attribute"),

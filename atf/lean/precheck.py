@@ -139,10 +139,11 @@ _DENY_PARTS = {
     "axiom": "an `axiom` makes every statement provable",
     "simproc": "a `simproc` registers code", "dsimproc": "a `dsimproc` registers code",
     "declare_aesop_rule_sets": "Aesop rule sets are registered code",
+    "add_aesop_rules": "Aesop rules can be user tactics", "erase_aesop_rules": "Aesop rules are global state",
     "register_option": "options are registered code", "register_simp_attr": "simp attributes are registered code",
 } | {k: "it defines or runs code at elaboration time" for k in META_KEYWORDS}
 _DENY_RULE = {
-    "unsafe": "unsafe", "include_str": "file", "axiom": "axiom", "export": "command", "prelude": "command",
+    "unsafe": "unsafe", "add_aesop_rules": "aesop", "erase_aesop_rules": "aesop", "include_str": "file", "axiom": "axiom", "export": "command", "prelude": "command",
 } | {k: "native" for k in ("native_decide", "native", "DecideConfig", "ofReduceBool", "ofReduceNat", "reduceBool",
                            "reduceNat", "bv_decide", "bv_check", "plausible", "slim_check")} | {
     k: "meta" for k in META_KEYWORDS}

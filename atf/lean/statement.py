@@ -28,11 +28,24 @@ OTHER_COMMANDS = {
     "import", "prelude", "open", "namespace", "section", "end", "variable", "universe", "set_option",
     "attribute", "export", "mutual", "omit", "include", "alias", "deriving",
 }
+# Other command keywords of Lean, Batteries, Aesop and Mathlib: none belongs in a statement, but each must
+# start a command of its own so that it is reported as one (and is not read as part of the one before).
+OTHER_LEAN_COMMANDS = {
+    "add_aesop_rules", "erase_aesop_rules", "declare_aesop_rule_sets", "initialize_simps_projections",
+    "library_note", "assert_not_exists", "assert_not_imported", "compile_inductive", "compile_def",
+    "suppress_compilation", "unseal", "seal", "recall", "proof_wanted", "register_simp_attr", "register_label_attr",
+    "register_option", "register_builtin_option", "declare_config_elab", "declare_simp_like_tactic",
+    "add_decl_doc", "mk_iff_of_inductive_prop", "grind_pattern", "register_tactic_tag", "tactic_extension",
+    "simproc", "dsimproc", "simproc_decl", "dsimproc_decl", "builtin_simproc", "unif_hint", "binder_predicate",
+    "set_premise_selector", "with_weak_namespace", "open_locale", "export", "prelude",
+}
 # Commands that may also begin a line inside a term or tactic block (`open Real in simp`), so they
 # only start a command at column 0. Every other command keyword is a reserved token in Lean that no term
 # or tactic contains, so it starts a command wherever it stands outside brackets (`... := by sorry def x`).
 _AMBIGUOUS = {"open", "set_option", "local", "scoped", "include", "omit", "deriving", "attribute", "alias"}
-COMMAND_STARTS = DECLARATION_KEYWORDS | MODIFIERS | NOTATION_KEYWORDS | META_KEYWORDS | OTHER_COMMANDS
+COMMAND_STARTS = (
+    DECLARATION_KEYWORDS | MODIFIERS | NOTATION_KEYWORDS | META_KEYWORDS | OTHER_COMMANDS | OTHER_LEAN_COMMANDS
+)
 # `class abbrev`, `class inductive`, `deriving instance`: the second keyword continues the first.
 _CONTINUES = {"abbrev": "class", "inductive": "class", "instance": "deriving"}
 
