@@ -65,6 +65,7 @@ from atf.lean.statement import (
 
 MAX_CHARS = 65_536
 MAX_ERRORS = 20
+MAX_COMMANDS = 1_000  # the benchmarks' statements have at most a few dozen
 
 ALLOWED_COMMANDS = {
     "import", "open", "namespace", "section", "end", "variable", "universe", "set_option", "attribute",
@@ -224,6 +225,10 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
         err(p)
 
     commands = split_commands(s)
+    if len(commands) > MAX_COMMANDS:
+        err(Problem(0, 0, f"{len(commands)} top-level commands (at most {MAX_COMMANDS}): send one statement with "
+                    "its imports", "input"))
+        commands = commands[:MAX_COMMANDS]
     rules = _Rules(s, err)
     for cmd in commands:  # an import's module name is not a reference; whatever follows it is checked
         skip = cmd.head + 2 if cmd.keyword == "import" else 0
@@ -295,6 +300,8 @@ def _strip_prose(text: str, report: PrecheckReport) -> str:
 def _clamp_options(text: str, s: Scan, caps: OptionCaps, err, warn) -> tuple[str, Scan]:
     """Check every `set_option` (as a command, a prefix `... in`, or inside a proof) and rewrite the
     values that lift a resource limit to the cap."""
+    if "set_option" not in text:
+        return text, s
     limits = caps.caps()
     toks = s.tokens
     edits: list[tuple[int, int, str]] = []
@@ -346,6 +353,8 @@ class _Rules:
         for i in range(a, b):
             t = toks[i]
             kind = t.kind
+            if kind == "symbol":
+                continue
             if kind == "ident" or kind == "name":
                 self.name(t)
                 if t.text in ("decide", "decide!") and self._config_follows(i):
@@ -472,11 +481,12 @@ def _check_header(commands: list[Command], require_header: bool, err) -> None:
             if seen_other is not None:
                 err(Problem(cmd.line, cmd.col, f"`import` must come first, before the `{seen_other.keyword}` at "
                             f"{seen_other.line}:{seen_other.col}", "header"))
-            if len(cmd.words()) < 2:
+            toks = cmd.body_tokens
+            if len(toks) < 2:
                 err(Problem(cmd.line, cmd.col, "`import` without a module name", "header"))
-            elif len(cmd.body_tokens) > 2:
-                t = cmd.body_tokens[2]
-                err(Problem(t.line, t.col, f"unexpected `{_clip(t.text, 20)}` after `import {cmd.words()[1]}`: "
+            elif len(toks) > 2:
+                t = toks[2]
+                err(Problem(t.line, t.col, f"unexpected `{_clip(t.text, 20)}` after `import {toks[1].text}`: "
                             "one module per `import` line, then commands", "header"))
         elif seen_other is None:
             seen_other = cmd

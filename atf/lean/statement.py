@@ -205,7 +205,7 @@ def split_commands(s: Scan) -> list[Command]:
     starts: list[int] = []
     i = 0
     while i < n:
-        if starts_command(toks, i):
+        if toks[i].kind != "symbol" and starts_command(toks, i):
             starts.append(i)
         j = brackets[i]
         i = j if j > i else i + 1
@@ -372,7 +372,7 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
     preamble: list[str] = []
     body_offset = 0
     for cmd in commands[:main_index]:
-        words = cmd.words()
+        words = cmd.words() if cmd.keyword in ("import", "open", "set_option") else []
         if cmd.keyword == "import":
             imports.extend(words[1:])
             nl = text.find("\n", cmd.end)
