@@ -129,6 +129,15 @@ def test_error_lists_are_bounded_on_hostile_input():
     assert len(report.errors) == 21 and report.errors[-1].message.startswith("... and ")
 
 
+def test_fences_inside_a_doc_comment_are_lean_text():
+    text = "import Mathlib\n/-- For example\n```lean\n#check 1\n```\n-/\ntheorem t : 1 = 1 := by sorry"
+    report = run_precheck(text)
+    assert report.ok and report.text == text and report.warnings == []
+    fenced = "Answer:\n```lean\n" + text + "\n```\n"
+    report = run_precheck(fenced)
+    assert report.ok and report.text == "\n\n" + text + "\n\n", report.errors
+
+
 def test_words_inside_comments_and_strings_are_not_commands():
     text = _with('-- #eval would be bad\n/- unsafe macro -/', 'theorem t : "#eval run_cmd".length = 12 := by sorry')
     assert precheck(text) == []

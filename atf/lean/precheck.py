@@ -267,31 +267,27 @@ _LEAN_LINE = re.compile(  # a line that starts Lean code: a command keyword, att
 
 def _strip_prose(text: str, report: PrecheckReport) -> str:
     """Blank out Markdown fences and the prose before the code (keeping every line, so positions hold);
-    non-blank text after a closing fence is an error."""
+    non-blank text after the closing fence is an error. A fence counts only when it comes before any Lean
+    code (fences inside a doc comment are Lean text), and the last fence closes the block."""
     lines = text.split("\n")
+    first_code = next((k for k, line in enumerate(lines) if _LEAN_LINE.match(line)), None)
     fences = [k for k, line in enumerate(lines) if _FENCE.match(line)]
-    if fences:
+    if fences and (first_code is None or fences[0] < first_code):
         first = fences[0]
-        last = fences[1] if len(fences) > 1 else None
-        dropped = [k for k in range(first) if lines[k].strip()]
-        for k in range(first):
-            lines[k] = ""
-        lines[first] = ""
+        last = fences[-1] if len(fences) > 1 else None
+        dropped = any(lines[k].strip() for k in range(first))
+        lines[: first + 1] = [""] * (first + 1)
         report.warnings.append(Problem(first + 1, 0, "Markdown code fence removed" + (
             f" with the text before it (lines 1-{first})" if dropped else "") + ": pass only the Lean code", "prose"))
         if last is not None:
-            lines[last] = ""
-            for k in range(last + 1, len(lines)):
-                if lines[k].strip():
-                    report.errors.append(Problem(k + 1, 0, "text after the code block: a statement must end "
-                                                 "with its proof (`:= by sorry`)", "after-proof"))
-                    break
-            lines[last + 1 :] = [""] * (len(lines) - last - 1)
+            after = next((k for k in range(last + 1, len(lines)) if lines[k].strip()), None)
+            if after is not None:
+                report.errors.append(Problem(after + 1, 0, "text after the code block: a statement must end "
+                                             "with its proof (`:= by sorry`)", "after-proof"))
+            lines[last:] = [""] * (len(lines) - last)
         return "\n".join(lines)
-    first_code = next((k for k, line in enumerate(lines) if _LEAN_LINE.match(line)), None)
     if first_code and any(lines[k].strip() for k in range(first_code)):
-        for k in range(first_code):
-            lines[k] = ""
+        lines[:first_code] = [""] * first_code
         report.warnings.append(Problem(1, 0, f"text before the Lean code removed (lines 1-{first_code})", "prose"))
         return "\n".join(lines)
     return text
