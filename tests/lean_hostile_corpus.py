@@ -224,5 +224,8 @@ BENIGN: list[tuple[str, str]] = [
     ("simp-then-sorry", body("by simp; sorry")),
     ("local-notation", mid('local notation3 "n" => (2 : ℕ)')),
     ("answer-placeholder", mid("abbrev answer_solution : ℕ := sorry")),
+    ("crlf-line-ends", (H + "open Real\n" + T).replace("\n", "\r\n")),
+    ("dollar-application", body("by sorry", "id $ (1 : ℕ) = 1")),
+    ("doc-with-fence", H + "/-- e.g.\n```lean\n#eval 1\n```\n-/\n" + T),
     ("instance-local", mid("local instance : Inhabited ℕ := ⟨0⟩")),
 ]
