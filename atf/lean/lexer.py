@@ -46,17 +46,20 @@ _ID_REST = f"{_ID_FIRST}0-9'!?{_SUBSCRIPT}"
 _ID_PART = f"(?:«[^»]*»|[{_ID_FIRST}][{_ID_REST}]*)"
 _IDENT = f"{_ID_PART}(?:\\.{_ID_PART})*"
 
+# a one-character symbol that cannot begin any other token (tried first: the common case, matched at once)
+_PLAIN = f"[^\\s0-9{_ID_FIRST}\\-/\"'`#@:«{{}}∑∏⁻×Σ\\\\]"
 _TOKEN = re.compile(  # leading spaces and newlines are skipped by the same match (one match per token)
     r"[ \n]*(?:"
-    r"(?P<line>--[^\n]*)"
+    f"(?P<plain>{_PLAIN})"
+    r'|(?P<raw>r#*")'
+    f"|(?P<ident>{_IDENT})"
+    r"|(?P<line>--[^\n]*)"
     r"|(?P<block>/-)"
     r'|(?P<str>")'
     r"|(?P<qsym>''|∑'|∏'|⁻¹'|×'|Σ')"
     r"|(?P<char>'(?!'))"
     r"|(?P<num>0[bB][01_]*|0[oO][0-7_]*|0[xX][0-9a-fA-F_]*|[0-9][0-9_]*(?:\.(?:[0-9][0-9_]*)?)?(?:[eE][+-]?[0-9_]*)?)"
     f"|(?P<namelit>``?{_IDENT})"
-    r'|(?P<raw>r#*")'
-    f"|(?P<ident>{_IDENT})"
     f"|(?P<hash>#[{_ID_FIRST}][{_ID_REST}]*)"
     r"|(?P<attr>@\[)"
     r"|(?P<quote>`\()"
@@ -230,7 +233,9 @@ class _Lexer:
             kind = m.lastgroup
             i = m.start(kind)
             j = m.end()
-            if kind == "ident":
+            if kind == "plain":
+                add("symbol", i, j)
+            elif kind == "ident":
                 word = m.group(kind)
                 add("ident", i, j, word if "«" not in word else normal_name(word))
             elif kind == "sym":
