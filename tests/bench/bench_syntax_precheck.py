@@ -5,7 +5,7 @@ every rejection printed.
     python tests/bench/bench_syntax_precheck.py            # both
     python tests/bench/bench_syntax_precheck.py --worst    # only the adversarial timing
 
-Timings are in-process wall time, best of 3, and depend on the machine's load: the load average is
+Timings are in-process CPU and wall time, best of 5, and depend on the machine's load: the load average is
 printed beside them.
 
 Statements are assembled as each PROVENANCE.md says: miniF2F/ProofNet `header + informal_prefix +
@@ -109,7 +109,7 @@ def adversarial_inputs(target: int = TARGET_BYTES):
         yield name, _HEAD + unit * n + "\n" + _TAIL
 
 
-def worst_case(run, target: int = TARGET_BYTES, repeats: int = 3) -> list[tuple[str, int, float, float]]:
+def worst_case(run, target: int = TARGET_BYTES, repeats: int = 5) -> list[tuple[str, int, float, float]]:
     """(name, bytes, CPU seconds, wall seconds), each the best of `repeats`, per adversarial input, by CPU
     time, slowest first. CPU time is what the pre-check costs; wall time adds the machine's load."""
     rows = []
@@ -130,7 +130,7 @@ def print_worst_case() -> None:
 
     load = os.getloadavg()
     rows = worst_case(run_precheck)
-    print(f"pre-check on adversarial inputs (~{TARGET_BYTES // 1000} KB each, best of 3; load average "
+    print(f"pre-check on adversarial inputs (~{TARGET_BYTES // 1000} KB each, best of 5; load average "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs)")
     print(f"{'input':<28} {'bytes':>7} {'CPU ms':>8} {'ms/KB':>7} {'wall ms':>8}")
     for name, size, cpu, wall in rows:
