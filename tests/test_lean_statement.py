@@ -114,3 +114,38 @@ def test_lexer_reports_unterminated_comment_and_string_and_brackets():
         "1:3: `⟨` is not closed (expected `⟩` before the `)` at 1:5)",
         "1:8: unexpected `)`: no bracket is open here",
     ]
+
+
+def test_universe_parameters_and_binders_holding_brackets_in_strings_and_chars():
+    text = 'import Mathlib\ntheorem t.{u, v} (α : Type u) (s : String) (h : s = ")") (c : Char) (hc : c = \'(\')\n' \
+           '    (g : String → ℕ) (hg : g "{" = 1) : s.length = 1 := by sorry'
+    st = parse_statement(text)
+    assert st.name == "t"
+    assert [(b.names, b.type) for b in st.binders] == [
+        (["α"], "Type u"), (["s"], "String"), (["h"], 's = ")"'), (["c"], "Char"), (["hc"], "c = '('"),
+        (["g"], "String → ℕ"), (["hg"], 'g "{" = 1'),
+    ]
+    assert st.conclusion == "s.length = 1"
+
+
+def test_commands_start_anywhere_outside_brackets_but_not_inside_terms():
+    text = "import Mathlib\ntheorem a : 1 = 1 := by sorry def x := 1\ntheorem t (h : ∀ n, n = n) : True := by sorry"
+    assert [c.keyword for c in split_commands(scan(text))] == ["import", "theorem", "def", "theorem"]
+    # `open ... in` inside a proof and `deriving`/`class abbrev` continuations do not split
+    text = ("import Mathlib\nclass abbrev R (α : Type) := Ring α\nstructure P where\n  x : ℕ\nderiving Repr\n"
+            "theorem t : 1 = 1 := by\n  open Nat in simp\n  sorry")
+    assert [c.keyword for c in split_commands(scan(text))] == ["import", "class", "structure", "theorem"]
+
+
+def test_long_prefix_chains_are_read_once():
+    text = "import Mathlib\n" + "open Nat in\n" * 300 + "@[simp]\n" * 300 + "theorem t : 1 = 1 := by sorry"
+    cmds = split_commands(scan(text))
+    assert [c.keyword for c in cmds] == ["import", "theorem"]
+    assert len(cmds[1].scopes) == 300 and cmds[1].attributes == ["simp"] * 300
+    assert parse_statement(text).header_opens == ["Nat"] * 300
+
+
+def test_guillemet_theorem_name_and_closers():
+    st = parse_statement("import Mathlib\nnamespace A.B\nsection S\ntheorem «my thm» : 1 = 1 := by sorry")
+    assert st.name == "«my thm»"
+    assert st.closers == ["end S", "end B", "end A"]

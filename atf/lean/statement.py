@@ -28,10 +28,26 @@ OTHER_COMMANDS = {
     "import", "prelude", "open", "namespace", "section", "end", "variable", "universe", "set_option",
     "attribute", "export", "mutual", "omit", "include", "alias", "deriving",
 }
+# Other command keywords of Lean, Batteries, Aesop and Mathlib: none belongs in a statement, but each must
+# start a command of its own so that it is reported as one (and is not read as part of the one before).
+OTHER_LEAN_COMMANDS = {
+    "add_aesop_rules", "erase_aesop_rules", "declare_aesop_rule_sets", "initialize_simps_projections",
+    "library_note", "assert_not_exists", "assert_not_imported", "compile_inductive", "compile_def",
+    "suppress_compilation", "unseal", "seal", "recall", "proof_wanted", "register_simp_attr", "register_label_attr",
+    "register_option", "register_builtin_option", "declare_config_elab", "declare_simp_like_tactic",
+    "add_decl_doc", "mk_iff_of_inductive_prop", "grind_pattern", "register_tactic_tag", "tactic_extension",
+    "simproc", "dsimproc", "simproc_decl", "dsimproc_decl", "builtin_simproc", "unif_hint", "binder_predicate",
+    "set_premise_selector", "with_weak_namespace", "open_locale", "export", "prelude",
+}
 # Commands that may also begin a line inside a term or tactic block (`open Real in simp`), so they
-# only start a command at column 0.
-_AMBIGUOUS = {"open", "set_option", "local", "scoped", "end", "include", "omit", "deriving", "attribute", "alias"}
-_COMMAND_STARTS = DECLARATION_KEYWORDS | MODIFIERS | NOTATION_KEYWORDS | META_KEYWORDS | OTHER_COMMANDS
+# only start a command at column 0. Every other command keyword is a reserved token in Lean that no term
+# or tactic contains, so it starts a command wherever it stands outside brackets (`... := by sorry def x`).
+_AMBIGUOUS = {"open", "set_option", "local", "scoped", "include", "omit", "deriving", "attribute", "alias"}
+COMMAND_STARTS = (
+    DECLARATION_KEYWORDS | MODIFIERS | NOTATION_KEYWORDS | META_KEYWORDS | OTHER_COMMANDS | OTHER_LEAN_COMMANDS
+)
+# `class abbrev`, `class inductive`, `deriving instance`: the second keyword continues the first.
+_CONTINUES = {"abbrev": "class", "inductive": "class", "instance": "deriving"}
 
 
 class StatementParseError(ValueError):
@@ -61,6 +77,15 @@ class Command:
     attributes: list[str] = field(default_factory=list)
     modifiers: list[str] = field(default_factory=list)
     scopes: list[str] = field(default_factory=list)
+    index: int = field(default=0, repr=False)  # index of tokens[0] in the whole scan
+    brackets: list[int] = field(default_factory=list, repr=False)  # the scan's bracket matches
+
+    def matching(self, i: int) -> int:
+        """Index (in `tokens`) of the bracket matching `tokens[i]`, or the last token when it has none."""
+        if self.brackets:
+            j = self.brackets[self.index + i] - self.index
+            return j if i < j < len(self.tokens) else len(self.tokens) - 1
+        return _matching(self.tokens, i)
 
     @property
     def start(self) -> int:
@@ -126,6 +151,8 @@ class LeanStatement:
     body_line: 1-based line where the text after the imports starts (what is sent to Lean on top of
         the imported environment); body_offset: its character offset.
     body_start: character offset just past the theorem's `:=`.
+    closers: the `end` commands that close the namespaces and sections the text leaves open, innermost
+        first (`["end", "end Foo"]` after `namespace Foo` and `section`).
     """
 
     text: str
@@ -145,6 +172,7 @@ class LeanStatement:
     body_line: int = 1
     body_offset: int = 0
     body_start: int = 0
+    closers: list[str] = field(default_factory=list)
 
     @property
     def main(self) -> Command:
@@ -169,80 +197,108 @@ class LeanStatement:
 
 
 def split_commands(s: Scan) -> list[Command]:
-    """Cut scanned text into top-level commands."""
+    """Cut scanned text into top-level commands. One pass: bracketed spans are jumped over with the
+    precomputed matches, and each piece is read once (a prefix-only piece is carried, not re-read)."""
     toks = s.tokens
+    brackets = s.brackets()[0]
+    n = len(toks)
     starts: list[int] = []
-    depth = 0
-    for i, t in enumerate(toks):
-        if depth == 0 and t.line_start and _starts_command(toks, i):
+    i = 0
+    while i < n:
+        if toks[i].kind != "symbol" and starts_command(toks, i):
             starts.append(i)
-        if t.kind == "attr" or (t.kind == "symbol" and t.text in OPEN_TO_CLOSE):
-            depth += 1
-        elif t.kind == "symbol" and t.text in CLOSE_TO_OPEN:
-            depth = max(0, depth - 1)
+        j = brackets[i]
+        i = j if j > i else i + 1
     if toks and (not starts or starts[0] != 0):
         starts.insert(0, 0)
 
-    pieces = [toks[a:b] for a, b in zip(starts, starts[1:] + [len(toks)])]
     commands: list[Command] = []
-    pending: list[Token] = []
-    for piece in pieces:
-        pending.extend(piece)
-        cmd = _make_command(pending)
-        if cmd is None:  # only a doc comment / attributes / modifiers / `open X in` so far
+    pending: _Prefix | None = None
+    for a, b in zip(starts, starts[1:] + [n]):
+        if pending is None:
+            pending = _Prefix(a)
+        head = pending.read(toks, brackets, a, b)
+        if head is None:  # only a doc comment / attributes / modifiers / `open X in` so far
             continue
-        commands.append(cmd)
-        pending = []
-    if pending:  # a dangling prefix (doc comment with nothing after it, `open X in` at the end)
-        commands.append(Command(keyword=pending[0].text, tokens=pending, head=0))
+        p = pending
+        keyword = toks[head].text
+        if keyword == "noncomputable" and head + 1 < b and toks[head + 1].text == "section":
+            keyword = "section"
+        commands.append(Command(keyword, toks[p.first:b], head - p.first, p.doc, p.attributes, p.modifiers,
+                                p.scopes, index=p.first, brackets=brackets))
+        pending = None
+    if pending is not None:  # a dangling prefix (doc comment with nothing after it, `open X in` at the end)
+        commands.append(Command(toks[pending.first].text, toks[pending.first:], 0, index=pending.first,
+                                brackets=brackets))
     return commands
 
 
-def _starts_command(toks: list[Token], i: int) -> bool:
+def starts_command(toks: list[Token], i: int) -> bool:
+    """Whether toks[i] (outside brackets) begins a top-level command or its prefix."""
     t = toks[i]
-    if t.kind in ("doc", "attr", "hash"):
-        return t.col == 0 or t.kind != "attr"
-    if t.kind != "ident" or t.text not in _COMMAND_STARTS:
+    if t.kind == "doc":
+        return True
+    if t.kind == "attr":
+        return t.col == 0
+    if t.kind == "hash":  # `#eval` after a term; `#s` (Finset.card) after an operator or bracket is a term
+        prev = toks[i - 1] if i else None
+        return t.line_start or prev is None or prev.kind != "symbol" or prev.text in CLOSE_TO_OPEN
+    if t.kind != "ident" or t.text not in COMMAND_STARTS:
         return False
     if t.text == "deriving":
         return t.col == 0 and i + 1 < len(toks) and toks[i + 1].text == "instance"
+    if t.text in _CONTINUES and i and toks[i - 1].text == _CONTINUES[t.text]:
+        return False
     if t.text in _AMBIGUOUS:
-        return t.col == 0
+        return t.col == 0 and t.line_start
     return True
 
 
-def _make_command(tokens: list[Token]) -> Command | None:
-    """Build a command from tokens, or None when they are only a prefix waiting for a declaration."""
-    doc: str | None = None
-    attributes: list[str] = []
-    modifiers: list[str] = []
-    scopes: list[str] = []
-    i = 0
-    n = len(tokens)
-    while i < n:
-        t = tokens[i]
-        if t.kind == "doc":
-            doc = t.text[3:-2].strip()
-            i += 1
-        elif t.kind == "attr":
-            j = _matching(tokens, i)
-            attributes.append(" ".join(x.text for x in tokens[i + 1 : j]))
-            i = j + 1
-        elif t.kind == "ident" and t.text in MODIFIERS and not (i + 1 < n and tokens[i + 1].text == "section"):
-            modifiers.append(t.text)
-            i += 1
-        elif t.kind == "ident" and t.text in ("open", "set_option") and (j := _scope_in_end(tokens, i)) is not None:
-            scopes.append(" ".join(x.text for x in tokens[i:j]))
-            i = j + 1
-        else:
-            break
-    if i >= n:
+class _Prefix:
+    """What precedes a command's keyword: doc comment, attributes, modifiers, `open X in` scopes."""
+
+    def __init__(self, first: int):
+        self.first = first
+        self.doc: str | None = None
+        self.attributes: list[str] = []
+        self.modifiers: list[str] = []
+        self.scopes: list[str] = []
+
+    def read(self, toks: list[Token], brackets: list[int], i: int, b: int) -> int | None:
+        """Read prefixes in toks[i:b]; the index of the command keyword, or None if the piece holds none."""
+        while i < b:
+            t = toks[i]
+            if t.kind == "doc":
+                self.doc = t.text[3:-2].strip()
+                i += 1
+            elif t.kind == "attr":
+                j = brackets[i] if brackets[i] > i else b - 1
+                self.attributes.append(" ".join(x.text for x in toks[i + 1 : j]))
+                i = j + 1
+            elif t.kind == "ident" and t.text in MODIFIERS and not (i + 1 < b and toks[i + 1].text == "section"):
+                self.modifiers.append(t.text)
+                i += 1
+            elif t.kind == "ident" and t.text in ("open", "set_option") and (j := _scope_in_end(toks, i, b)):
+                self.scopes.append(" ".join(x.text for x in toks[i:j]))
+                i = j + 1
+            else:
+                return i
         return None
-    head = tokens[i]
-    keyword = head.text
-    if head.kind == "ident" and keyword == "noncomputable" and i + 1 < n and tokens[i + 1].text == "section":
-        keyword = "section"
-    return Command(keyword, tokens, i, doc, attributes, modifiers, scopes)
+
+
+def _scope_in_end(tokens: list[Token], i: int, b: int) -> int | None:
+    """For `open X Y in` / `set_option o v in` starting at i, the index of `in`; None if no `in`.
+    Stops at the first token that cannot be part of the prefix, so each token is looked at once."""
+    if tokens[i].text == "set_option":
+        j = i + 3
+        return j if j < b and tokens[j].text == "in" and tokens[j].kind == "ident" else None
+    for j in range(i + 1, b):
+        t = tokens[j]
+        if t.kind == "ident" and t.text == "in":
+            return j
+        if not (t.kind == "ident" and t.text not in COMMAND_STARTS or t.text in ("(", ")", "→", "scoped")):
+            return None
+    return None
 
 
 def _matching(tokens: list[Token], i: int) -> int:
@@ -257,20 +313,6 @@ def _matching(tokens: list[Token], i: int) -> int:
             if depth == 0:
                 return j
     return len(tokens) - 1
-
-
-def _scope_in_end(tokens: list[Token], i: int) -> int | None:
-    """For `open X Y in` / `set_option o v in` starting at i, the index of `in`; None if no `in`."""
-    j = i + 1
-    limit = min(len(tokens), i + 40)
-    while j < limit:
-        t = tokens[j]
-        if t.text == "in" and t.kind == "ident":
-            return j
-        if t.kind == "ident" and t.text in _COMMAND_STARTS and t.line_start:
-            return None
-        j += 1
-    return None
 
 
 _TYPE_HEADS = {
@@ -330,7 +372,7 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
     preamble: list[str] = []
     body_offset = 0
     for cmd in commands[:main_index]:
-        words = cmd.words()
+        words = cmd.words() if cmd.keyword in ("import", "open", "set_option") else []
         if cmd.keyword == "import":
             imports.extend(words[1:])
             nl = text.find("\n", cmd.end)
@@ -369,7 +411,25 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
         body_line=body_line,
         body_offset=body_offset,
         body_start=body_start,
+        closers=_closers(commands),
     )
+
+
+def _closers(commands: list[Command]) -> list[str]:
+    stack: list[str] = []  # one name component per namespace level, "" for an anonymous section
+    for cmd in commands:
+        toks = cmd.body_tokens
+        words = [t.name or t.text for t in toks[:3]]
+        if cmd.keyword == "namespace" and len(words) > 1:
+            stack.extend(words[1].split("."))
+        elif cmd.keyword == "section":
+            k = 2 if words[0] == "noncomputable" else 1
+            named = len(words) > k and toks[k].kind == "ident" and toks[k].line == toks[0].line
+            stack.extend(words[k].split(".") if named else [""])
+        elif cmd.keyword == "end":
+            named = len(words) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
+            del stack[len(stack) - min(len(stack), len(words[1].split(".")) if named else 1):]
+    return [f"end {name}" if name else "end" for name in reversed(stack)]
 
 
 def _main_index(commands: list[Command]) -> int | None:
@@ -397,10 +457,10 @@ def _parse_theorem(text: str, cmd: Command) -> tuple[str, str | None, list[Binde
         name = toks[i].text
         i += 1
         if i < len(toks) and toks[i].text == "." and i + 1 < len(toks) and toks[i + 1].text == "{":
-            i = _matching(toks, i + 1) + 1  # universe parameters `foo.{u}`
+            i = cmd.matching(cmd.head + i + 1) - cmd.head + 1  # universe parameters `foo.{u}`
     binders: list[Binder] = []
     while i < len(toks) and toks[i].kind == "symbol" and toks[i].text in ("(", "{", "[", "⦃", "⟨"):
-        j = _matching(toks, i)
+        j = cmd.matching(cmd.head + i) - cmd.head
         if toks[j].text != OPEN_TO_CLOSE[toks[i].text]:
             raise StatementParseError(f"binder `{toks[i].text}` is not closed", toks[i].line, toks[i].col)
         binders.append(_binder(text, toks, i, j))
