@@ -23,6 +23,7 @@ from typing import Any, Iterable, Sequence
 
 from atf.agent.tokens import token_view_from_messages
 from atf.agent.trajectory import Trajectory, read_jsonl
+from atf.llm.templates import openai_tools
 
 log = logging.getLogger(__name__)
 
@@ -89,10 +90,19 @@ def _plain(messages: list[dict]) -> list[dict[str, str]]:
     return [{"role": m["role"], "content": m["content"]} for m in messages]
 
 
+def _wrapped_tools(tools: str | list[dict] | None) -> str:
+    schemas = json.loads(tools) if isinstance(tools, str) else tools
+    return json.dumps(openai_tools(schemas), ensure_ascii=False)
+
+
 def dpo_dataset(pairs: Iterable[dict[str, Any]]):
+    """TRL renders `tools` with the chat template: wrapped, as the agent loop and vLLM render them."""
     from datasets import Dataset
 
-    rows = [{"prompt": _plain(p["prompt"]), "chosen": _plain(p["chosen"]), "rejected": _plain(p["rejected"]), "tools": p["tools"]} for p in pairs]
+    rows = [
+        {"prompt": _plain(p["prompt"]), "chosen": _plain(p["chosen"]), "rejected": _plain(p["rejected"]), "tools": _wrapped_tools(p["tools"])}
+        for p in pairs
+    ]
     if not rows:
         raise ValueError("no preference pairs to train on")
     return Dataset.from_list(rows)

@@ -18,18 +18,12 @@ def resolve_model_path(name: str) -> str:
     return name
 
 
-def training_tokenizer(path: str) -> Any:
-    """The checkpoint's tokenizer, with ATF's chat template unless it already has `{% generation %}` markers:
-    training and the agent loop must render conversations identically."""
-    import re
+def training_tokenizer(path: str, chat_template: str | None = None) -> Any:
+    """The checkpoint's tokenizer with ATF's template choice (atf.llm.templates), the one the agent loop samples
+    with: training and inference render conversations identically. Saved with the model."""
+    from atf.llm.models import load_tokenizer
 
-    from atf.llm.models import load_tokenizer, prepare_tokenizer
-
-    tok = load_tokenizer(path)
-    if not re.search(r"{%-?\s*generation\s*-?%}", tok.chat_template or ""):
-        log.warning("%s: using ATF's chat template (the checkpoint's has no generation markers)", path)
-        prepare_tokenizer(tok)
-    return tok
+    return load_tokenizer(path, chat_template)
 
 
 def load_model(model_args: Any, path: str) -> Any:
