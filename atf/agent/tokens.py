@@ -57,6 +57,16 @@ def turn_end_token(tokenizer: Any) -> str | None:
     return end
 
 
+def assistant_header_text(tokenizer: Any) -> str:
+    """What the template's generation prompt adds: `<|im_start|>assistant\n` in ChatML, `<|start_header_id|>assistant
+    <|end_header_id|>\n\n` in Llama 3."""
+    msgs = [{"role": "user", "content": "hi"}]
+    closed, opened = render_text(tokenizer, msgs, None, False), render_text(tokenizer, msgs, None, True)
+    if not opened.startswith(closed) or opened == closed:
+        raise TemplateMismatch("the chat template has no generation prompt to find assistant turns by")
+    return opened[len(closed) :]
+
+
 def split_turn(
     tokenizer: Any,
     rendered: str,

@@ -77,8 +77,10 @@ def choose_chat_template(tokenizer: Any, override: str | None = None) -> tuple[s
         return resolve_template(override, tokenizer), "override"
     own = _own_template(tokenizer)
     if own:
-        from trl.chat_template_utils import get_training_chat_template, supports_tool_calling
-
+        try:
+            from trl.chat_template_utils import get_training_chat_template, supports_tool_calling
+        except ImportError:  # inference without the [train] extra: no TRL variants to swap in
+            get_training_chat_template, supports_tool_calling = (lambda tok: None), _renders_tool_calls
         if supports_tool_calling(tokenizer):
             try:
                 training = get_training_chat_template(tokenizer)
@@ -86,6 +88,18 @@ def choose_chat_template(tokenizer: Any, override: str | None = None) -> tuple[s
                 training = None
             return (training, "model (TRL training variant)") if training else (own, "model")
     return atf_chat_template(), ATF
+
+
+def _renders_tool_calls(tokenizer: Any) -> bool:
+    """TRL's `supports_tool_calling` test, for installs without TRL: a tool call and its result survive rendering."""
+    call = {"type": "function", "function": {"name": "probe_fn_a8f3", "arguments": {"probe_key_b9d4": "probe_val_d6e7"}}}
+    msgs = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "", "tool_calls": [call]},
+            {"role": "tool", "name": "probe_fn_a8f3", "content": "probe_out_c4f9"}]
+    try:
+        text = tokenizer.apply_chat_template(msgs, tokenize=False)
+    except Exception:  # templates that refuse tool roles raise jinja errors of several kinds
+        return False
+    return all(s in text for s in ("probe_fn_a8f3", "probe_key_b9d4", "probe_val_d6e7", "probe_out_c4f9"))
 
 
 def apply_chat_template_choice(tokenizer: Any, override: str | None = None) -> Any:

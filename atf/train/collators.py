@@ -11,17 +11,21 @@ including the turn-end token; tool turns and the template tokens between turns a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import torch
 from trl.trainer.dpo_trainer import DataCollatorForPreference
 
-from atf.agent.tokens import encode, render_text, turn_end_token
+from atf.agent.tokens import assistant_header_text, encode, turn_end_token
 
 
-def assistant_token_mask(ids: list[int], start: int, header: tuple[int, ...], turn_end: int) -> list[int]:
-    """1 on tokens of assistant turns from `start` on (the completion begins inside an assistant turn)."""
+def assistant_token_mask(
+    ids: list[int], start: int, header: tuple[int, ...], turn_end: int, is_space: Callable[[int], bool] = lambda i: False
+) -> list[int]:
+    """1 on tokens of assistant turns from `start` on (the completion begins inside an assistant turn).
+    header: the header without its trailing whitespace, whose tokens merge differently with what follows in context;
+    `is_space(id)` tells the whitespace-only tokens right after it, which are the template's, not the model's."""
     mask = [0] * len(ids)
     inside = True
     i = start
@@ -29,6 +33,8 @@ def assistant_token_mask(ids: list[int], start: int, header: tuple[int, ...], tu
         if not inside and tuple(ids[i : i + len(header)]) == header:
             inside = True
             i += len(header)
+            while i < len(ids) and is_space(ids[i]):
+                i += 1
             continue
         if inside:
             mask[i] = 1
@@ -38,25 +44,18 @@ def assistant_token_mask(ids: list[int], start: int, header: tuple[int, ...], tu
     return mask
 
 
-def assistant_header_ids(tokenizer: Any) -> tuple[int, ...]:
-    """Ids the template puts before an assistant turn (the generation prompt)."""
-    msgs = [{"role": "user", "content": "hi"}]
-    closed, opened = render_text(tokenizer, msgs, None, False), render_text(tokenizer, msgs, None, True)
-    if not opened.startswith(closed) or opened == closed:
-        raise ValueError("the chat template has no generation prompt to find assistant turns by")
-    return tuple(encode(tokenizer, opened[len(closed) :]))
-
-
 @dataclass
 class ToolMaskedPreferenceCollator(DataCollatorForPreference):
     """DataCollatorForPreference + tool-token masking (see module doc).
 
-    assistant_header: ids the template opens an assistant turn with.
+    assistant_header: ids the template opens an assistant turn with (trailing whitespace left out).
     turn_end_id: id of the token that closes an assistant turn.
+    tokenizer: reads which tokens are whitespace only.
     """
 
     assistant_header: tuple[int, ...] = ()
     turn_end_id: int = -1
+    tokenizer: Any = field(default=None, repr=False)
 
     @classmethod
     def from_tokenizer(cls, tokenizer: Any, **kwargs: Any) -> "ToolMaskedPreferenceCollator":
@@ -65,10 +64,14 @@ class ToolMaskedPreferenceCollator(DataCollatorForPreference):
             raise ValueError("the chat template closes assistant turns with no special token; cannot find turn ends")
         return cls(
             pad_token_id=tokenizer.pad_token_id,
-            assistant_header=assistant_header_ids(tokenizer),
+            assistant_header=tuple(encode(tokenizer, assistant_header_text(tokenizer).rstrip())),
             turn_end_id=tokenizer.convert_tokens_to_ids(end),
+            tokenizer=tokenizer,
             **kwargs,
         )
+
+    def _is_space(self, token_id: int) -> bool:
+        return self.tokenizer is not None and not self.tokenizer.decode([token_id]).strip()
 
     def torch_call(self, examples: list[dict[str, Any]]) -> dict[str, Any]:
         out = super().torch_call(examples)
@@ -78,6 +81,6 @@ class ToolMaskedPreferenceCollator(DataCollatorForPreference):
             if 1 not in m:
                 continue
             first = m.index(1)
-            keep[row] = torch.tensor(assistant_token_mask(seq, first, self.assistant_header, self.turn_end_id))
+            keep[row] = torch.tensor(assistant_token_mask(seq, first, self.assistant_header, self.turn_end_id, self._is_space))
         out["completion_mask"] = comp * keep
         return out
