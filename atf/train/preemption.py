@@ -1,18 +1,24 @@
-"""Stop cleanly before Slurm kills the job: on SIGUSR1, finish the current step, save a checkpoint, stop.
+"""Stop cleanly before Slurm kills the job: on SIGUSR1, or when the file named by $ATF_PREEMPT_FILE appears,
+finish the current step, save a checkpoint, stop.
 
-slurm/train.sbatch asks for the signal ahead of the end (`#SBATCH --signal=B:USR1@120`), passes it to the
-training processes and requeues the job, which resumes from that checkpoint (`resume_from_checkpoint: auto`).
-Under data parallelism the ranks agree (an all-reduce of the flag each step) so that all stop at the same step.
+slurm/train.sbatch asks Slurm for USR1 ahead of the end (`#SBATCH --signal=B:USR1@120`, delivered to the batch
+shell), creates that file on the shared filesystem (a signal would have to cross srun, accelerate and torchrun,
+whose launchers die on USR1), waits for training to save, and requeues the job, which resumes from the checkpoint
+(`resume_from_checkpoint: auto`). Under data parallelism the ranks agree (an all-reduce of the flag each step), so
+all stop at the same step even when the file shows up on their nodes at different times.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+from pathlib import Path
 from typing import Any
 
 from transformers import TrainerCallback
 
 PREEMPTED_EXIT_CODE = 75  # EX_TEMPFAIL: try again later
+PREEMPT_FILE_ENV = "ATF_PREEMPT_FILE"
 
 
 class Preempted(SystemExit):
@@ -27,7 +33,8 @@ class Preempted(SystemExit):
 
 
 class PreemptionCallback(TrainerCallback):
-    """Sets a flag on `signum`; at the next step end every rank saves and stops. `stopped` says it happened."""
+    """Sets a flag on `signum` (or sees $ATF_PREEMPT_FILE); at the next step end every rank saves and stops.
+    `stopped` says it happened."""
 
     def __init__(self, signum: int = signal.SIGUSR1):
         self.signum = signum
@@ -47,15 +54,19 @@ class PreemptionCallback(TrainerCallback):
             signal.signal(self.signum, self._previous)
             self._previous = None
 
+    def _requested_here(self) -> bool:
+        flag_file = os.environ.get(PREEMPT_FILE_ENV)
+        return self.requested or bool(flag_file and Path(flag_file).exists())
+
     def _any_rank(self) -> bool:
         import torch.distributed as dist
 
         if not (dist.is_available() and dist.is_initialized()):
-            return self.requested
+            return self._requested_here()
         import torch
         from accelerate import PartialState
 
-        flag = torch.tensor([1 if self.requested else 0], device=PartialState().device)
+        flag = torch.tensor([1 if self._requested_here() else 0], device=PartialState().device)
         dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         return bool(flag.item())
 
