@@ -111,15 +111,13 @@ def train_and_save(trainer: Any, tokenizer: Any, training_args: Any, merge_lora:
         preemption.restore()
     if preemption.stopped:
         raise Preempted(f"stopped on SIGUSR1 at step {trainer.state.global_step}; checkpoint saved in {training_args.output_dir}")
-    out = save_for_inference(trainer, tokenizer, training_args.output_dir, merge_lora)
-    if getattr(training_args, "push_to_hub", False) and trainer.accelerator.is_main_process:
-        push_folder(out, training_args)
+    save_for_inference(trainer, tokenizer, training_args.output_dir, merge_lora)
     return trainer
 
 
-def push_folder(folder: str, training_args: Any) -> str:
-    """Upload the inference checkpoint (merged model + tokenizer with its chat template; not the checkpoint-*
-    folders) to `hub_model_id` (default: the folder's name)."""
+def push_folder(folder: str | Path, training_args: Any) -> str:
+    """Upload a merged LoRA model (+ tokenizer with its chat template, adapter in adapter/; not the checkpoint-*
+    folders) to `hub_model_id` (default: the folder's name). Full models are pushed by `Trainer.save_model`."""
     from huggingface_hub import HfApi
 
     repo = training_args.hub_model_id or Path(folder).name
@@ -143,9 +141,11 @@ the saved adapter afterwards (partitioned weights cannot be merged in place)."""
         if trainer.accelerator.is_main_process:
             merged.save_pretrained(out)
             tokenizer.save_pretrained(out)
+            if getattr(trainer.args, "push_to_hub", False):
+                push_folder(out, trainer.args)
     else:
-        trainer.save_model(str(out))
         if trainer.accelerator.is_main_process:
-            tokenizer.save_pretrained(out)
+            tokenizer.save_pretrained(out)  # first: with push_to_hub, save_model uploads the folder
+        trainer.save_model(str(out))
     trainer.accelerator.wait_for_everyone()
     return str(out)
