@@ -205,3 +205,28 @@ def test_http_tool_calls_keep_the_models_newline():
     assert tool_calls_to_text("think\n", call) == "think\n" + block  # vLLM's hermes parser keeps the newline
     assert tool_calls_to_text("think", call) == "think\n" + block  # servers that strip it: as templates render it
     assert tool_calls_to_text(None, call) == block
+
+
+def test_inference_and_serving_use_the_training_choice(tmp_path, capsys):
+    """`hf:<ckpt>` samples with the template training uses; `vllm serve` gets --chat-template only when the
+    checkpoint's own template is not that one (python -m atf.llm.templates prints the file, or nothing)."""
+    from atf.llm import load_engine
+    from atf.llm.models import tiny_model
+    from atf.llm.templates import main as templates_main
+    from atf.train.model import training_tokenizer
+
+    raw = make_tokenizer("qwen2_5")
+    model, _ = tiny_model(raw, hidden_size=16, num_layers=1)
+    model.save_pretrained(tmp_path / "qwen")
+    raw.save_pretrained(tmp_path / "qwen")
+    trained = training_tokenizer(str(tmp_path / "qwen"))
+    assert load_engine(f"hf:{tmp_path / 'qwen'}").tokenizer.chat_template == trained.chat_template == trl_template("qwen2_5_training")
+    assert load_engine(f"hf:{tmp_path / 'qwen'}", chat_template="atf").tokenizer.chat_template == atf_chat_template()
+    templates_main([str(tmp_path / "qwen")])
+    printed = capsys.readouterr().out.strip()
+    assert printed and open(printed).read() == trl_template("qwen2_5_training")  # served as trained
+    trained.save_pretrained(tmp_path / "qwen")  # what training saves with the model
+    templates_main([str(tmp_path / "qwen")])
+    assert capsys.readouterr().out == ""  # the checkpoint carries it: no --chat-template needed
+    with pytest.raises(ValueError, match="renders with its own template"):
+        load_engine("openai:http://x/v1#m", chat_template="atf")
