@@ -119,10 +119,10 @@ def test_sigusr1_saves_a_checkpoint_and_stops(base_and_data, monkeypatch):
     nothing is saved as final; the rerun resumes from that checkpoint and finishes. $ATF_PREEMPT_FILE does the same."""
     import signal
 
+    from test_train import load_recipe
     from transformers import TrainerCallback
 
     from atf.train.preemption import PREEMPT_FILE_ENV, Preempted
-    from test_train import load_recipe
 
     class SignalAt(TrainerCallback):
         def on_step_begin(self, args, state, control, **kwargs):

@@ -83,7 +83,7 @@ def test_train_sbatch_checkpoints_and_requeues_on_usr1(tmp_path):
             time.sleep(0.1)
         assert (tmp_path / "started").exists()
         job.send_signal(signal.SIGUSR1)
-        out, err = job.communicate(timeout=60)
+        _, err = job.communicate(timeout=60)
     finally:
         job.kill()
     assert job.returncode == 0, err

@@ -6,6 +6,7 @@ template needs them; no model is downloaded."""
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import httpx
 import pytest
@@ -87,7 +88,7 @@ def rollouts(tok, scripts, mode="tokens"):
 def test_choice_follows_tool_support_and_overrides(tmp_path):
     for name, (expected, _) in CASES.items():
         tok = make_tokenizer(name)
-        template, source = choose_chat_template(tok)
+        template, _ = choose_chat_template(tok)
         assert template == (atf_chat_template() if expected == "atf" else trl_template(expected)), name
     tok = make_tokenizer("qwen2_5")
     assert choose_chat_template(tok, "atf") == (atf_chat_template(), "override")
@@ -224,7 +225,7 @@ def test_inference_and_serving_use_the_training_choice(tmp_path, capsys):
     assert load_engine(f"hf:{tmp_path / 'qwen'}", chat_template="atf").tokenizer.chat_template == atf_chat_template()
     templates_main([str(tmp_path / "qwen")])
     printed = capsys.readouterr().out.strip()
-    assert printed and open(printed).read() == trl_template("qwen2_5_training")  # served as trained
+    assert printed and Path(printed).read_text() == trl_template("qwen2_5_training")  # served as trained
     trained.save_pretrained(tmp_path / "qwen")  # what training saves with the model
     templates_main([str(tmp_path / "qwen")])
     assert capsys.readouterr().out == ""  # the checkpoint carries it: no --chat-template needed

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from atf.agent.tokens import assistant_header_text, turn_end_token
 from atf.llm.base import Completion, Message, SamplingParams
 
+
 class ReplayEngine:
     """Engine protocol over fixed scripts.
 

@@ -95,9 +95,11 @@ def _renders_tool_calls(tokenizer: Any) -> bool:
     call = {"type": "function", "function": {"name": "probe_fn_a8f3", "arguments": {"probe_key_b9d4": "probe_val_d6e7"}}}
     msgs = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "", "tool_calls": [call]},
             {"role": "tool", "name": "probe_fn_a8f3", "content": "probe_out_c4f9"}]
+    from jinja2 import TemplateError
+
     try:
         text = tokenizer.apply_chat_template(msgs, tokenize=False)
-    except Exception:  # templates that refuse tool roles raise jinja errors of several kinds
+    except (TemplateError, TypeError, ValueError):  # templates that refuse tool roles or dict arguments
         return False
     return all(s in text for s in ("probe_fn_a8f3", "probe_key_b9d4", "probe_val_d6e7", "probe_out_c4f9"))
 
