@@ -208,6 +208,7 @@ def test_http_tool_calls_keep_the_models_newline():
     assert tool_calls_to_text(None, call) == block
 
 
+@pytest.mark.integration
 def test_inference_and_serving_use_the_training_choice(tmp_path, capsys):
     """`hf:<ckpt>` samples with the template training uses; `vllm serve` gets --chat-template only when the
     checkpoint's own template is not that one (python -m atf.llm.templates prints the file, or nothing)."""
