@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,8 @@ def choose_chat_template(tokenizer: Any, override: str | None = None) -> tuple[s
     if override:
         return resolve_template(override, tokenizer), "override"
     own = _own_template(tokenizer)
+    if own and re.search(r"{%-?\s*generation\s*-?%}", own) and _renders_tool_calls(tokenizer):
+        return own, "model"  # already a training template (ATF's, TRL's variants): no need to import TRL
     if own:
         try:
             from trl.chat_template_utils import get_training_chat_template, supports_tool_calling
