@@ -1,6 +1,8 @@
 """Training data and recipes: token-view SFT rows, tool-masked DPO batches, expert-iteration selection,
 YAML + flags, resume from checkpoint."""
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -110,6 +112,7 @@ def load_recipe(name):
     return mod
 
 
+@pytest.mark.integration
 def test_sft_recipe_composes_yaml_and_flags_and_resumes(tok, tmp_path, capsys):
     """recipes/sft.py in-process (tests/test_chain.py runs it as a script): YAML + CLI flags compose, a
     longer second run resumes from the first run's checkpoint, the saved model loads back and generates."""
@@ -138,8 +141,16 @@ def test_sft_recipe_composes_yaml_and_flags_and_resumes(tok, tmp_path, capsys):
         recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", "x", "--output_dir", str(tmp_path / "x")]))
 
 
-def test_lora_sft_saves_a_merged_model_and_the_adapter(tok, tmp_path):
+@pytest.mark.integration
+def test_lora_sft_saves_a_merged_model_and_the_adapter(tok, tmp_path, monkeypatch):
+    """The merged model's forward equals the base model plus the saved adapter (and differs from the base alone);
+    with --push_to_hub the merged folder is what is uploaded (HfApi faked: no network)."""
+    import huggingface_hub
+    import torch
+    import transformers
+    from peft import PeftModel
     from safetensors.torch import load_file
+    from transformers import AutoModelForCausalLM
 
     from atf.llm.models import tiny_model
 
@@ -148,15 +159,38 @@ def test_lora_sft_saves_a_merged_model_and_the_adapter(tok, tmp_path):
     t.save_pretrained(tmp_path / "base")
     data = tmp_path / "train.jsonl"
     write_jsonl(data, rollouts(tok, {"Find y.": [sc(GOLD), cc(GOLD)]}))
+    uploads = []
+
+    class FakeApi:
+        def __init__(self, token=None):
+            pass
+
+        def create_repo(self, repo, private=None, exist_ok=False):
+            uploads.append(("create", repo))
+
+        def upload_folder(self, repo_id, folder_path, ignore_patterns=()):
+            uploads.append(("upload", repo_id, sorted(p.name for p in Path(folder_path).iterdir())))
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", FakeApi)
+    monkeypatch.setattr(transformers.Trainer, "init_hf_repo", lambda self, *a, **k: None)
     recipe = load_recipe("sft")
     recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"), "--train_files", str(data),
                                "--output_dir", str(tmp_path / "lora"), "--max_steps", "1", "--use_peft", "--lora_r", "4",
-                               "--lora_target_modules", "q_proj", "v_proj", "--learning_rate", "0.05"]))
+                               "--lora_target_modules", "q_proj", "v_proj", "--learning_rate", "0.05",
+                               "--push_to_hub", "--hub_model_id", "me/atf-lora", "--hub_strategy", "end"]))
     assert (tmp_path / "lora" / "adapter" / "adapter_config.json").exists()
     before, after = load_file(tmp_path / "base" / "model.safetensors"), load_file(tmp_path / "lora" / "model.safetensors")
     assert not any("lora" in k for k in after) and set(after) <= set(before)  # merged: plain weights only
-    diff = {k: (before[k] - after[k]).abs().max().item() for k in after}
-    assert diff["model.layers.0.self_attn.q_proj.weight"] > 0 and diff["model.layers.0.mlp.up_proj.weight"] == 0
+    ids = torch.tensor([tok.encode("theorem t (x : ℕ) : x = x := by sorry")])
+    with torch.no_grad():
+        base = AutoModelForCausalLM.from_pretrained(tmp_path / "base").eval()
+        base_logits = base(ids).logits
+        with_adapter = PeftModel.from_pretrained(base, tmp_path / "lora" / "adapter").eval()(ids).logits
+        merged = AutoModelForCausalLM.from_pretrained(tmp_path / "lora").eval()(ids).logits
+    assert torch.allclose(merged, with_adapter, atol=1e-5)
+    assert (merged - base_logits).abs().max() > 1e-4  # the adapter learnt something
+    assert uploads[0] == ("create", "me/atf-lora")
+    assert uploads[-1][:2] == ("upload", "me/atf-lora") and "model.safetensors" in uploads[-1][2] and "adapter" in uploads[-1][2]
 
 
 @pytest.mark.slow
@@ -204,3 +238,177 @@ def test_every_shipped_config_parses_with_its_recipe(recipe, folder):
     parsed = module.parse(["--config", str(REPO / folder / f"{recipe}.yaml"), *cpu])
     training_args = parsed[1]
     assert training_args.output_dir and training_args.learning_rate > 0
+
+
+def test_shards_are_even_and_shared_within_tensor_parallel_groups():
+    from atf.train.colocate import is_group_leader, shard
+
+    items = list(range(10))
+    parts = [shard(items, r, 4) for r in range(4)]
+    assert [len(p) for p in parts] == [3, 3, 2, 2] and sum(parts, []) == items
+    tp2 = [shard(items, r, 4, tp=2) for r in range(4)]
+    assert tp2[0] == tp2[1] == items[:5] and tp2[2] == tp2[3] == items[5:]  # a group runs one engine together
+    assert [is_group_leader(r, 2) for r in range(4)] == [True, False, True, False]
+    assert shard(items[:1], 1, 2) == [] and shard(items[:1], 0, 2) == [0]
+    with pytest.raises(ValueError, match="must divide"):
+        shard(items, 0, 3, tp=2)
+
+
+class FakeLLM:
+    """Stands in for `vllm.LLM` (not installed here): records how it was built and the sleep / wake / weight-load
+    calls, generates by replaying scripts. The real calls are checked on a GPU by tests/gpu/check_vllm_colocate.py."""
+
+    built: list = []
+
+    def __init__(self, model, **kwargs):
+        from atf.llm.models import load_tokenizer
+
+        self.model, self.kwargs, self.calls = model, kwargs, []
+        self._tok = load_tokenizer(model)
+        FakeLLM.built.append(self)
+        test = self
+
+        class Model:
+            def load_weights(self, weights):
+                test.calls.append(("load_weights", [n for n, _ in weights]))
+
+        self.llm_engine = type("E", (), {})()
+        self.llm_engine.model_executor = type("X", (), {})()
+        self.llm_engine.model_executor.driver_worker = type("W", (), {})()
+        self.llm_engine.model_executor.driver_worker.model_runner = type("R", (), {"model": Model()})()
+
+    def get_tokenizer(self):
+        return self._tok
+
+    def sleep(self, level):
+        self.calls.append(("sleep", level))
+
+    def wake_up(self, tags=None):
+        self.calls.append(("wake_up", tuple(tags or ())))
+
+    def reset_prefix_cache(self):
+        self.calls.append(("reset_prefix_cache",))
+
+    def generate(self, inputs, params, use_tqdm=False):
+        self.calls.append(("generate", len(inputs)))
+        text = format_tool_call("syntax_check", {"statement": GOLD})
+        ids = self._tok.encode(text, add_special_tokens=False)
+        out = type("O", (), {"token_ids": ids, "text": text, "finish_reason": "stop", "stop_reason": None})()
+        return [type("RO", (), {"outputs": [out] * params.n})() for _ in inputs]
+
+
+@pytest.mark.integration
+def test_expert_iteration_colocates_one_sleeping_vllm_engine_per_process(tok, tmp_path, monkeypatch):
+    """sampler=vllm builds one engine per process as TRL's colocate mode does, sleeps it for training and loads the
+    trained weights into it for the next round; sampling, training and saving all run (vLLM faked, CPU)."""
+    import sys
+    import types
+
+    from atf.llm.models import tiny_model
+
+    model, t = tiny_model(tok, hidden_size=16, num_layers=1)
+    model.save_pretrained(tmp_path / "base")
+    t.save_pretrained(tmp_path / "base")
+    seed = tmp_path / "seed.jsonl"
+    write_jsonl(seed, rollouts(tok, {"Find x.": [sc(GOLD), cc(GOLD)]}))
+    fake = types.ModuleType("vllm")
+    fake.LLM = FakeLLM
+    fake.SamplingParams = lambda **kw: types.SimpleNamespace(**kw)
+    monkeypatch.setitem(sys.modules, "vllm", fake)
+    monkeypatch.setattr(FakeLLM, "built", [])
+    for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+        monkeypatch.setenv(var, "")  # so that monkeypatch removes what the engine sets, after the test
+        monkeypatch.delenv(var)
+    problems = tmp_path / "problems.jsonl"
+    problems.write_text("".join(json.dumps({"id": f"p{i}", "informal": f"Problem {i}.", "formal": GOLD, "split": "valid"}) + "\n" for i in range(2)))
+    recipe = load_recipe("expert_iteration")
+    args = recipe.parse(["--config", "configs/tiny/expert_iteration.yaml", "--model_name_or_path", str(tmp_path / "base"),
+                         "--problems", str(problems), "--seed_files", str(seed), "--output_dir", str(tmp_path / "ei"),
+                         "--rounds", "2", "--sampler", "vllm", "--vllm_gpu_memory_utilization", "0.25", "--max_turns", "1"])
+    recipe.main(*args)
+    (llm,) = FakeLLM.built  # one engine for both rounds
+    assert llm.model == str(tmp_path / "base")
+    assert llm.kwargs == {"tensor_parallel_size": 1, "gpu_memory_utilization": 0.25, "max_model_len": None, "enable_sleep_mode": True,
+                          "distributed_executor_backend": "external_launcher", "seed": 0, "max_num_batched_tokens": 4096}
+    assert os.environ["RANK"] == "0" and os.environ["WORLD_SIZE"] == "1" and os.environ["LOCAL_RANK"] == "0"
+    names = [c[0] for c in llm.calls]
+    # round 0 samples with the weights it was built with, sleeps for training; round 1 wakes, loads round 0's model
+    first_sleep = names.index("sleep")
+    assert names[:first_sleep] == ["generate"] and llm.calls[first_sleep] == ("sleep", 2)
+    assert names[first_sleep + 1] == "wake_up" and llm.calls[first_sleep + 1] == ("wake_up", ("weights",))
+    loads = [c for c in llm.calls if c[0] == "load_weights"]
+    assert {n for _, ns in loads for n in ns} >= {"model.embed_tokens.weight", "model.layers.0.self_attn.q_proj.weight"}
+    rest = [n for n in names[first_sleep + 1 :] if n != "load_weights"]
+    assert rest == ["wake_up", "reset_prefix_cache", "wake_up", "generate", "sleep"] and llm.calls[-1] == ("sleep", 2)
+    assert ("wake_up", ("kv_cache",)) in llm.calls
+    assert (tmp_path / "ei" / "round_1" / ".complete").exists()
+
+
+@pytest.mark.integration
+def test_multi_cpu_accelerate_config_runs_two_processes(tmp_path):
+    """`accelerate launch --config_file configs/accelerate/multi_cpu.yaml` starts 2 CPU processes that form one
+    gloo group of world size 2 (TrainingArguments as the recipes build them, use_cpu as configs/tiny set it)."""
+    import subprocess
+    import sys
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import sys\nimport torch.distributed as dist\nfrom transformers import TrainingArguments\n"
+        "a = TrainingArguments(output_dir=sys.argv[1], use_cpu=True, report_to='none')\n"
+        "print(f'rank {a.process_index} world {a.world_size} backend {dist.get_backend()}', flush=True)\n"
+    )
+    accelerate = Path(sys.executable).parent / "accelerate"
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1"}
+    run = subprocess.run([str(accelerate), "launch", "--config_file", "configs/accelerate/multi_cpu.yaml", str(probe), str(tmp_path / "o")],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = sorted(line for line in run.stdout.splitlines() if line.startswith("rank "))
+    assert lines == ["rank 0 world 2 backend gloo", "rank 1 world 2 backend gloo"]
+
+
+def test_eval_split_holds_out_whole_problems():
+    from atf.train.data import split_by_problem
+
+    items = [(f"problem {i % 5}", i) for i in range(20)]
+    train, held = split_by_problem(items, lambda x: x[0], 0.2)
+    assert len(held) == 4 and len({p for p, _ in held}) == 1 and not {p for p, _ in held} & {p for p, _ in train}
+    assert split_by_problem(items, lambda x: x[0], 0.2) == (train, held)  # same problems every run
+    assert split_by_problem(items, lambda x: x[0], 0.0) == (items, [])
+    with pytest.raises(ValueError, match="eval_fraction"):
+        split_by_problem(items, lambda x: x[0], 1.0)
+
+
+@pytest.mark.integration
+def test_sft_recipe_evaluates_during_training_and_pushes_to_the_hub(tok, tmp_path, monkeypatch, capsys):
+    """--eval_fraction splits problems off, eval_strategy/eval_steps evaluate them; --push_to_hub / --hub_model_id
+    reach TrainingArguments and the Trainer's push runs on the saved folder, chat template included (faked: no network)."""
+    import transformers
+
+    from atf.llm.models import tiny_model
+
+    model, t = tiny_model(tok, hidden_size=16, num_layers=1)
+    model.save_pretrained(tmp_path / "base")
+    t.save_pretrained(tmp_path / "base")
+    data = tmp_path / "train.jsonl"
+    write_jsonl(data, rollouts(tok, {f"Find x{i}.": [sc(GOLD), cc(GOLD)] for i in range(4)}))
+    pushed = []
+
+    def push_to_hub(self, *a, **k):
+        config = json.loads((Path(self.args.output_dir) / "tokenizer_config.json").read_text())
+        pushed.append((self.args.hub_model_id, "chat_template" in config or (Path(self.args.output_dir) / "chat_template.jinja").exists()))
+
+    monkeypatch.setattr(transformers.Trainer, "init_hf_repo", lambda self, *a, **k: None)  # network at Trainer init
+    monkeypatch.setattr(transformers.Trainer, "push_to_hub", push_to_hub)
+    recipe = load_recipe("sft")
+    script_args, training_args, model_args = recipe.parse([
+        "--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"), "--train_files", str(data),
+        "--output_dir", str(tmp_path / "out"), "--eval_fraction", "0.25", "--eval_strategy", "steps", "--eval_steps", "1",
+        "--push_to_hub", "--hub_model_id", "me/atf-tiny"])
+    assert training_args.push_to_hub and training_args.hub_model_id == "me/atf-tiny" and script_args.eval_fraction == 0.25
+    trainer = recipe.main(script_args, training_args, model_args)
+    assert "SFT on 3 successful trajectories" in capsys.readouterr().out
+    assert [h["step"] for h in trainer.state.log_history if "eval_loss" in h] == [1, 2]
+    assert pushed == [("me/atf-tiny", True)]
+    with pytest.raises(ValueError, match="needs eval data"):
+        recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"),
+                                   "--train_files", str(data), "--output_dir", str(tmp_path / "x"), "--eval_strategy", "steps"]))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from atf.llm import ENGINE_SPECS
+from atf.llm.templates import CHAT_TEMPLATE_HELP
 
 EPILOG = """examples:
   atf formalize "Show that for any natural number n, n^2 + n is even."
@@ -33,6 +34,7 @@ def add_parser(sub) -> None:
     p.add_argument("problem", nargs="?", help="the informal problem ('-' reads it from stdin)")
     p.add_argument("-k", type=int, default=4, help="rollouts per problem (default 4)")
     p.add_argument("--engine", default="smollm2", help=f"formalizer engine: {ENGINE_SPECS} (default smollm2)")
+    p.add_argument("--chat-template", default=None, help=CHAT_TEMPLATE_HELP + " (local engines; the one training used)")
     p.add_argument(
         "--judge", nargs="+", default=None, metavar="SPEC",
         help="judge(s) for consistency_check: an engine spec, optionally with ::key=value options "
@@ -76,6 +78,10 @@ class LazyReranker:
         return self._reranker.rerank(problem, candidates, valid=valid)
 
 
+def engine_options(args: Any) -> dict[str, Any]:
+    return {"chat_template": args.chat_template} if getattr(args, "chat_template", None) else {}
+
+
 def build_formalizer(args: Any, engine: Any | None = None):
     """Engine, real tools (SyntaxChecker + ConsistencyChecker over the judges) and the Reranker, from CLI args."""
     from atf.agent.formalize import Formalizer
@@ -84,7 +90,7 @@ def build_formalizer(args: Any, engine: Any | None = None):
 
     from atf.agent.tools import ConsistencyCheckTool, RemoteConsistencyTool, SyntaxCheckTool, remote_syntax_tool
 
-    engine = engine or load_engine(args.engine)
+    engine = engine or load_engine(args.engine, **engine_options(args))
     syntax = remote_syntax_tool(args.syntax_server) if args.syntax_server else SyntaxCheckTool()
     if args.consistency_server:
         consistency = RemoteConsistencyTool(args.consistency_server)
@@ -166,7 +172,7 @@ def run_batch(args) -> int:
     if reranker is None and not args.no_rerank and args.k > 1:
         from atf.llm import load_engine
 
-        reranker = LazyReranker(lambda: load_engine(args.engine))
+        reranker = LazyReranker(lambda: load_engine(args.engine, **engine_options(args)))
     out.parent.mkdir(parents=True, exist_ok=True)
     with chosen_path.open("a", encoding="utf-8") as fh:
         for p in problems:

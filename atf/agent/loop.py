@@ -7,7 +7,8 @@ every active rollout, then runs the tool calls they made, batched per tool. Rule
   * consistency_check is refused, with a message, for a statement that has not passed syntax_check;
   * a rollout stops when both checks passed on its latest statement ("passed"), at the revision limit
     ("revision_limit"), when the model answers without a tool call ("no_tool_call"; its latest statement
-    stands), or at the turn / token limits ("turn_limit", "length").
+    stands), at the turn / token limits ("turn_limit", "length"), or when the chat template cannot extend
+    what the model sampled ("template_mismatch": that rollout only, the reason in `meta["error"]`).
 
 Local engines run token-in/token-out: the trajectory keeps the ids the model sampled (mask 1) between
 the ids the loop inserted (mask 0). HTTP engines run in chat mode; their token view is rebuilt by
@@ -25,14 +26,14 @@ from tqdm.auto import tqdm
 
 from atf.agent.parsing import ParsedCall, parse_tool_calls, strip_tool_calls
 from atf.agent.prompts import SYSTEM_PROMPT, initial_messages
-from atf.agent.tokens import continuation, encode, render_text, token_view_from_messages
+from atf.agent.tokens import TemplateMismatch, continuation, encode, render_text, token_view_from_messages, turn_end_token
 from atf.agent.tools import CONSISTENCY_CHECK, SYNTAX_CHECK, Tool, ToolRequest, ToolResult, validate_arguments
 from atf.agent.trajectory import ToolCall, Trajectory
 from atf.llm.base import Engine, Message, SamplingParams
 
 log = logging.getLogger(__name__)
 
-STOP_REASONS = ("passed", "revision_limit", "no_tool_call", "length", "turn_limit")
+STOP_REASONS = ("passed", "revision_limit", "no_tool_call", "length", "turn_limit", "template_mismatch")
 
 
 @dataclass
@@ -127,6 +128,8 @@ class ToolLoop:
             raise ValueError("token mode needs an engine with a tokenizer")
         self.token_mode = mode == "tokens"
         self.tokenizer = tok
+        end = turn_end_token(tok) if self.token_mode else None
+        self.turn_end_id = tok.convert_tokens_to_ids(end) if end else tok.eos_token_id if tok is not None else None
 
     # ------------------------------------------------------------------ public
 
@@ -208,7 +211,7 @@ class ToolLoop:
                 sampled = list(completion.token_ids or [])
                 r.ids += sampled
                 r.mask += [1] * len(sampled)
-                r.sampled_eos = bool(sampled) and sampled[-1] == self.tokenizer.eos_token_id
+                r.sampled_eos = bool(sampled) and sampled[-1] == self.turn_end_id
             calls = parse_tool_calls(text)
             if not calls:
                 r.stop("length" if completion.finish_reason == "length" else "no_tool_call")
@@ -302,9 +305,15 @@ class ToolLoop:
         """Insert the template's tokens after the sampled ones: end of turn, tool messages, next prompt."""
         text = r.traj.messages[-1 - _trailing_tools(r.traj.messages)]["content"]
         previous = r.rendered
-        inserted, r.rendered = continuation(
-            self.tokenizer, previous, r.traj.messages, self.schemas, text, r.sampled_eos, add_generation_prompt=not r.done
-        )
+        try:
+            inserted, r.rendered = continuation(
+                self.tokenizer, previous, r.traj.messages, self.schemas, text, r.sampled_eos, add_generation_prompt=not r.done
+            )
+        except TemplateMismatch as err:  # this rollout's tokens cannot be continued; the others go on
+            log.warning("rollout stopped: %s", err)
+            r.traj.meta["error"] = str(err)
+            r.stop("template_mismatch")
+            return
         r.ids += inserted
         r.mask += [0] * len(inserted)
 
@@ -315,7 +324,10 @@ class ToolLoop:
             t.completion_ids = r.ids[r.prompt_len :]
             t.completion_mask = list(r.mask)
         elif self.tokenizer is not None:
-            t.prompt_ids, t.completion_ids, t.completion_mask = token_view_from_messages(self.tokenizer, t.messages, t.tools)
+            try:
+                t.prompt_ids, t.completion_ids, t.completion_mask = token_view_from_messages(self.tokenizer, t.messages, t.tools)
+            except TemplateMismatch as err:  # the text stays; training re-tokenizes or skips it
+                t.meta["error"] = str(err)
         t.meta["turns"] = r.turns
 
 

@@ -6,7 +6,10 @@ The model calls a tool by writing
     {"name": "syntax_check", "arguments": {"statement": "import Mathlib\\n\\ntheorem ..."}}
     </tool_call>
 
-inside its assistant message (the wire format of Qwen2.5 / vLLM's `--tool-call-parser hermes`).
+inside its assistant message (the wire format of Qwen2.5 / vLLM's `--tool-call-parser hermes`). A message
+with no such block that is itself a JSON call, `{"name": ..., "parameters": {...}}` (Llama 3.1's own tool-call
+format, what its template renders for `tool_calls`; optionally after `<|python_tag|>`, several joined by `;`
+as vLLM's `llama3_json` parser reads them), is read too.
 A block whose JSON does not parse, or that lacks a name, is still reported (as a `ParsedCall` with
 `error` set) so the loop can tell the model what was wrong instead of silently ignoring it.
 """
@@ -37,9 +40,15 @@ class ParsedCall:
     raw: str = ""
 
 
+PYTHON_TAG = "<|python_tag|>"
+_JSON_CALL_START = re.compile(r'\A\s*(?:<\|python_tag\|>)?\s*\{\s*"name"\s*:')
+
+
 def parse_tool_calls(text: str) -> list[ParsedCall]:
-    """Every `<tool_call>` block in `text`, in order. An unclosed last block (cut by a length limit or a
-    server that drops the stop string) is read up to the end of the text."""
+    """Every `<tool_call>` block in `text`, in order, else the message's JSON calls (see module doc). An
+    unclosed last block (cut by a length limit or a server that drops the stop string) is read up to the end."""
+    if OPEN not in text and _JSON_CALL_START.match(text):
+        return _parse_json_calls(text)
     calls = []
     for match in _BLOCK.finditer(text):
         raw = match.group(1).strip()
@@ -72,11 +81,28 @@ def _parse_block(raw: str) -> ParsedCall:
     return ParsedCall(name=name, arguments=args, raw=raw)
 
 
+def _parse_json_calls(text: str) -> list[ParsedCall]:
+    rest = text.strip().removeprefix(PYTHON_TAG).strip()
+    decoder = json.JSONDecoder()
+    calls = []
+    while rest:
+        try:
+            _, end = decoder.raw_decode(rest)
+        except json.JSONDecodeError:
+            calls.append(_parse_block(rest))  # reports the JSON error
+            break
+        calls.append(_parse_block(rest[:end]))
+        rest = rest[end:].strip().removeprefix(";").strip()
+    return calls
+
+
 def format_tool_call(name: str, arguments: dict[str, Any]) -> str:
     """The block a model should write for this call (what the chat template renders for `tool_calls`)."""
     return OPEN + "\n" + json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False) + "\n" + CLOSE
 
 
 def strip_tool_calls(text: str) -> str:
-    """The assistant text with its tool-call blocks removed (for servers that take calls as fields)."""
+    """The assistant text with its tool calls removed (for servers that take calls as fields)."""
+    if OPEN not in text and _JSON_CALL_START.match(text):
+        return ""
     return _BLOCK.sub("", text).strip()

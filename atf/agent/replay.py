@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from atf.agent.tokens import assistant_header_text, turn_end_token
 from atf.llm.base import Completion, Message, SamplingParams
-
-ASSISTANT_START = "<|im_start|>assistant"
 
 
 class ReplayEngine:
@@ -31,9 +30,13 @@ class ReplayEngine:
         self.fallback = fallback
         self.calls = 0  # generate/chat calls made (tests check batching with it)
 
-    def _reply(self, problem_text: str, turn: int) -> str:
+    def _reply(self, problem_text: str, turn: int, closed_by: str | None = None) -> str:
+        """closed_by: the problem is a user message ending with this token inside `problem_text` (a rendered prompt)."""
         problem_text = problem_text.strip()
-        keys = [k for k in self.scripts if problem_text == k or problem_text.endswith("\n" + k)]
+        if closed_by:
+            keys = [k for k in self.scripts if f"\n{k}{closed_by}" in problem_text]
+        else:
+            keys = [k for k in self.scripts if problem_text == k or problem_text.endswith("\n" + k)]
         if not keys:
             raise KeyError(f"no script for prompt: {problem_text[:200]!r}")
         turns = self.scripts[max(keys, key=len)]
@@ -45,17 +48,19 @@ class ReplayEngine:
             ids = ids[: params.max_new_tokens]
             return Completion(self.tokenizer.decode(ids, skip_special_tokens=True), ids, "length")
         if ids is not None:
-            ids.append(self.tokenizer.eos_token_id)
+            end = turn_end_token(self.tokenizer)
+            ids.append(self.tokenizer.convert_tokens_to_ids(end) if end else self.tokenizer.eos_token_id)
         return Completion(text, ids, "stop")
 
     def generate(self, prompts: Sequence[list[int]], params: SamplingParams) -> list[list[Completion]]:
         self.calls += 1
+        header = assistant_header_text(self.tokenizer)  # any template: turns so far = generation prompts seen
+        end = turn_end_token(self.tokenizer) or ""
         out = []
         for ids in prompts:
             text = self.tokenizer.decode(ids, skip_special_tokens=False)
-            user = text.split("<|im_start|>user\n", 1)[1].split("<|im_end|>", 1)[0]
-            turn = text.count(ASSISTANT_START) - 1
-            out.append([self._completion(self._reply(user, turn), params) for _ in range(params.n)])
+            turn = text.count(header) - 1
+            out.append([self._completion(self._reply(text, turn, closed_by=end), params) for _ in range(params.n)])
         return out
 
     def chat(

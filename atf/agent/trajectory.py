@@ -44,7 +44,7 @@ class Trajectory:
     revisions: how many statements the model submitted to the syntax check.
     calls: every tool call in order.
     prompt_ids / completion_ids / completion_mask: token view (see module doc), or None.
-    stop_reason: "passed", "revision_limit", "no_tool_call", "length", "turn_limit".
+    stop_reason: "passed", "revision_limit", "no_tool_call", "length", "turn_limit", "template_mismatch".
     meta: free-form provenance (engine name, seed, source dataset id, ...).
     """
 

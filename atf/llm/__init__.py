@@ -21,7 +21,8 @@ ENGINE_SPECS = "smollm2 | tiny | hf:<path> | vllm:<path> | openai:<base_url>#<mo
 
 
 def load_engine(spec: str = "smollm2", **kwargs: Any) -> Engine:
-    """Build an engine from `spec` (see module doc). kwargs go to the engine's constructor."""
+    """Build an engine from `spec` (see module doc). kwargs go to the engine's constructor; `chat_template`
+    overrides ATF's template choice for local engines (see atf.llm.templates)."""
     import torch
 
     kind, _, rest = spec.partition(":")
@@ -34,6 +35,11 @@ def load_engine(spec: str = "smollm2", **kwargs: Any) -> Engine:
         from atf.llm.transformers_engine import TransformersEngine
 
         model, tok = tiny_model()
+        if kwargs.get("chat_template"):
+            from atf.llm.templates import apply_chat_template_choice
+
+            apply_chat_template_choice(tok, kwargs["chat_template"])
+        kwargs.pop("chat_template", None)
         return TransformersEngine(model, tok, name="tiny", **kwargs)
     if kind == "hf" and rest:
         from transformers import AutoModelForCausalLM
@@ -45,7 +51,8 @@ def load_engine(spec: str = "smollm2", **kwargs: Any) -> Engine:
         dtype = torch.bfloat16 if device == "cuda" else torch.float32
         model = AutoModelForCausalLM.from_pretrained(rest, dtype=dtype).to(device)
         name = kwargs.pop("name", f"hf:{rest}")
-        return TransformersEngine(model, load_tokenizer(rest), name=name, **kwargs)
+        tokenizer = load_tokenizer(rest, kwargs.pop("chat_template", None))
+        return TransformersEngine(model, tokenizer, name=name, **kwargs)
     if kind == "vllm" and rest:
         from atf.llm.vllm_engine import VLLMEngine
 
@@ -53,6 +60,8 @@ def load_engine(spec: str = "smollm2", **kwargs: Any) -> Engine:
     if kind == "openai" and rest:
         from atf.llm.openai_engine import OpenAIEngine
 
+        if kwargs.pop("chat_template", None):
+            raise ValueError("an OpenAI-compatible server renders with its own template: start it with --chat-template")
         base_url, sep, model = rest.partition("#")
         if not sep or not model:
             raise ValueError(f"openai engine needs a model name: openai:{base_url}#<model>")

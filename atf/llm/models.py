@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from atf.llm.base import atf_chat_template
+from atf.llm.templates import apply_chat_template_choice
 from atf.paths import cache_dir
 
 log = logging.getLogger(__name__)
@@ -35,15 +35,6 @@ def smollm2_gguf_dir() -> Path:
     return folder
 
 
-def prepare_tokenizer(tokenizer: Any) -> Any:
-    """ATF's chat template (hermes tools + generation markers) and a pad token distinct from eos."""
-    tokenizer.chat_template = atf_chat_template()
-    if tokenizer.pad_token is None or tokenizer.pad_token_id == tokenizer.eos_token_id:
-        tokenizer.pad_token = tokenizer.unk_token or "<|endoftext|>"
-    tokenizer.padding_side = "left"
-    return tokenizer
-
-
 def _atomic_save(build, target: Path) -> Path:
     """Build into a temp folder and rename, so a crash never leaves a half-written cache."""
     if (target / ".complete").exists():
@@ -62,13 +53,13 @@ def _atomic_save(build, target: Path) -> Path:
 
 
 def smollm2_tokenizer_dir() -> Path:
-    """Cached tokenizer of SmolLM2 (with ATF's template); reading it from GGUF takes ~8 s, once."""
+    """Cached tokenizer of SmolLM2 (its template has no tools: ATF's); reading it from GGUF takes ~8 s, once."""
 
     def build(tmp: Path) -> None:
         from transformers import AutoTokenizer
 
         tok = AutoTokenizer.from_pretrained(str(smollm2_gguf_dir()), gguf_file=SMOLLM2_GGUF)
-        prepare_tokenizer(tok).save_pretrained(tmp)
+        apply_chat_template_choice(tok).save_pretrained(tmp)
 
     return _atomic_save(build, cache_dir() / "smollm2-tokenizer")
 
@@ -88,18 +79,16 @@ def smollm2_dir() -> Path:
         model.generation_config.pad_token_id = 0
         model.save_pretrained(tmp)
         tok = AutoTokenizer.from_pretrained(src, gguf_file=SMOLLM2_GGUF)
-        prepare_tokenizer(tok).save_pretrained(tmp)
+        apply_chat_template_choice(tok).save_pretrained(tmp)
 
     return _atomic_save(build, cache_dir() / "smollm2-135m-instruct")
 
 
-def load_tokenizer(path: str | Path) -> Any:
+def load_tokenizer(path: str | Path, chat_template: str | None = None) -> Any:
+    """The checkpoint's tokenizer with ATF's template choice (atf.llm.templates), as training and sampling use it."""
     from transformers import AutoTokenizer
 
-    tok = AutoTokenizer.from_pretrained(str(path))
-    if not tok.chat_template or "tool" not in tok.chat_template:
-        prepare_tokenizer(tok)
-    return tok
+    return apply_chat_template_choice(AutoTokenizer.from_pretrained(str(path)), chat_template)
 
 
 def tiny_model(

@@ -10,10 +10,14 @@ from typing import Any, Sequence
 import httpx
 
 from atf.llm.base import Completion, Message, SamplingParams
+from atf.llm.templates import openai_tools
 
 
 def tool_calls_to_text(content: str | None, tool_calls: list[dict] | None) -> str:
-    """Servers with a tool parser return calls as structured fields; the loop reads hermes text."""
+    """Servers with a tool parser return calls as structured fields; the loop reads hermes text. The text is what
+    the model wrote: vLLM's hermes parser returns the content before `<tool_call>` as is (its trailing newline
+    included), so a newline is added only where the content does not end with one (servers that strip it),
+    as chat templates render `content + '\n' + call`."""
     text = content or ""
     for call in tool_calls or []:
         fn = call.get("function", call)
@@ -24,7 +28,7 @@ def tool_calls_to_text(content: str | None, tool_calls: list[dict] | None) -> st
             except json.JSONDecodeError:
                 pass
         block = "<tool_call>\n" + json.dumps({"name": fn.get("name"), "arguments": args}, ensure_ascii=False) + "\n</tool_call>"
-        text = f"{text}\n{block}" if text else block
+        text = f"{text}{block}" if not text or text.endswith("\n") else f"{text}\n{block}"
     return text
 
 
@@ -94,7 +98,7 @@ class OpenAIEngine:
         def one(conv: list[Message]) -> list[Completion]:
             body = {**self._common(params), "messages": conv}
             if tools:
-                body["tools"] = [{"type": "function", "function": t} if "function" not in t else t for t in tools]
+                body["tools"] = openai_tools(tools)
             data = self._post("/chat/completions", body)
             out = []
             for choice in data["choices"]:

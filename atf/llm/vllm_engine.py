@@ -11,8 +11,7 @@ class VLLMEngine(TokenEngine):
     """Wraps `vllm.LLM`; prompts go in as token ids and come back as token ids.
 
     model: a local checkpoint or hub name that vLLM can load.
-    chat_template: overrides the tokenizer's template (ATF's hermes template by default when the
-        tokenizer has none with tool support).
+    chat_template: overrides ATF's template choice (see atf.llm.templates; the same choice training makes).
     **llm_kwargs: passed to `vllm.LLM` (tensor_parallel_size, gpu_memory_utilization, max_model_len, ...).
     """
 
@@ -23,9 +22,9 @@ class VLLMEngine(TokenEngine):
             raise ImportError("the vLLM engine needs vllm: pip install 'atf[serve]'") from err
         self._vllm = vllm
         self.llm = vllm.LLM(model=model, **llm_kwargs)
-        self.tokenizer = self.llm.get_tokenizer()
-        if chat_template is not None:
-            self.tokenizer.chat_template = chat_template
+        from atf.llm.templates import apply_chat_template_choice
+
+        self.tokenizer = apply_chat_template_choice(self.llm.get_tokenizer(), chat_template)
         self.name = name or f"vllm:{model}"
 
     def _params(self, params: SamplingParams) -> Any:

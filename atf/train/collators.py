@@ -1,35 +1,44 @@
-"""A preference collator that keeps tool output out of the DPO loss.
+"""A preference collator that keeps tool output out of the DPO loss, for any chat template.
 
 TRL's DPO treats everything after the prompt as the completion, so in a multi-turn `chosen` the tool
 responses (Lean errors, judge findings) would count as if the model had written them. This collator
-takes TRL's batch and clears the completion mask outside assistant turns: a ChatML turn that opens with
-`<|im_start|>assistant\\n` is the model's up to and including its `<|im_end|>`; everything else (tool turns
-and the template tokens between turns) is masked.
+takes TRL's batch and clears the completion mask outside assistant turns. The template's assistant header
+(what the generation prompt adds: `<|im_start|>assistant\\n` in ChatML, `<|start_header_id|>assistant
+<|end_header_id|>\\n\\n` in Llama 3) and its turn-end token (`<|im_end|>`, `<|eot_id|>`) are found by rendering
+probe conversations with the tokenizer's template: an assistant turn runs from after its header up to and
+including the turn-end token; tool turns and the template tokens between turns are masked.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import torch
 from trl.trainer.dpo_trainer import DataCollatorForPreference
 
+from atf.agent.tokens import assistant_header_text, encode, turn_end_token
 
-def assistant_token_mask(ids: list[int], start: int, turn_start: int, turn_end: int, header: tuple[int, ...]) -> list[int]:
-    """1 on tokens of assistant turns from `start` on (the completion begins inside an assistant turn)."""
+
+def assistant_token_mask(
+    ids: list[int], start: int, header: tuple[int, ...], turn_end: int, is_space: Callable[[int], bool] = lambda i: False
+) -> list[int]:
+    """1 on tokens of assistant turns from `start` on (the completion begins inside an assistant turn).
+    header: the header without its trailing whitespace, whose tokens merge differently with what follows in context;
+    `is_space(id)` tells the whitespace-only tokens right after it, which are the template's, not the model's."""
     mask = [0] * len(ids)
     inside = True
     i = start
     while i < len(ids):
-        tok = ids[i]
-        if tok == turn_start:
-            inside = tuple(ids[i + 1 : i + 1 + len(header)]) == header
-            i += 1 + (len(header) if inside else 0)
+        if not inside and tuple(ids[i : i + len(header)]) == header:
+            inside = True
+            i += len(header)
+            while i < len(ids) and is_space(ids[i]):
+                i += 1
             continue
         if inside:
             mask[i] = 1
-            if tok == turn_end:
+            if ids[i] == turn_end:
                 inside = False
         i += 1
     return mask
@@ -39,21 +48,30 @@ def assistant_token_mask(ids: list[int], start: int, turn_start: int, turn_end: 
 class ToolMaskedPreferenceCollator(DataCollatorForPreference):
     """DataCollatorForPreference + tool-token masking (see module doc).
 
-    turn_start_id / turn_end_id: ids of `<|im_start|>` / `<|im_end|>`.
-    assistant_header: ids of `assistant\\n` (what follows turn_start in an assistant turn).
+    assistant_header: ids the template opens an assistant turn with (trailing whitespace left out).
+    turn_end_id: id of the token that closes an assistant turn.
+    tokenizer: reads which tokens are whitespace only.
     """
 
-    turn_start_id: int = -1
-    turn_end_id: int = -1
     assistant_header: tuple[int, ...] = ()
+    turn_end_id: int = -1
+    tokenizer: Any = field(default=None, repr=False)
 
     @classmethod
     def from_tokenizer(cls, tokenizer: Any, **kwargs: Any) -> "ToolMaskedPreferenceCollator":
-        start, end = tokenizer.convert_tokens_to_ids("<|im_start|>"), tokenizer.convert_tokens_to_ids("<|im_end|>")
-        if start is None or end is None or start == tokenizer.unk_token_id:
-            raise ValueError("ToolMaskedPreferenceCollator needs a ChatML tokenizer (<|im_start|>, <|im_end|>)")
-        header = tuple(tokenizer.encode("assistant\n", add_special_tokens=False))
-        return cls(pad_token_id=tokenizer.pad_token_id, turn_start_id=start, turn_end_id=end, assistant_header=header, **kwargs)
+        end = turn_end_token(tokenizer)
+        if end is None:
+            raise ValueError("the chat template closes assistant turns with no special token; cannot find turn ends")
+        return cls(
+            pad_token_id=tokenizer.pad_token_id,
+            assistant_header=tuple(encode(tokenizer, assistant_header_text(tokenizer).rstrip())),
+            turn_end_id=tokenizer.convert_tokens_to_ids(end),
+            tokenizer=tokenizer,
+            **kwargs,
+        )
+
+    def _is_space(self, token_id: int) -> bool:
+        return self.tokenizer is not None and not self.tokenizer.decode([token_id]).strip()
 
     def torch_call(self, examples: list[dict[str, Any]]) -> dict[str, Any]:
         out = super().torch_call(examples)
@@ -63,6 +81,6 @@ class ToolMaskedPreferenceCollator(DataCollatorForPreference):
             if 1 not in m:
                 continue
             first = m.index(1)
-            keep[row] = torch.tensor(assistant_token_mask(seq, first, self.turn_start_id, self.turn_end_id, self.assistant_header))
+            keep[row] = torch.tensor(assistant_token_mask(seq, first, self.assistant_header, self.turn_end_id, self._is_space))
         out["completion_mask"] = comp * keep
         return out

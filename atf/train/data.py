@@ -18,11 +18,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from atf.agent.tokens import token_view_from_messages
 from atf.agent.trajectory import Trajectory, read_jsonl
+from atf.llm.templates import openai_tools
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,17 @@ def merge_dedupe(*groups: Iterable[Trajectory]) -> list[Trajectory]:
                 seen.add(key)
                 out.append(t)
     return out
+
+
+def split_by_problem(items: Sequence[Any], problem_of: Callable[[Any], str], fraction: float) -> tuple[list, list]:
+    """(train, eval): `fraction` of the distinct problems go to eval with all their items, so no problem is on both
+    sides. The choice hashes the problem text: the same problems are held out on every run and every process."""
+    if not 0 <= fraction < 1:
+        raise ValueError(f"eval_fraction must be in [0, 1), got {fraction}")
+    problems = sorted({problem_of(x).strip() for x in items}, key=lambda p: hashlib.sha1(p.encode()).hexdigest())
+    n_eval = min(len(problems) - 1, math.ceil(fraction * len(problems))) if fraction > 0 else 0
+    held = set(problems[:n_eval])
+    return [x for x in items if problem_of(x).strip() not in held], [x for x in items if problem_of(x).strip() in held]
 
 
 def keep_for_sft(t: Trajectory, max_revisions: int | None = None) -> bool:
@@ -89,10 +102,19 @@ def _plain(messages: list[dict]) -> list[dict[str, str]]:
     return [{"role": m["role"], "content": m["content"]} for m in messages]
 
 
+def _wrapped_tools(tools: str | list[dict] | None) -> str:
+    schemas = json.loads(tools) if isinstance(tools, str) else tools
+    return json.dumps(openai_tools(schemas), ensure_ascii=False)
+
+
 def dpo_dataset(pairs: Iterable[dict[str, Any]]):
+    """TRL renders `tools` with the chat template: wrapped, as the agent loop and vLLM render them."""
     from datasets import Dataset
 
-    rows = [{"prompt": _plain(p["prompt"]), "chosen": _plain(p["chosen"]), "rejected": _plain(p["rejected"]), "tools": p["tools"]} for p in pairs]
+    rows = [
+        {"prompt": _plain(p["prompt"]), "chosen": _plain(p["chosen"]), "rejected": _plain(p["rejected"]), "tools": _wrapped_tools(p["tools"])}
+        for p in pairs
+    ]
     if not rows:
         raise ValueError("no preference pairs to train on")
     return Dataset.from_list(rows)

@@ -10,15 +10,25 @@ from typing import Any, Sequence
 
 from atf.train.collators import ToolMaskedPreferenceCollator
 from atf.train.data import dpo_dataset
-from atf.train.model import load_model, train_and_save, training_tokenizer
+from atf.train.model import load_model, require_eval_data, train_and_save, training_tokenizer
 
 
-def train_dpo(model_path: str, pairs: Sequence[dict], training_args: Any, model_args: Any, merge_lora: bool = True) -> Any:
+def train_dpo(
+    model_path: str,
+    pairs: Sequence[dict],
+    training_args: Any,
+    model_args: Any,
+    merge_lora: bool = True,
+    eval_pairs: Sequence[dict] = (),
+    chat_template: str | None = None,
+) -> Any:
     """Train `model_path` on `pairs` (atf.train.pairs format) and save to `training_args.output_dir`.
-    The reference model is `model_path` itself (or the adapter-free base with LoRA)."""
+    The reference model is `model_path` itself (or the adapter-free base with LoRA). `eval_pairs` are evaluated
+    as `training_args.eval_strategy` says."""
     from trl import DPOTrainer, get_peft_config
 
-    tokenizer = training_tokenizer(model_path)
+    require_eval_data(training_args, eval_pairs)
+    tokenizer = training_tokenizer(model_path, chat_template)
     collator = ToolMaskedPreferenceCollator.from_tokenizer(
         tokenizer, max_length=training_args.max_length, truncation_mode=training_args.truncation_mode, pad_to_multiple_of=training_args.pad_to_multiple_of
     )
@@ -26,6 +36,7 @@ def train_dpo(model_path: str, pairs: Sequence[dict], training_args: Any, model_
         model=load_model(model_args, model_path),
         args=training_args,
         train_dataset=dpo_dataset(pairs),
+        eval_dataset=dpo_dataset(eval_pairs) if eval_pairs else None,
         processing_class=tokenizer,
         data_collator=collator,
         peft_config=get_peft_config(model_args),

@@ -7,7 +7,9 @@ Each round r (folder `<output_dir>/round_<r>/`):
   2. keep successes with fewer than `max_kept_revisions` revisions that follow the loop's rules;
   3. merge them with the earlier data (seed files and earlier rounds), deduplicated, into `train.jsonl`;
   4. SFT the round's starting model on that and save it to the round folder (marked `.complete`).
-Under `accelerate launch` every process samples its share of the problems, then all train together.
+Under `accelerate launch` every process samples its share of the problems, then all train together. With
+`sampler: vllm` each process keeps one colocated vLLM engine for all rounds, asleep while training
+(atf.train.colocate, as TRL's GRPO colocate mode).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from atf.agent.tools import ConsistencyCheckTool, SyntaxCheckTool, Tool
 from atf.agent.trajectory import Trajectory, read_jsonl, write_jsonl
 from atf.agent.validate import rule_violations
 from atf.data.benchmarks import BenchmarkProblem, load_benchmark, load_problems
-from atf.train.data import keep_for_sft, load_trajectories, merge_dedupe
+from atf.train.colocate import is_group_leader, shard
+from atf.train.data import keep_for_sft, load_trajectories, merge_dedupe, split_by_problem
 from atf.train.reference import ReferenceConsistencyTool
 from atf.train.sft import train_sft
 from atf.train.synth import refuse_test_split
@@ -85,17 +88,17 @@ def run_expert_iteration(
     engine_factory: Callable[[str], Any] | None = None,
 ) -> str:
     """All rounds; returns the last round's model folder. engine_factory(model_path) builds the sampler
-    (default: `load_engine(f"{sampler}:{path}")`)."""
+    (default: `load_engine("hf:<path>")`, or the colocated vLLM engine for sampler=vllm)."""
     from accelerate import PartialState
-
-    from atf.llm import load_engine
 
     state = PartialState()
     root = Path(training_args.output_dir)
     problems = training_problems(script_args.problems, script_args.limit)
-    mine = problems[state.process_index :: state.num_processes]
+    tp = script_args.vllm_tensor_parallel_size if script_args.sampler == "vllm" and engine_factory is None else 1
+    mine = shard(problems, state.process_index, state.num_processes, tp)
+    samples_file = f"samples.rank{state.process_index}.jsonl" if is_group_leader(state.process_index, tp) else f"tp_copy.rank{state.process_index}.jsonl"
     data = merge_dedupe([t for t in load_trajectories(script_args.seed_files) if t.success]) if script_args.seed_files else []
-    factory = engine_factory or (lambda path: load_engine(f"{script_args.sampler}:{path}"))
+    sampler = Sampler(script_args, state, engine_factory)
     current = model_path
     for r in range(script_args.rounds):
         rdir = root / f"round_{r}"
@@ -105,14 +108,13 @@ def run_expert_iteration(
             data = merge_dedupe(data, read_jsonl(rdir / "kept.jsonl"))
             current = str(rdir)
             continue
-        engine = factory(current)
-        sample_round(engine, mine, script_args, rdir / f"samples.rank{state.process_index}.jsonl", r)
-        del engine
-        _free_accelerator_memory()
+        sample_round(sampler.engine_for(current), mine, script_args, rdir / samples_file, r)
+        sampler.release()
         state.wait_for_everyone()
         samples = [t for f in sorted(rdir.glob("samples.rank*.jsonl")) for t in read_jsonl(f)]
         kept = select(samples, script_args.max_kept_revisions, script_args.max_revisions)
         data = merge_dedupe(data, kept)
+        train_data, eval_data = split_by_problem(data, lambda t: t.problem, script_args.eval_fraction)
         if state.is_main_process:
             write_jsonl(rdir / "kept.jsonl", kept)
             write_jsonl(rdir / "train.jsonl", data)
@@ -121,12 +123,48 @@ def run_expert_iteration(
             raise ValueError("no successful trajectories to train on: give --seed_files with cold-start data (data_gen/synthesize.py)")
         round_args = copy.copy(training_args)
         round_args.output_dir = str(rdir)
-        train_sft(current, data, round_args, model_args, merge_lora=script_args.merge_lora)
+        train_sft(
+            current, train_data, round_args, model_args, merge_lora=script_args.merge_lora,
+            eval_trajectories=eval_data, chat_template=script_args.chat_template,
+        )
         if state.is_main_process:
             (rdir / ".complete").write_text("ok\n")
         state.wait_for_everyone()
         current = str(rdir)
     return current
+
+
+class Sampler:
+    """The engine each round samples with: built per round from the round's checkpoint (hf, or a given
+    engine_factory) and dropped before training, or one colocated vLLM engine put to sleep (sampler=vllm)."""
+
+    def __init__(self, args: Any, state: Any, engine_factory: Callable[[str], Any] | None = None):
+        self.args, self.state = args, state
+        self.factory = engine_factory
+        self.colocated: Any = None
+        self.engine: Any = None
+
+    def engine_for(self, model_path: str) -> Any:
+        if self.factory is None and self.args.sampler == "vllm":
+            if self.colocated is None:
+                from atf.train.colocate import ColocatedSampler
+
+                self.colocated = ColocatedSampler(model_path, self.args, self.state, self.args.chat_template)
+            return self.colocated.engine_for(model_path)
+        if self.factory is not None:
+            self.engine = self.factory(model_path)
+        else:
+            from atf.llm import load_engine
+
+            self.engine = load_engine(f"hf:{model_path}", chat_template=self.args.chat_template)
+        return self.engine
+
+    def release(self) -> None:
+        """Give the accelerator's memory back to training."""
+        if self.colocated is not None:
+            self.colocated.sleep()
+        self.engine = None
+        _free_accelerator_memory()
 
 
 def _free_accelerator_memory() -> None:

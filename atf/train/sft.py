@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from atf.agent.trajectory import Trajectory
 from atf.train.data import sft_dataset
-from atf.train.model import load_model, train_and_save, training_tokenizer
+from atf.train.model import load_model, require_eval_data, train_and_save, training_tokenizer
 
 
 def train_sft(
@@ -16,17 +16,22 @@ def train_sft(
     model_args: Any,
     retokenize: bool = False,
     merge_lora: bool = True,
+    eval_trajectories: Sequence[Trajectory] = (),
+    chat_template: str | None = None,
 ) -> Any:
     """Fine-tune `model_path` on `trajectories` (successes, already filtered) and save to
-    `training_args.output_dir`; returns the trainer."""
+    `training_args.output_dir`; returns the trainer. `eval_trajectories` are evaluated as
+    `training_args.eval_strategy` says."""
     from trl import SFTTrainer, get_peft_config
 
-    tokenizer = training_tokenizer(model_path)
+    require_eval_data(training_args, eval_trajectories)
+    tokenizer = training_tokenizer(model_path, chat_template)
     dataset = sft_dataset(trajectories, tokenizer, retokenize)
     trainer = SFTTrainer(
         model=load_model(model_args, model_path),
         args=training_args,
         train_dataset=dataset,
+        eval_dataset=sft_dataset(eval_trajectories, tokenizer, retokenize) if eval_trajectories else None,
         processing_class=tokenizer,
         peft_config=get_peft_config(model_args),
     )
