@@ -32,8 +32,6 @@ from atf.llm.base import Engine, Message, SamplingParams
 
 log = logging.getLogger(__name__)
 
-STOP_REASONS = ("passed", "revision_limit", "no_tool_call", "length", "turn_limit")
-
 
 @dataclass
 class AgentConfig:
@@ -47,8 +45,8 @@ class AgentConfig:
     max_calls_per_turn: tool calls read from one assistant turn; further ones get an error message.
     stop_after_tool_call: end a turn at `</tool_call>` so the model cannot invent the tool's answer
         (token mode only: HTTP servers drop stop strings from their output).
-    mode: "tokens" (token-in/token-out), "chat" (text messages), or "auto" (chat for engines without
-        a local tokenizer or served over HTTP, tokens otherwise).
+    mode: "tokens" (token-in/token-out), "chat" (text messages), or "auto" (tokens when the engine
+        declares `capabilities.token_io` and has a tokenizer, chat otherwise).
     system_prompt: the instructions (training data must use the same).
     """
 
@@ -119,12 +117,13 @@ class ToolLoop:
             if required not in self.tools:
                 raise ValueError(f"the tool loop needs a {required!r} tool; got {sorted(self.tools)}")
         self.schemas = [t.schema for t in tools]
-        tok = getattr(engine, "tokenizer", None)
+        tok = engine.tokenizer
+        token_io = engine.capabilities.token_io and tok is not None
         mode = self.config.mode
         if mode == "auto":
-            mode = "chat" if tok is None or str(getattr(engine, "name", "")).startswith("openai:") else "tokens"
-        if mode == "tokens" and tok is None:
-            raise ValueError("token mode needs an engine with a tokenizer")
+            mode = "tokens" if token_io else "chat"
+        if mode == "tokens" and not token_io:
+            raise ValueError(f"token mode needs a token-in/token-out engine with a tokenizer; {engine.name!r} is not")
         self.token_mode = mode == "tokens"
         self.tokenizer = tok
 

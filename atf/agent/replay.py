@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from atf.llm.base import Completion, Message, SamplingParams
+from atf.llm.base import Capabilities, Completion, Message, SamplingParams
 
 ASSISTANT_START = "<|im_start|>assistant"
 
@@ -27,6 +27,7 @@ class ReplayEngine:
     def __init__(self, scripts: dict[str, list[str]], tokenizer: Any, name: str = "replay", fallback: str = ""):
         self.scripts = {k.strip(): list(v) for k, v in scripts.items()}
         self.tokenizer = tokenizer
+        self.capabilities = Capabilities(token_io=tokenizer is not None)
         self.name = name
         self.fallback = fallback
         self.calls = 0  # generate/chat calls made (tests check batching with it)
