@@ -41,7 +41,10 @@ class AgentConfig:
     max_turns: most assistant turns.
     max_total_tokens: most tokens in a rollout (prompt + everything after); a turn starts only if
         `max_new_tokens` more still fit (the tool reply to the last turn may run past it).
-    max_new_tokens / temperature / top_p / seed: sampling per turn.
+    max_new_tokens: most tokens the model may write in one assistant turn.
+    temperature: sampling temperature of every turn (0 = greedy).
+    top_p: nucleus sampling mass of every turn.
+    seed: makes sampling repeatable where the engine allows it.
     max_calls_per_turn: tool calls read from one assistant turn; further ones get an error message.
     stop_after_tool_call: end a turn at `</tool_call>` so the model cannot invent the tool's answer
         (token mode only: HTTP servers drop stop strings from their output).
@@ -53,9 +56,11 @@ class AgentConfig:
     max_revisions: int = 8
     max_turns: int = 16
     max_total_tokens: int = 8192
-    max_new_tokens: int = 512
-    temperature: float = 0.7
-    top_p: float = 0.95
+    max_new_tokens: int = SamplingParams.max_new_tokens
+    # Expert iteration samples with this same value (ExpertIterationArguments reads it): the policy whose
+    # successes are trained on is the one that is evaluated.
+    temperature: float = SamplingParams.temperature
+    top_p: float = SamplingParams.top_p
     seed: int | None = None
     max_calls_per_turn: int = 4
     stop_after_tool_call: bool = True

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from atf.agent.loop import AgentConfig
+
 
 @dataclass
 class SFTScriptArguments:
@@ -61,12 +63,21 @@ class ExpertIterationArguments:
     seed_files: list[str] = field(default_factory=list, metadata={"help": "earlier trajectory files merged into the data"})
     rounds: int = field(default=1, metadata={"help": "expert-iteration rounds"})
     samples_per_problem: int = field(default=4, metadata={"help": "rollouts per problem per round"})
-    max_kept_revisions: int = field(default=8, metadata={"help": "keep successes with fewer revisions than this"})
+    max_kept_revisions: int = field(
+        default=AgentConfig.max_revisions, metadata={"help": "keep successes with fewer revisions than this"}
+    )
     sampler: str = field(default="hf", metadata={"help": "load the checkpoint for sampling with hf or vllm", "choices": ["hf", "vllm"]})
     consistency: str = field(default="reference", metadata={"help": "reference (gold statements) or judge", "choices": ["reference", "judge"]})
     judges: list[str] = field(default_factory=list, metadata={"help": "judge engine specs for consistency=judge"})
-    max_revisions: int = field(default=8, metadata={"help": "agent loop: most statements per rollout"})
-    max_turns: int = field(default=16, metadata={"help": "agent loop: most assistant turns"})
-    max_new_tokens: int = field(default=512, metadata={"help": "agent loop: most tokens per turn"})
-    temperature: float = field(default=0.8, metadata={"help": "agent loop: sampling temperature"})
+    # The agent loop's settings: defaults are AgentConfig's, so sampling here matches `atf formalize`.
+    max_revisions: int = field(
+        default=AgentConfig.max_revisions, metadata={"help": "agent loop: most statements per rollout"}
+    )
+    max_turns: int = field(default=AgentConfig.max_turns, metadata={"help": "agent loop: most assistant turns"})
+    max_new_tokens: int = field(
+        default=AgentConfig.max_new_tokens, metadata={"help": "agent loop: most tokens per turn"}
+    )
+    temperature: float = field(
+        default=AgentConfig.temperature, metadata={"help": "agent loop: sampling temperature"}
+    )
     merge_lora: bool = field(default=True, metadata={"help": "save the LoRA-merged model each round"})
