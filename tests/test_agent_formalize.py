@@ -124,7 +124,7 @@ def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tin
 
     monkeypatch.setattr(atf.llm, "load_engine", fake_load_engine)
     out = tmp_path / "runs" / "t.jsonl"
-    args = ["formalize", "--benchmark", str(problems), "--out", str(out), "-k", "2", "--engine", "replay", "--no-rerank"]
+    args = ["formalize", "--benchmark", str(problems), "-o", str(out), "-k", "2", "--engine", "tiny", "--no-rerank"]
     assert main(args + ["--limit", "2"]) == 0
     first = list(read_jsonl(out))
     assert sorted((t.meta["id"], t.meta["sample"]) for t in first) == [("q0", 0), ("q0", 1), ("q1", 0), ("q1", 1)]
@@ -135,7 +135,7 @@ def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tin
     assert [c["id"] for c in chosen] == ["q0", "q1", "q2"] and all(c["tier"] == "syntax_ok" for c in chosen)
     assert main(args) == 0 and len(engines) == 2  # nothing left to run: no engine loaded
     capsys.readouterr()
-    assert main(["formalize", "--benchmark", str(problems)]) == 2 and "batch mode needs --out" in capsys.readouterr().err
+    assert main(["formalize", "--benchmark", str(problems)]) == 2 and "batch mode needs -o/--output" in capsys.readouterr().err
     assert main(["formalize", "   "]) == 2 and "give a problem to formalize" in capsys.readouterr().err
 
 

@@ -23,7 +23,7 @@ def add_parser(sub) -> None:
     from atf.agent.loop import AgentConfig
     from atf.agent.tools import ConsistencyCheckTool
     from atf.cliargs import add_batch_size, add_engine, add_fields, add_input, add_judges, add_output, default_of
-    from atf.llm import load_engine
+    from atf.llm import DEFAULT_ENGINE
 
     p = sub.add_parser(
         "formalize",
@@ -39,7 +39,7 @@ def add_parser(sub) -> None:
     )
     p.add_argument("problem", nargs="?", help="the informal problem ('-' reads it from stdin)")
     p.add_argument("-k", type=int, default=default_of(Formalizer, "k"), help="rollouts per problem (default %(default)s)")
-    add_engine(p, "--engine", "formalizer engine", default=default_of(load_engine, "spec"))
+    add_engine(p, "--engine", "formalizer engine", default=DEFAULT_ENGINE)
     add_judges(
         p,
         "a judge for consistency_check (repeat the flag for several; they pass only when all agree): an engine "

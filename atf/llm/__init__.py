@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 ENGINE_SPECS = "smollm2 | tiny | hf:<path> | vllm:<path> | openai:<base_url>#<model>, each [::key=value,...]"
+DEFAULT_ENGINE = "smollm2"
 SAMPLING_OPTIONS: dict[str, type] = {"max_new_tokens": int, "temperature": float, "top_p": float, "seed": int}
 
 
@@ -71,7 +72,7 @@ def engine_options(engine: str) -> dict[str, type]:
     return {**own, **SAMPLING_OPTIONS}
 
 
-def load_engine(spec: str = "smollm2", **kwargs: Any) -> Engine:
+def load_engine(spec: str = DEFAULT_ENGINE, **kwargs: Any) -> Engine:
     """Build an engine from `spec` (see module doc). kwargs go to the engine's constructor."""
     base, text = split_spec(spec)
     options = parse_options(text, engine_options(base), spec) if text else {}
