@@ -107,7 +107,7 @@ def test_pass_at_k():
 
 
 def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tiny_engine, capsys):
-    """`atf formalize --benchmark FILE --out X`: real tools, rollouts appended as they finish, rerun skips them."""
+    """`atf formalize --benchmark FILE -o X`: real tools, rollouts appended as they finish, rerun skips them."""
     pytest.importorskip("atf.lean")
     import atf.llm
     from atf.cli import main

@@ -52,7 +52,7 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
     # 1. cold-start synthesis on dev problems, replayed through the loop with the real syntax check
     cold = tmp_path / "cold.jsonl"
     synth = load_script("data_gen/synthesize.py")
-    assert synth.main(["--benchmarks", "minif2f", "--limit", "3", "--tokenizer", str(base), "--out", str(cold)]) == 0
+    assert synth.main(["--benchmarks", "minif2f", "--limit", "3", "--tokenizer", str(base), "-o", str(cold)]) == 0
     trajs = list(read_jsonl(cold))
     assert sum(t.success for t in trajs) >= 3 and any(not t.success for t in trajs)
 
@@ -83,7 +83,7 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
 
     # 4. DPO + NLL on pairs built from the trajectories
     pairs = tmp_path / "pairs.jsonl"
-    assert load_script("data_gen/build_dpo_pairs.py").main(["--trajectories", str(cold), str(round0 / "samples.rank0.jsonl"), "--out", str(pairs)]) == 0
+    assert load_script("data_gen/build_dpo_pairs.py").main(["-i", str(cold), str(round0 / "samples.rank0.jsonl"), "-o", str(pairs)]) == 0
     assert pairs.read_text().strip()
     dpo = load_script("recipes/dpo.py")
     script_args, training_args, model_args = dpo.parse(["--config", "configs/tiny/dpo.yaml", "--model_name_or_path", str(round0),

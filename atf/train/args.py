@@ -12,7 +12,7 @@ from atf.agent.loop import AgentConfig
 class SFTScriptArguments:
     """recipes/sft.py
 
-    train_files: trajectory JSONL files (from data_gen/synthesize.py or `atf formalize --out`).
+    train_files: trajectory JSONL files (from data_gen/synthesize.py or `atf formalize -o`).
     max_kept_revisions: keep successes with fewer revisions than this (None: every success).
     retokenize: rebuild token views from the messages with this model's tokenizer (use when the
         trajectories were sampled by a model with another tokenizer).

@@ -54,17 +54,12 @@ def build_pairs(trajectories: Iterable[Trajectory], max_pairs_per_problem: int =
 
 
 def write_pairs(path, pairs: list[dict[str, Any]]) -> int:
-    from pathlib import Path
+    from atf.jsonl import write_jsonl
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as fh:
-        for p in pairs:
-            fh.write(json.dumps(p, ensure_ascii=False) + "\n")
-    return len(pairs)
+    return write_jsonl(path, pairs)
 
 
 def read_pairs(path) -> list[dict[str, Any]]:
-    from pathlib import Path
+    from atf.jsonl import read_jsonl
 
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return read_jsonl(path)
