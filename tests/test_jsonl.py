@@ -77,8 +77,48 @@ def test_syntax_check_resume_after_a_tear_anywhere_in_its_last_row(tmp_path):
     assert main(args + [str(full)]) == 0
     data = full.read_bytes()
     last_start = data.rstrip(b"\n").rfind(b"\n") + 1
-    for cut in range(last_start, len(data), 7 if len(data) - last_start > 400 else 1):
+    inside_chars = {i for i in range(last_start, len(data)) if (data[i] & 0xC0) == 0x80}
+    assert inside_chars
+    # every 13th byte and every byte inside a multi-byte character (the module test above takes every byte)
+    for cut in sorted(set(range(last_start, len(data), 13)) | inside_chars | {len(data) - 1}):
         torn = tmp_path / "torn.jsonl"
         torn.write_bytes(data[:cut])
         assert main(args + [str(torn)]) == 0
         assert torn.read_bytes() == data, cut
+
+
+def test_formalize_batch_resumes_after_a_torn_trajectory_or_chosen_row(tmp_path, monkeypatch, tiny_engine):
+    """`atf formalize --benchmark F -o X`: a tear in the trajectories or in X.chosen.jsonl (here inside the
+    multi-byte ℕ) is cut and redone; the files end as an uninterrupted run leaves them (meta aside)."""
+    import atf.llm
+    from atf.agent.parsing import format_tool_call
+    from atf.agent.replay import ReplayEngine
+    from atf.cli import main
+
+    problems = tmp_path / "problems.jsonl"
+    problems.write_text("".join(json.dumps({"id": f"q{i}", "informal": f"Show n + {i} = {i} + n in ℕ."}) + "\n"
+                                for i in range(2)), encoding="utf-8")
+    statement = "import Mathlib\n\ntheorem q{} (n : ℕ) : n + {} = {} + n := by sorry".format
+    scripts = {f"Show n + {i} = {i} + n in ℕ.": [format_tool_call("syntax_check", {"statement": statement(i, i, i)}),
+                                                 "Done."] for i in range(2)}
+    monkeypatch.setattr(atf.llm, "load_engine", lambda spec, **kw: ReplayEngine(scripts, tiny_engine.tokenizer))
+
+    def run(out):
+        assert main(["formalize", "-i", str(problems), "-o", str(out), "-k", "2", "--engine", "tiny", "--no-rerank"]) == 0
+        rows = [json.loads(line) for line in out.read_text(encoding="utf-8").split("\n") if line]
+        chosen = out.with_name(out.stem + ".chosen.jsonl").read_bytes()
+        return sorted((r["meta"]["id"], r["meta"]["sample"], r["statement"], r["stop_reason"]) for r in rows), chosen
+
+    full_rows, full_chosen = run(tmp_path / "full" / "t.jsonl")
+    assert len(full_rows) == 4 and full_chosen.count(b"\n") == 2
+    data = (tmp_path / "full" / "t.jsonl").read_bytes()
+    last = data.rstrip(b"\n").rfind(b"\n") + 1
+    inside = next(i for i in range(last, len(data)) if (data[i] & 0xC0) == 0x80)
+    for n, cut in enumerate((last + 1, inside, len(data) - 1)):
+        out = tmp_path / f"r{n}" / "t.jsonl"
+        out.parent.mkdir()
+        out.write_bytes(data[:cut])
+        assert run(out) == (full_rows, full_chosen)
+    chosen_path = tmp_path / "full" / "t.chosen.jsonl"
+    chosen_path.write_bytes(full_chosen[: full_chosen.rfind("ℕ".encode()) + 1])  # torn inside its last ℕ
+    assert run(tmp_path / "full" / "t.jsonl") == (full_rows, full_chosen)
