@@ -120,5 +120,6 @@ def test_formalize_batch_resumes_after_a_torn_trajectory_or_chosen_row(tmp_path,
         out.write_bytes(data[:cut])
         assert run(out) == (full_rows, full_chosen)
     chosen_path = tmp_path / "full" / "t.chosen.jsonl"
+    assert full_chosen.rfind("ℕ".encode()) > full_chosen.rstrip(b"\n").rfind(b"\n")
     chosen_path.write_bytes(full_chosen[: full_chosen.rfind("ℕ".encode()) + 1])  # torn inside its last ℕ
     assert run(tmp_path / "full" / "t.jsonl") == (full_rows, full_chosen)
