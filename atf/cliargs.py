@@ -13,7 +13,8 @@ import dataclasses
 import inspect
 import re
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def default_of(owner: Any, name: str) -> Any:
@@ -60,7 +61,8 @@ def add_fields(p: argparse.ArgumentParser | Any, cls: type, names: list[str], pr
         typ = type(default) if default is not None else _hint_type(hints[name])
         help_text = docs.get(name, name.replace("_", " ")).rstrip(".") + " (default %(default)s)"
         metavar = {int: "N", float: "X"}.get(typ, "TEXT")
-        p.add_argument(f"--{prefix}{name.replace('_', '-')}", type=typ, default=default, metavar=metavar, help=help_text)
+        flag = f"--{prefix}{name.replace('_', '-')}"
+        p.add_argument(flag, type=typ, default=default, metavar=metavar, help=help_text)
 
 
 def _hint_type(hint: Any) -> type:

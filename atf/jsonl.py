@@ -13,8 +13,9 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,6 @@ from atf.data.benchmarks import load_benchmark
 from atf.jsonl import JsonlWriter
 from atf.llm import DEFAULT_ENGINE
 
-
 LOOP_FLAGS = ["max_revisions", "max_turns", "max_new_tokens", "temperature", "seed"]
 
 
@@ -75,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     for t in trajs:
         stops[t.stop_reason] = stops.get(t.stop_reason, 0) + 1
     if args.json:
-        print(json.dumps({"benchmark": args.benchmark, "split": args.split, "problems": len(problems), "n": args.n, **table, "stop_reasons": stops}))
+        print(json.dumps({"benchmark": args.benchmark, "split": args.split, "problems": len(problems), "n": args.n,
+                          **table, "stop_reasons": stops}))
         return 0
     print(f"{args.benchmark} {args.split}: {len(problems)} problems x {args.n} rollouts, engine {args.engine}, "
           f"judge {' '.join(args.judges or [args.engine])}, {time.time() - start:.0f} s sampling this run")

@@ -159,6 +159,7 @@ def test_formalize_with_the_shipped_model_on_a_fresh_cache(tmp_path):
     assert (tmp_path / "cache" / "smollm2-135m-instruct" / ".complete").exists()
 
 
+@pytest.mark.integration
 def test_formalize_through_the_real_tools_and_reranker(tiny_engine):
     """Scripted model, everything else real: the syntax checker, the judge ensemble (a tiny judge) and the
     SymEq + SemCo reranker over the candidates."""

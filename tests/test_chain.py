@@ -36,7 +36,8 @@ def loads_and_generates(path: Path) -> None:
 
     engine = load_engine(f"hf:{path}")
     assert "{% generation %}" in engine.tokenizer.chat_template  # the ATF template travels with the checkpoint
-    out = engine.chat([[{"role": "user", "content": "Show that 1 + 1 = 2."}]], SamplingParams(max_new_tokens=4, temperature=0))
+    conversation = [{"role": "user", "content": "Show that 1 + 1 = 2."}]
+    out = engine.chat([conversation], SamplingParams(max_new_tokens=4, temperature=0))
     assert 1 <= len(out[0][0].token_ids) <= 4
 
 
@@ -59,7 +60,8 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
 
     # 2. SFT, run as a script with YAML + flags, wandb offline
     sft = tmp_path / "sft"
-    env = {**os.environ, "WANDB_MODE": "offline", "WANDB_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env = {**os.environ, "WANDB_MODE": "offline", "WANDB_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1",
+           "TOKENIZERS_PARALLELISM": "false"}
     run = subprocess.run(
         [sys.executable, "recipes/sft.py", "--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(base),
          "--train_files", str(cold), "--output_dir", str(sft), "--max_steps", "1", "--report_to", "wandb"],
@@ -84,11 +86,13 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
 
     # 4. DPO + NLL on pairs built from the trajectories
     pairs = tmp_path / "pairs.jsonl"
-    assert load_script("data_gen/build_dpo_pairs.py").main(["-i", str(cold), str(round0 / "samples.rank0.jsonl"), "-o", str(pairs)]) == 0
+    build_pairs = load_script("data_gen/build_dpo_pairs.py")
+    assert build_pairs.main(["-i", str(cold), str(round0 / "samples.rank0.jsonl"), "-o", str(pairs)]) == 0
     assert pairs.read_text().strip()
     dpo = load_script("recipes/dpo.py")
-    script_args, training_args, model_args = dpo.parse(["--config", "configs/tiny/dpo.yaml", "--model_name_or_path", str(round0),
-                                                        "--pair_files", str(pairs), "--output_dir", str(tmp_path / "dpo")])
+    script_args, training_args, model_args = dpo.parse(["--config", "configs/tiny/dpo.yaml",
+                                                        "--model_name_or_path", str(round0), "--pair_files", str(pairs),
+                                                        "--output_dir", str(tmp_path / "dpo")])
     assert training_args.loss_type == ["sigmoid", "sft"] and training_args.loss_weights == [1.0, 0.5]
     dpo.main(script_args, training_args, model_args)
     assert changed(round0, tmp_path / "dpo") > 0
@@ -98,8 +102,9 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
     from atf.cli import main
 
     capsys.readouterr()
-    code = main(["formalize", "--engine", f"hf:{tmp_path / 'dpo'}", "-k", "2", "--max-new-tokens", "12", "--max-turns", "2",
-                 "--temperature", "0", "--json", "Show that for every natural number n, n + 0 = n."])
+    code = main(["formalize", "--engine", f"hf:{tmp_path / 'dpo'}", "-k", "2", "--max-new-tokens", "12",
+                 "--max-turns", "2", "--temperature", "0", "--json",
+                 "Show that for every natural number n, n + 0 = n."])
     result = json.loads(capsys.readouterr().out)
     # A tiny model after one step per stage writes no <tool_call>: no statement, exit code 1, and each rollout
     # stops on its first turn, "length" when it used all 12 tokens, "no_tool_call" when it ended on eos.

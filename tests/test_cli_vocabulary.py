@@ -126,11 +126,13 @@ def load_docstring(path: Path) -> str:
 def readme_commands() -> list[str]:
     text = (REPO / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
-    spans = [s.replace("\n", " ") for s in re.findall(r"(?<!`)`([^`]+)`(?!`)", re.sub(r"```.*?```", "", text, flags=re.S))]
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    spans = [s.replace("\n", " ") for s in re.findall(r"(?<!`)`([^`]+)`(?!`)", prose)]
     lines = [line for block in blocks for line in command_lines(block)]
     lines += [line for span in spans for line in command_lines(span)]
     # the set-up line chains installs with && before the main job
-    return [cmd.strip() for line in lines for cmd in line.split("&&") if re.match(r"\s*(atf|python3? \S+\.py|accelerate)", cmd)]
+    command = re.compile(r"\s*(atf|python3? \S+\.py|accelerate)")
+    return [cmd.strip() for line in lines for cmd in line.split("&&") if command.match(cmd)]
 
 
 HELP_EXAMPLES = help_examples()
@@ -142,7 +144,7 @@ def test_examples_and_commands_were_found():
     assert any("formalize -k 8" in line and "--judge" in line for _, line in HELP_EXAMPLES)
 
 
-@pytest.mark.parametrize("where,line", HELP_EXAMPLES, ids=[f"{w}: {l[:60]}" for w, l in HELP_EXAMPLES])
+@pytest.mark.parametrize("where,line", HELP_EXAMPLES, ids=[f"{w}: {c[:60]}" for w, c in HELP_EXAMPLES])
 def test_every_help_example_parses(where, line, monkeypatch):
     check(line, monkeypatch)
 

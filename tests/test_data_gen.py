@@ -110,6 +110,7 @@ def test_dpo_pairs_prefer_success_then_fewer_revisions(tiny_engine):
     assert build_pairs([t for t in trajs if not t.success]) == []  # no success, nothing to prefer
 
 
+@pytest.mark.integration
 def test_synthesize_script_on_minif2f_valid(data_dir, tmp_path, monkeypatch):
     """The data_gen script end to end on real dev problems, with the real syntax check."""
     pytest.importorskip("atf.lean")

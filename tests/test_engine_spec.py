@@ -16,8 +16,8 @@ from atf.llm.spec import parse_options, split_spec
     "spec,engine,options",
     [
         ("openai:http://[::1]:8000/v1#m", "openai:http://[::1]:8000/v1#m", ""),
-        ("openai:http://[fe80::a:1]:8000/v1#m::temperature=0.5", "openai:http://[fe80::a:1]:8000/v1#m", "temperature=0.5"),
-        ("openai:http://h:8000/v1#org/model::max_new_tokens=8", "openai:http://h:8000/v1#org/model", "max_new_tokens=8"),
+        ("openai:http://[fe80::a:1]:80/v1#m::temperature=0.5", "openai:http://[fe80::a:1]:80/v1#m", "temperature=0.5"),
+        ("openai:http://h:8000/v1#org/model::top_p=0.9", "openai:http://h:8000/v1#org/model", "top_p=0.9"),
         ("smollm2::max_new_tokens=8", "smollm2", "max_new_tokens=8"),
         ("smollm2", "smollm2", ""),
     ],
@@ -58,7 +58,8 @@ def test_sampling_options_reach_the_engine(tiny_engine, monkeypatch):
     prompt = tiny_engine.tokenizer.encode("Show that 1 + 1 = 2.")
     out = engine.generate([prompt], SamplingParams(max_new_tokens=40, temperature=0.9))
     assert 1 <= len(out[0][0].token_ids) <= 3
-    assert out[0][0].token_ids == tiny_engine.generate([prompt], SamplingParams(max_new_tokens=3, temperature=0))[0][0].token_ids
+    greedy = tiny_engine.generate([prompt], SamplingParams(max_new_tokens=3, temperature=0))
+    assert out[0][0].token_ids == greedy[0][0].token_ids
 
 
 def test_judge_spec_keeps_engine_keys_in_the_engine_and_judge_keys_in_the_judge():

@@ -11,7 +11,7 @@ import pytest
 from atf.jsonl import JsonlWriter, read_jsonl, read_text_jsonl, resume_jsonl
 
 # U+2028/U+2029 are line breaks to str.splitlines(), never to JSONL; ℕ and the emoji are multi-byte in UTF-8.
-RECORDS = [{"id": f"r{i}", "text": f"theorem t{i} (n : ℕ) : n + {i} = {i} + n\u2028line\u2029 🧮 done"} for i in range(4)]
+RECORDS = [{"id": f"r{i}", "text": f"theorem t{i} (n : ℕ) : n + {i} = {i} + n\u2028ok\u2029 🧮"} for i in range(4)]
 
 
 def run_job(path) -> None:
@@ -57,7 +57,8 @@ def test_a_bad_line_before_the_end_is_an_error_naming_file_and_line(tmp_path):
 
 def test_readers_of_finished_files_skip_an_unfinished_tail_without_touching_it(tmp_path):
     path = tmp_path / "running.jsonl"
-    data = (json.dumps(RECORDS[0], ensure_ascii=False) + "\n" + json.dumps(RECORDS[1], ensure_ascii=False)[:-9]).encode()
+    rows = [json.dumps(r, ensure_ascii=False) for r in RECORDS[:2]]
+    data = (rows[0] + "\n" + rows[1][:-9]).encode()
     path.write_bytes(data)
     assert read_jsonl(path, skip_torn_tail=True) == RECORDS[:1] and path.read_bytes() == data
     with pytest.raises(ValueError, match=":2:"):
@@ -104,7 +105,8 @@ def test_formalize_batch_resumes_after_a_torn_trajectory_or_chosen_row(tmp_path,
     monkeypatch.setattr(atf.llm, "load_engine", lambda spec, **kw: ReplayEngine(scripts, tiny_engine.tokenizer))
 
     def run(out):
-        assert main(["formalize", "-i", str(problems), "-o", str(out), "-k", "2", "--engine", "tiny", "--no-rerank"]) == 0
+        argv = ["formalize", "-i", str(problems), "-o", str(out), "-k", "2", "--engine", "tiny", "--no-rerank"]
+        assert main(argv) == 0
         rows = [json.loads(line) for line in out.read_text(encoding="utf-8").split("\n") if line]
         chosen = out.with_name(out.stem + ".chosen.jsonl").read_bytes()
         return sorted((r["meta"]["id"], r["meta"]["sample"], r["statement"], r["stop_reason"]) for r in rows), chosen

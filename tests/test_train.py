@@ -110,6 +110,7 @@ def load_recipe(name):
     return mod
 
 
+@pytest.mark.integration
 def test_sft_recipe_composes_yaml_and_flags_and_resumes(tok, tmp_path, capsys):
     """recipes/sft.py in-process (tests/test_chain.py runs it as a script): YAML + CLI flags compose, a
     longer second run resumes from the first run's checkpoint, the saved model loads back and generates."""
@@ -138,6 +139,7 @@ def test_sft_recipe_composes_yaml_and_flags_and_resumes(tok, tmp_path, capsys):
         recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", "x", "--output_dir", str(tmp_path / "x")]))
 
 
+@pytest.mark.integration
 def test_lora_sft_saves_a_merged_model_and_the_adapter(tok, tmp_path):
     from safetensors.torch import load_file
 

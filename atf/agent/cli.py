@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 EPILOG = """examples:
   atf formalize "Show that for any natural number n, n^2 + n is even."
@@ -38,7 +39,8 @@ def add_parser(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("problem", nargs="?", help="the informal problem ('-' reads it from stdin)")
-    p.add_argument("-k", type=int, default=default_of(Formalizer, "k"), help="rollouts per problem (default %(default)s)")
+    p.add_argument("-k", type=int, default=default_of(Formalizer, "k"),
+                   help="rollouts per problem (default %(default)s)")
     add_engine(p, "--engine", "formalizer engine", default=DEFAULT_ENGINE)
     add_judges(
         p,
@@ -55,7 +57,8 @@ def add_parser(sub) -> None:
     p.add_argument("--no-rerank", action="store_true", help="keep the first candidate instead of reranking")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON instead of the trace")
     batch = p.add_argument_group("batch mode (instead of a single problem)")
-    batch.add_argument("--benchmark", help="benchmark name (minif2f, proofnet, ...) or a JSONL file with 'informal' fields")
+    batch.add_argument("--benchmark",
+                       help="benchmark name (minif2f, proofnet, ...) or a JSONL file with 'informal' fields")
     add_input(batch, "problems JSONL file with 'informal' fields (same as --benchmark FILE)", dest="benchmark")
     batch.add_argument("--split", help="benchmark split (valid or test)")
     batch.add_argument("--limit", type=int, default=None, help="first N problems only")
@@ -130,7 +133,8 @@ def run_batch(args) -> int:
     from atf.agent.formalize import choose
     from atf.agent.trajectory import resume_jsonl
     from atf.data.benchmarks import load_problems
-    from atf.jsonl import JsonlWriter, resume_jsonl as resume_rows
+    from atf.jsonl import JsonlWriter
+    from atf.jsonl import resume_jsonl as resume_rows
 
     problems = load_problems(args.benchmark, args.split)[: args.limit]
     out: Path = args.output

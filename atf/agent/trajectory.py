@@ -9,9 +9,10 @@ Two views of the same run are kept:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from atf import jsonl
 from atf.llm.base import Message
@@ -71,7 +72,7 @@ class Trajectory:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, row: dict[str, Any]) -> "Trajectory":
+    def from_dict(cls, row: dict[str, Any]) -> Trajectory:
         row = dict(row)
         row["calls"] = [c if isinstance(c, ToolCall) else ToolCall(**c) for c in row.get("calls") or []]
         known = {f for f in cls.__dataclass_fields__}

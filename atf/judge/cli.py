@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 JUDGE_HELP = (
     "a judge, repeatable (one flag per judge): <engine spec>[::key=value,...] with engine spec smollm2 | tiny | "

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from atf.jsonl import JsonlWriter, read_text_jsonl, resume_jsonl
 from atf.lean.sandbox import SANDBOX_MODES, SandboxConfig

@@ -9,9 +9,10 @@ local tokenizer is given to re-encode the text.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 Message = dict[str, Any]  # {"role": "system"|"user"|"assistant"|"tool", "content": str, ...}
 

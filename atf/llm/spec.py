@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
 
