@@ -181,11 +181,5 @@ def load_judge(spec: str, defaults: dict[str, Any] | None = None, engines: dict[
         top_p=merged.get("top_p", base.top_p),
         seed=merged.get("seed"),
     )
-    return Judge(
-        engine=cache[engine_spec],
-        params=params,
-        samples=merged.get("samples", 1),
-        scoring=merged.get("scoring", "auto"),
-        prefill=merged.get("prefill"),
-        name=merged.get("name", ""),
-    )
+    own = {key: merged[key] for key in ("samples", "scoring", "prefill", "name") if key in merged}
+    return Judge(engine=cache[engine_spec], params=params, **own)  # the rest: Judge's defaults

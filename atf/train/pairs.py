@@ -12,6 +12,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from atf.agent.trajectory import Trajectory
+from atf.train.args import DPOScriptArguments
 
 
 def rank_key(t: Trajectory) -> tuple[int, int]:
@@ -23,7 +24,9 @@ def better(a: Trajectory, b: Trajectory) -> bool:
     return rank_key(a) < rank_key(b)
 
 
-def build_pairs(trajectories: Iterable[Trajectory], max_pairs_per_problem: int = 4) -> list[dict[str, Any]]:
+def build_pairs(
+    trajectories: Iterable[Trajectory], max_pairs_per_problem: int = DPOScriptArguments.max_pairs_per_problem
+) -> list[dict[str, Any]]:
     """For each problem: the best trajectory (a success) against each strictly worse one, worst first."""
     groups: dict[str, list[Trajectory]] = defaultdict(list)
     for t in trajectories:
