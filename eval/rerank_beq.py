@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_seconds(p, "--timeout-s", 2.0, "Z3 timeout per query", old_ms=("--timeout-ms",))
-    p.add_argument("--split", default="all", choices=("all", "dev", "test"))
+    p.add_argument("--split", default="all", choices=("all", "dev", "test"),
+                   help="which BEq pairs (dev/test halves, or all; default %(default)s)")
     p.add_argument("--show", type=int, default=0, help="print this many verdicts with reasons")
     args = p.parse_args(argv)
     items = load_beq(args.split)

@@ -198,7 +198,36 @@ def visible(parser: argparse.ArgumentParser):
     return [a for a in parser._actions if a.help != argparse.SUPPRESS and not isinstance(a, argparse._HelpAction)]
 
 
-@pytest.mark.parametrize("name,parser", all_parsers(), ids=[n for n, _ in all_parsers()])
+def script_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
+    """The argparse parser of every script in data_gen/, eval/ and tests/bench/, caught as it parses."""
+    out = []
+    original = argparse.ArgumentParser.parse_known_args
+
+    def catch(self, args=None, namespace=None):
+        out.append((current, self))
+        raise Parsed
+
+    argparse.ArgumentParser.parse_known_args = catch
+    try:
+        for folder in ("data_gen", "eval", "tests/bench"):
+            for path in sorted((REPO / folder).glob("*.py")):
+                if "ArgumentParser(" not in path.read_text(encoding="utf-8"):
+                    continue
+                current = str(path.relative_to(REPO))
+                main = load_script(path).main
+                try:
+                    main([]) if inspect.signature(main).parameters else main()
+                except Parsed:
+                    pass
+    finally:
+        argparse.ArgumentParser.parse_known_args = original
+    return out
+
+
+PARSERS = all_parsers() + script_parsers()
+
+
+@pytest.mark.parametrize("name,parser", PARSERS, ids=[n for n, _ in PARSERS])
 def test_flags_have_help_units_and_no_stale_default_literals(name, parser):
     formatter = parser._get_formatter()
     for action in visible(parser):
