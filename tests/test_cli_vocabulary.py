@@ -106,7 +106,7 @@ def check(line: str, monkeypatch) -> None:
 
 
 def help_examples() -> list[tuple[str, str]]:
-    found = []
+    found = [("atf --help", line) for line in command_lines(build_parser().epilog)]
     for name, sub in subparsers(build_parser()).items():
         for text in (sub.epilog or "", sub.description or ""):
             found += [(f"atf {name} --help", line) for line in command_lines(text)]
