@@ -54,10 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     if todo:
         from atf.judge import load_judge
+        from atf.judge.judge import parse_judge_spec
         from atf.llm import load_engine
 
         engine = load_engine(args.engine)
-        judges = [load_judge(s, engines={args.engine: engine}) for s in (args.judges or [args.engine])]
+        shared = {parse_judge_spec(args.engine)[0]: engine}  # judges on the formalizer's model share its weights
+        judges = [load_judge(s, engines=shared) for s in (args.judges or [args.engine])]
         config = AgentConfig(**{name: getattr(args, name) for name in LOOP_FLAGS})
         loop = ToolLoop(engine, default_tools(judges), config)
         metas = [{"id": q.id, "benchmark": q.benchmark, "split": q.split, "sample": j} for q, j in todo]

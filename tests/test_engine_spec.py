@@ -93,3 +93,20 @@ def test_loop_mode_and_judge_scoring_follow_capabilities_not_names(tiny_engine):
     assert not Judge(token_io).uses_logprob and Judge(tiny_engine).uses_logprob
     with pytest.raises(ValueError, match="logprob"):
         Judge(token_io, scoring="logprob")
+
+
+def test_a_judge_on_the_formalizer_spec_shares_its_engine_even_with_options(monkeypatch, tiny_engine):
+    """`atf formalize --engine 'tiny::batch_size=2,max_new_tokens=8'` with no --judge loads the model once."""
+    import argparse
+
+    import atf.llm
+    from atf.agent.cli import build_formalizer
+    from atf.cli import build_parser
+
+    loaded = []
+    monkeypatch.setattr(atf.llm, "load_engine", lambda spec, **kw: loaded.append(spec) or tiny_engine)
+    args = build_parser().parse_args(["formalize", "--engine", "tiny::max_new_tokens=8,batch_size=2", "-k", "1", "p"])
+    formalizer = build_formalizer(argparse.Namespace(**vars(args)))
+    assert loaded == ["tiny::max_new_tokens=8,batch_size=2"]
+    (judge,) = formalizer.loop.tools["consistency_check"].checker.judges
+    assert judge.engine is tiny_engine and judge.params.max_new_tokens == 8

@@ -97,8 +97,9 @@ def build_formalizer(args: Any, engine: Any | None = None):
         consistency = RemoteConsistencyTool(args.consistency_server)
     else:
         from atf.judge import load_judge
+        from atf.judge.judge import parse_judge_spec
 
-        shared = {args.engine: engine}  # a judge on the formalizer's model shares its weights
+        shared = {parse_judge_spec(args.engine)[0]: engine}  # a judge on the formalizer's model shares its weights
         judges = [load_judge(spec, engines=shared) for spec in args.judges or [args.engine]]
         consistency = ConsistencyCheckTool.from_engines(judges, mode=args.judge_mode)
     tools = [syntax, consistency]
