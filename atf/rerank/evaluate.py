@@ -15,7 +15,7 @@ import logging
 import os
 import statistics
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -336,10 +336,6 @@ def labelling_efficiency(problems: Sequence[ScoredProblem], m: Method) -> Labell
     return Labelling(len(problems), statistics.fmean(all_plain), statistics.fmean(all_cls),
                      agree / total if total else float("nan"), statistics.fmean(find_plain),
                      statistics.fmean(find_cls))
-
-
-def summary_row(p: ScoredProblem) -> dict:
-    return asdict(p)
 
 
 def score_isa_sets(cache: Path, workers: int = 1, timeout_ms: int = 300, limit: int | None = None,
