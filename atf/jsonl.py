@@ -37,7 +37,7 @@ def parse_lines(data: bytes, name: str, skip_torn_tail: bool = False) -> Iterato
             if skip_torn_tail and lineno == len(lines):
                 log.warning("%s:%d: skipping a last line cut short (%d bytes)", name, lineno, len(raw))
                 return
-            raise ValueError(f"{name}:{lineno}: not a JSON record ({err})") from None
+            raise ValueError(f"{name}:{lineno}: not valid JSON ({err})") from None
 
 
 def read_jsonl(path: str | Path, skip_torn_tail: bool = False) -> list[Any]:

@@ -51,7 +51,7 @@ def test_inputs_split_on_newlines_only():
 def test_a_bad_line_before_the_end_is_an_error_naming_file_and_line(tmp_path):
     path = tmp_path / "out.jsonl"
     path.write_text(json.dumps(RECORDS[0]) + "\n{oops\n" + json.dumps(RECORDS[1]) + "\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=rf"{path}:2: not a JSON record"):
+    with pytest.raises(ValueError, match=rf"{path}:2: not valid JSON"):
         resume_jsonl(path)
 
 
