@@ -29,7 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
             "(an ensemble of LLM judges), revises until both pass, and its k samples are reranked by symbolic "
             "equivalence (SymEq) and semantic consistency (SemCo)."
         ),
-        epilog="Training lives in recipes/: accelerate launch recipes/dpo.py --config configs/dpo.yaml",
+        epilog=(
+            "examples:\n"
+            '  atf formalize -k 2 "Show that for every natural number n, n + 0 = n."\n'
+            "  accelerate launch recipes/dpo.py --config configs/dpo.yaml   # training lives in recipes/"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -12,7 +12,7 @@ among humans is reported too, and accuracy against the synthetic gold/misaligned
 
 Positive = consistent. FPR = inconsistent candidates the judge lets through / all inconsistent ones.
 parse = share of answers the parser could read (unreadable answers count as inconsistent).
-Predictions are appended to --predictions (JSONL) and reused on rerun with the same settings.
+Predictions are appended to --output (JSONL) and reused on rerun with the same settings.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from atf.data.labelled import LOADERS, SPLITS, LabelledItem, load_labelled
 from atf.judge import ConsistencyChecker, OAPConfig, load_judge
+from atf.jsonl import JsonlWriter
 from atf.judge.metrics import binary_scores, exact_agreement, pairwise_agreement
 
 SET_NAMES = {"beq": "BEq", "proofnetverif": "ProofNetVerif", "formalalign": "FormalAlign-80"}
@@ -34,16 +35,20 @@ SET_NAMES = {"beq": "BEq", "proofnetverif": "ProofNetVerif", "formalalign": "For
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--judge", action="append", dest="judges", metavar="SPEC", help="judge spec (see `atf consistency-check --help`); repeatable; default smollm2")
-    p.add_argument("--mode", choices=("vote", "oap", "align"), default="vote")
+    from atf.cliargs import add_batch_size, add_judges, add_output
+    from atf.judge.oap import OAPConfig
+
+    add_judges(p, "judge spec (see `atf consistency-check --help`); repeatable; default smollm2")
+    p.add_argument("--mode", choices=("vote", "oap", "align"), default="vote", help="how judges decide (default %(default)s)")
     p.add_argument("--sets", default="beq,proofnetverif,formalalign", help="comma-separated: " + ",".join(LOADERS))
     p.add_argument("--split", choices=SPLITS, default="test", help="half of the problems (by sha1); default test")
     p.add_argument("--limit", type=int, help="first N items of each set (file order, after the split)")
-    p.add_argument("--max-new-tokens", type=int, default=128, help="default for judges that do not set it (128)")
-    p.add_argument("--batch-size", type=int, default=8, help="items per judge call")
+    p.add_argument("--max-new-tokens", type=int, default=128, help="default for judges that do not set it (%(default)s)")
+    add_batch_size(p, 8, "items per judge call")
     p.add_argument("--fv", default="none", help="oap mode FV: none (default, judge only), auto, or a number")
-    p.add_argument("--oap-threshold", type=float, default=0.7)
-    p.add_argument("--predictions", default="runs/judge_eval/predictions.jsonl", help="JSONL of per-item predictions (resumable)")
+    p.add_argument("--oap-threshold", type=float, default=OAPConfig.threshold, help="oap mode (default %(default)s)")
+    add_output(p, "JSONL of per-item predictions (resumable; default %(default)s)", old=("--predictions",),
+               default="runs/judge_eval/predictions.jsonl")
     return p.parse_args(argv)
 
 
@@ -52,16 +57,9 @@ def config_key(args: argparse.Namespace, judges: list[str]) -> str:
 
 
 def load_done(path: Path, key: str) -> dict[tuple[str, str], dict]:
-    done: dict[tuple[str, str], dict] = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line torn by a crash
-            if rec.get("config") == key:
-                done[(rec["set"], rec["id"])] = rec
-    return done
+    from atf.jsonl import resume_jsonl
+
+    return {(rec["set"], rec["id"]): rec for rec in resume_jsonl(path) if rec.get("config") == key}
 
 
 def record(name: str, item: LabelledItem, result, key: str) -> dict:
@@ -98,8 +96,7 @@ def run_set(checker: ConsistencyChecker, name: str, items: list[LabelledItem], d
             for item, result in zip(chunk, results):
                 rec = record(name, item, result, key)
                 done[(name, item.id)] = rec
-                sink.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            sink.flush()
+                sink.write(rec)
             bar.update(len(chunk))
     return [done[(name, i.id)] for i in items], time.perf_counter() - t0, len(todo)
 
@@ -138,16 +135,16 @@ def main(argv: list[str] | None = None) -> int:
     checker = ConsistencyChecker(judges, mode=args.mode, fv=fv, oap=OAPConfig(threshold=args.oap_threshold))
     names = [j.name for j in checker.judges]
     key = config_key(args, specs)
-    pred_path = Path(args.predictions)
+    pred_path = Path(args.output)
     pred_path.parent.mkdir(parents=True, exist_ok=True)
     done = load_done(pred_path, key)
 
     rows, timing, per_set = [], [], {}
-    with pred_path.open("a", encoding="utf-8") as sink:
+    with JsonlWriter(pred_path) as sink:
         for name in sets:
             items = load_labelled(name, args.split)[: args.limit]
             recs, seconds, ran = run_set(checker, name, items, done, sink, key, args.batch_size)
-            timing.append(f"{SET_NAMES[name]}: {len(items)} items, {ran} judged now in {seconds:.0f} s" + (f" ({seconds / ran:.1f} s/item)" if ran else " (all from --predictions)"))
+            timing.append(f"{SET_NAMES[name]}: {len(items)} items, {ran} judged now in {seconds:.0f} s" + (f" ({seconds / ran:.1f} s/item)" if ran else " (all from --output)"))
             gold = [r["label"] for r in recs]
             for j, judge_name in enumerate(names):
                 votes = [r["votes"][j] for r in recs]

@@ -42,16 +42,19 @@ def verdict(item, timeout_ms: int) -> tuple[str, str, bool]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from atf.cliargs import add_seconds
+
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--timeout-ms", type=int, default=2000)
-    p.add_argument("--split", default="all", choices=("all", "dev", "test"))
+    add_seconds(p, "--timeout-s", 2.0, "Z3 timeout per query", old_ms=("--timeout-ms",))
+    p.add_argument("--split", default="all", choices=("all", "dev", "test"),
+                   help="which BEq pairs (dev/test halves, or all; default %(default)s)")
     p.add_argument("--show", type=int, default=0, help="print this many verdicts with reasons")
     args = p.parse_args(argv)
     items = load_beq(args.split)
     rows = []
     t0 = time.perf_counter()
     for it in tqdm(items, desc="BEq pairs"):
-        v, why, modelled = verdict(it, args.timeout_ms)
+        v, why, modelled = verdict(it, round(args.timeout_s * 1000))
         rows.append((it, v, why, modelled))
     secs = (time.perf_counter() - t0) / max(len(items), 1)
 
@@ -71,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  'equivalent': precision {100 * prec:.1f}% ({tp}/{len(pred_eq)}), recall {100 * rec:.1f}% ({tp}/{pos})")
         print(f"  fully modelled by the front-end (no opaque part): {sum(r[3] for r in rs)} pairs")
 
-    print(f"SymEq on BEq human-equivalence pairs (split={args.split}; Z3 timeout {args.timeout_ms} ms; "
+    print(f"SymEq on BEq human-equivalence pairs (split={args.split}; Z3 timeout {round(args.timeout_s * 1000)} ms; "
           f"{secs:.2f} s/pair)")
     report("all", rows)
     for gen in sorted({it.meta["generator"] for it, *_ in rows}):

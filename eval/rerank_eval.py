@@ -27,18 +27,21 @@ COMBOS = ("log", "linear", "quadratic")
 
 
 def main(argv: list[str] | None = None) -> int:
+    from atf.cliargs import add_seconds
+
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--cache", type=Path, default=Path("runs/rerank"))
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--timeout-ms", type=int, default=300)
-    p.add_argument("--limit", type=int, default=None)
-    p.add_argument("--max-n", type=int, default=5)
+    p.add_argument("--cache", type=Path, default=Path("runs/rerank"),
+                   help="per-problem score cache, shared with eval/table1.py (default %(default)s)")
+    p.add_argument("--workers", type=int, default=1, help="processes for SymEq (default %(default)s)")
+    add_seconds(p, "--timeout-s", 0.3, "Z3 timeout per query", old_ms=("--timeout-ms",))
+    p.add_argument("--limit", type=int, default=None, help="first N problems of each set (a quick look)")
+    p.add_argument("--max-n", type=int, default=5, help="n@k is reported for n = 1..max-n (default %(default)s)")
     p.add_argument("--lean-formalalign", type=int, default=0, metavar="N",
                    help="also cluster N FormalAlign (Lean 4) problems")
     args = p.parse_args(argv)
     if args.lean_formalalign:
-        formalalign(args.lean_formalalign, args.timeout_ms, args.cache, args.workers)
-    scored = score_isa_sets(args.cache, args.workers, args.timeout_ms, args.limit)
+        formalalign(args.lean_formalalign, round(args.timeout_s * 1000), args.cache, args.workers)
+    scored = score_isa_sets(args.cache, args.workers, round(args.timeout_s * 1000), args.limit)
     train = scored["math_train"]
     ns = range(1, args.max_n + 1)
 

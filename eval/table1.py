@@ -67,14 +67,16 @@ def print_table(title: str, problems, alphas, repo: bool, paper_key: str) -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
+    from atf.cliargs import add_seconds
+
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cache", type=Path, default=Path("runs/rerank"), help="per-problem score cache (resumable)")
     p.add_argument("--workers", type=int, default=1, help="processes for SymEq")
-    p.add_argument("--timeout-ms", type=int, default=300, help="Z3 timeout per query")
+    add_seconds(p, "--timeout-s", 0.3, "Z3 timeout per query", old_ms=("--timeout-ms",))
     p.add_argument("--limit", type=int, default=None, help="first N problems of each set (a quick look)")
     args = p.parse_args(argv)
 
-    scored = score_isa_sets(args.cache, args.workers, args.timeout_ms, args.limit)
+    scored = score_isa_sets(args.cache, args.workers, round(args.timeout_s * 1000), args.limit)
     train, test, mf2f = scored["math_train"], scored["math_test"], scored["minif2f"]
 
     alphas = {}

@@ -1,4 +1,4 @@
-"""Expert iteration: sample with the current model via the agent loop, keep successes with < 8 revisions,
+"""Expert iteration: sample with the current model via the agent loop, keep successes under the revision limit,
 merge with earlier data (deduplicated), fine-tune; repeat for `rounds`.
 
     python recipes/expert_iteration.py --config configs/expert_iteration.yaml

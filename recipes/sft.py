@@ -19,7 +19,7 @@ from atf.train.sft import train_sft
 
 def main(script_args: SFTScriptArguments, training_args: SFTConfig, model_args: ModelConfig):
     if not script_args.train_files:
-        raise ValueError("give --train_files (trajectory JSONL from data_gen/synthesize.py or atf formalize --out)")
+        raise ValueError("give --train_files (trajectory JSONL from data_gen/synthesize.py or atf formalize -o)")
     trajectories = [t for t in load_trajectories(script_args.train_files) if keep_for_sft(t, script_args.max_kept_revisions)]
     if script_args.eval_files:
         held_out = [t for t in load_trajectories(script_args.eval_files) if keep_for_sft(t, script_args.max_kept_revisions)]

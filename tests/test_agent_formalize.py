@@ -107,7 +107,7 @@ def test_pass_at_k():
 
 
 def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tiny_engine, capsys):
-    """`atf formalize --benchmark FILE --out X`: real tools, rollouts appended as they finish, rerun skips them."""
+    """`atf formalize --benchmark FILE -o X`: real tools, rollouts appended as they finish, rerun skips them."""
     pytest.importorskip("atf.lean")
     import atf.llm
     from atf.cli import main
@@ -124,7 +124,7 @@ def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tin
 
     monkeypatch.setattr(atf.llm, "load_engine", fake_load_engine)
     out = tmp_path / "runs" / "t.jsonl"
-    args = ["formalize", "--benchmark", str(problems), "--out", str(out), "-k", "2", "--engine", "replay", "--no-rerank"]
+    args = ["formalize", "--benchmark", str(problems), "-o", str(out), "-k", "2", "--engine", "tiny", "--no-rerank"]
     assert main(args + ["--limit", "2"]) == 0
     first = list(read_jsonl(out))
     assert sorted((t.meta["id"], t.meta["sample"]) for t in first) == [("q0", 0), ("q0", 1), ("q1", 0), ("q1", 1)]
@@ -135,7 +135,7 @@ def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tin
     assert [c["id"] for c in chosen] == ["q0", "q1", "q2"] and all(c["tier"] == "syntax_ok" for c in chosen)
     assert main(args) == 0 and len(engines) == 2  # nothing left to run: no engine loaded
     capsys.readouterr()
-    assert main(["formalize", "--benchmark", str(problems)]) == 2 and "batch mode needs --out" in capsys.readouterr().err
+    assert main(["formalize", "--benchmark", str(problems)]) == 2 and "batch mode needs -o/--output" in capsys.readouterr().err
     assert main(["formalize", "   "]) == 2 and "give a problem to formalize" in capsys.readouterr().err
 
 
@@ -159,6 +159,7 @@ def test_formalize_with_the_shipped_model_on_a_fresh_cache(tmp_path):
     assert (tmp_path / "cache" / "smollm2-135m-instruct" / ".complete").exists()
 
 
+@pytest.mark.integration
 def test_formalize_through_the_real_tools_and_reranker(tiny_engine):
     """Scripted model, everything else real: the syntax checker, the judge ensemble (a tiny judge) and the
     SymEq + SemCo reranker over the candidates."""

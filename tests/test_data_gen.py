@@ -110,6 +110,7 @@ def test_dpo_pairs_prefer_success_then_fewer_revisions(tiny_engine):
     assert build_pairs([t for t in trajs if not t.success]) == []  # no success, nothing to prefer
 
 
+@pytest.mark.integration
 def test_synthesize_script_on_minif2f_valid(data_dir, tmp_path, monkeypatch):
     """The data_gen script end to end on real dev problems, with the real syntax check."""
     pytest.importorskip("atf.lean")
@@ -119,12 +120,12 @@ def test_synthesize_script_on_minif2f_valid(data_dir, tmp_path, monkeypatch):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     out = tmp_path / "cold.jsonl"
-    assert mod.main(["--benchmarks", "minif2f", "--limit", "4", "--out", str(out), "--plans", "direct", "fix_syntax", "fix_meaning"]) == 0
+    assert mod.main(["--benchmarks", "minif2f", "--limit", "4", "-o", str(out), "--plans", "direct", "fix_syntax", "fix_meaning"]) == 0
     trajs = list(read_jsonl(out))
     assert trajs and all(t.meta["split"] == "valid" for t in trajs)
     assert {t.meta["id"] for t in trajs} <= {p.id for p in load_benchmark("minif2f", "valid")[:4]}
     with pytest.raises(ValueError, match="test-split"):
-        mod.main(["--benchmarks", "minif2f", "--split", "test", "--limit", "2", "--out", str(tmp_path / "x.jsonl")])
+        mod.main(["--benchmarks", "minif2f", "--split", "test", "--limit", "2", "-o", str(tmp_path / "x.jsonl")])
 
 
 def test_teacher_rollouts_keep_rule_abiding_successes(tiny_engine):

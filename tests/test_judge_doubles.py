@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from atf.llm import Completion, Message, SamplingParams
+from atf.llm import Capabilities, Completion, Message, SamplingParams
 
 
 class ScriptedEngine:
@@ -14,6 +14,7 @@ class ScriptedEngine:
     """
 
     tokenizer = None
+    capabilities = Capabilities()  # chat only
 
     def __init__(self, name: str, reply: Callable[[list[Message]], str | list[str]] | str):
         self.name = name

@@ -38,6 +38,7 @@ def test_tiny_engine_vote_and_align(tiny_engine):
     assert_handled(ConsistencyChecker([judge], mode="align").check_many(ITEMS), {"faithful", "unfaithful", "undecidable"})
 
 
+@pytest.mark.integration
 def test_tiny_engine_oap_logprob_scores_are_probabilities(tiny_engine):
     judge = Judge(tiny_engine, params=SamplingParams(max_new_tokens=8, temperature=0.0))
     assert judge.uses_logprob
@@ -58,6 +59,7 @@ def test_tiny_engine_oap_sampled_answers_are_handled(tiny_engine):
     assert results[0].votes[0].samples == 10
 
 
+@pytest.mark.integration
 def test_option_probabilities_do_not_depend_on_batching(tiny_engine):
     option_ids = option_token_ids(tiny_engine.tokenizer, YES_NO)
     assert option_ids["yes"] and option_ids["no"] and not set(option_ids["yes"]) & set(option_ids["no"])

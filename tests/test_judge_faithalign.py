@@ -89,7 +89,7 @@ def test_checker_align_output_scored_against_gold_files(tmp_path, monkeypatch):
     items = tmp_path / "items.jsonl"
     items.write_text(json.dumps({"id": "a", "problem": problem, "statement": statement}) + "\n")
     pred = tmp_path / "pred.jsonl"
-    assert main(["consistency-check", "--mode", "align", "--input", str(items), "--output", str(pred), "--judge", "x"]) == 0
+    assert main(["consistency-check", "--mode", "align", "--input", str(items), "--output", str(pred), "--judge", "tiny"]) == 0
     gold = tmp_path / "gold.jsonl"
     gold.write_text(json.dumps({"id": "a", "problem": problem, "statement": statement, "findings": [
         {"informal": "positive integer", "lean": "(n : ℕ)", "label": "unfaithful"},  # positivity dropped

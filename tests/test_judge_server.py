@@ -74,7 +74,7 @@ def test_cli_jsonl_in_out_and_resume(tmp_path, monkeypatch, capsys):
     rows = [{"id": f"r{i}", "problem": "Show 1 + 2 = 3.", "statement": f"theorem t : 1 + 2 = {3 + (i == 1)} := by sorry"} for i in range(3)]
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = tmp_path / "out.jsonl"
-    assert main(["consistency-check", "--input", str(src), "--output", str(out), "--judge", "x", "--batch-size", "2"]) == 0
+    assert main(["consistency-check", "--input", str(src), "--output", str(out), "--judge", "tiny", "--batch-size", "2"]) == 0
     got = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(g["id"], g["input_line"], g["consistent"]) for g in got] == [("r0", 1, True), ("r1", 2, False), ("r2", 3, True)]
     assert [n for n, _ in engine.calls] == [2, 1]
@@ -83,7 +83,7 @@ def test_cli_jsonl_in_out_and_resume(tmp_path, monkeypatch, capsys):
     lines = out.read_text().splitlines(keepends=True)
     out.write_text(lines[0] + lines[1][:20])
     engine.calls.clear()
-    assert main(["consistency-check", "--input", str(src), "--output", str(out), "--judge", "x"]) == 0
+    assert main(["consistency-check", "--input", str(src), "--output", str(out), "--judge", "tiny"]) == 0
     got = [json.loads(line) for line in out.read_text().splitlines()]
     assert [g["id"] for g in got] == ["r0", "r1", "r2"] and [n for n, _ in engine.calls] == [2]
     assert "resuming: 1 of 3" in capsys.readouterr().err

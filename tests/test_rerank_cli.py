@@ -29,7 +29,7 @@ def test_cli_batch_jsonl_resumes(tmp_path, capsys):
               "back_translations": ["Show that two plus two is four.", "Prove 2 + 2 = 4."]}]
     f.write_text("\n".join(json.dumps(x) for x in items))
     out = tmp_path / "out.jsonl"
-    assert main(["rerank", "--input", str(f), "--out", str(out), "--json"]) == 0
+    assert main(["rerank", "--input", str(f), "-o", str(out), "--json"]) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["id"] for r in rows] == ["p1", "p2"]
     assert rows[0]["classes"] == [[0, 1], [2]] and rows[0]["selected"] == [rows[0]["order"][0]]

@@ -71,10 +71,10 @@ def test_labelling_efficiency():
     assert eff.saved_all == 0.5
 
 
-def test_read_cache_skips_a_truncated_line(tmp_path):
+def test_read_cache_cuts_a_truncated_line(tmp_path):
     f = tmp_path / "c.jsonl"
-    f.write_text('{"id": "a", "x": 1}\n{"id": "b", "x"\n')
-    assert list(read_cache(f)) == ["a"]
+    f.write_text('{"id": "a", "x": 1}\n{"id": "b", "x"')  # a crash mid-write: the last line has no newline
+    assert list(read_cache(f)) == ["a"] and f.read_text() == '{"id": "a", "x": 1}\n'  # b is recomputed
 
 
 LEAN_CANDS = ["theorem a (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry",

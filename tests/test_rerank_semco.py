@@ -2,6 +2,7 @@
 
 import pytest
 
+from atf.llm import Capabilities
 from atf.rerank.semco import SemCo, cosine_scores, default_embedder, informalize_prompt
 
 
@@ -45,6 +46,7 @@ class ScriptedEngine:
 
     name = "scripted"
     tokenizer = None
+    capabilities = Capabilities()  # chat only
 
     def __init__(self, answers):
         self.answers = answers

@@ -1,7 +1,7 @@
 """The tool loop and the Trajectory record it produces.
 
     from atf.agent import AgentConfig, ToolLoop, Formalizer, SyntaxCheckTool, ConsistencyCheckTool
-    loop = ToolLoop(engine, [SyntaxCheckTool(), ConsistencyCheckTool(checker)], AgentConfig(max_revisions=8))
+    loop = ToolLoop(engine, [SyntaxCheckTool(), ConsistencyCheckTool(checker)], AgentConfig())
     trajectories = loop.run(problems)          # many rollouts in flight, token-in/token-out
 
 loop.py      the rules and the batched loop          tools.py     Tool interface, real and HTTP tools

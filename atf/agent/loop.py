@@ -33,8 +33,6 @@ from atf.llm.base import Engine, Message, SamplingParams
 
 log = logging.getLogger(__name__)
 
-STOP_REASONS = ("passed", "revision_limit", "no_tool_call", "length", "turn_limit", "template_mismatch")
-
 
 @dataclass
 class AgentConfig:
@@ -44,21 +42,26 @@ class AgentConfig:
     max_turns: most assistant turns.
     max_total_tokens: most tokens in a rollout (prompt + everything after); a turn starts only if
         `max_new_tokens` more still fit (the tool reply to the last turn may run past it).
-    max_new_tokens / temperature / top_p / seed: sampling per turn.
+    max_new_tokens: most tokens the model may write in one assistant turn.
+    temperature: sampling temperature of every turn (0 = greedy).
+    top_p: nucleus sampling mass of every turn.
+    seed: makes sampling repeatable where the engine allows it.
     max_calls_per_turn: tool calls read from one assistant turn; further ones get an error message.
     stop_after_tool_call: end a turn at `</tool_call>` so the model cannot invent the tool's answer
         (token mode only: HTTP servers drop stop strings from their output).
-    mode: "tokens" (token-in/token-out), "chat" (text messages), or "auto" (chat for engines without
-        a local tokenizer or served over HTTP, tokens otherwise).
+    mode: "tokens" (token-in/token-out), "chat" (text messages), or "auto" (tokens when the engine
+        declares `capabilities.token_io` and has a tokenizer, chat otherwise).
     system_prompt: the instructions (training data must use the same).
     """
 
     max_revisions: int = 8
     max_turns: int = 16
     max_total_tokens: int = 8192
-    max_new_tokens: int = 512
-    temperature: float = 0.7
-    top_p: float = 0.95
+    max_new_tokens: int = SamplingParams.max_new_tokens
+    # Expert iteration samples with this same value (ExpertIterationArguments reads it): the policy whose
+    # successes are trained on is the one that is evaluated.
+    temperature: float = SamplingParams.temperature
+    top_p: float = SamplingParams.top_p
     seed: int | None = None
     max_calls_per_turn: int = 4
     stop_after_tool_call: bool = True
@@ -120,12 +123,13 @@ class ToolLoop:
             if required not in self.tools:
                 raise ValueError(f"the tool loop needs a {required!r} tool; got {sorted(self.tools)}")
         self.schemas = [t.schema for t in tools]
-        tok = getattr(engine, "tokenizer", None)
+        tok = engine.tokenizer
+        token_io = engine.capabilities.token_io and tok is not None
         mode = self.config.mode
         if mode == "auto":
-            mode = "chat" if tok is None or str(getattr(engine, "name", "")).startswith("openai:") else "tokens"
-        if mode == "tokens" and tok is None:
-            raise ValueError("token mode needs an engine with a tokenizer")
+            mode = "tokens" if token_io else "chat"
+        if mode == "tokens" and not token_io:
+            raise ValueError(f"token mode needs a token-in/token-out engine with a tokenizer; {engine.name!r} is not")
         self.token_mode = mode == "tokens"
         self.tokenizer = tok
         end = turn_end_token(tok) if self.token_mode else None

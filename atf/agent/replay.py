@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from atf.agent.tokens import assistant_header_text, turn_end_token
-from atf.llm.base import Completion, Message, SamplingParams
+from atf.llm.base import Capabilities, Completion, Message, SamplingParams
 
 
 class ReplayEngine:
@@ -26,6 +26,7 @@ class ReplayEngine:
     def __init__(self, scripts: dict[str, list[str]], tokenizer: Any, name: str = "replay", fallback: str = ""):
         self.scripts = {k.strip(): list(v) for k, v in scripts.items()}
         self.tokenizer = tokenizer
+        self.capabilities = Capabilities(token_io=tokenizer is not None)
         self.name = name
         self.fallback = fallback
         self.calls = 0  # generate/chat calls made (tests check batching with it)

@@ -9,11 +9,12 @@ Two views of the same run are kept:
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
+from atf import jsonl
 from atf.llm.base import Message
 
 
@@ -71,7 +72,7 @@ class Trajectory:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, row: dict[str, Any]) -> "Trajectory":
+    def from_dict(cls, row: dict[str, Any]) -> Trajectory:
         row = dict(row)
         row["calls"] = [c if isinstance(c, ToolCall) else ToolCall(**c) for c in row.get("calls") or []]
         known = {f for f in cls.__dataclass_fields__}
@@ -82,32 +83,16 @@ class Trajectory:
 
 
 def write_jsonl(path: str | Path, trajectories: Iterable[Trajectory], append: bool = False) -> int:
-    """Write one JSON object per line; flushes each line so a crash loses at most the one being written."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    n = 0
-    with path.open("a" if append else "w", encoding="utf-8") as fh:
-        for traj in trajectories:
-            fh.write(json.dumps(traj.to_dict(), ensure_ascii=False) + "\n")
-            fh.flush()
-            n += 1
-    return n
+    """Write (or append) one JSON object per line, fsynced per record (see atf.jsonl)."""
+    return jsonl.write_jsonl(path, (t.to_dict() for t in trajectories), append=append)
 
 
 def read_jsonl(path: str | Path) -> Iterator[Trajectory]:
-    """Read trajectories back; a truncated last line (crash while writing) is skipped with a warning."""
-    import logging
-
-    path = Path(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            if i == len(lines) - 1:
-                logging.getLogger(__name__).warning("%s: skipping truncated last line", path)
-                continue
-            raise ValueError(f"{path}:{i + 1}: not valid JSON")
+    """Read trajectories back; an unfinished last line (a run still writing, or killed) is skipped with a warning."""
+    for row in jsonl.read_jsonl(path, skip_torn_tail=True):
         yield Trajectory.from_dict(row)
+
+
+def resume_jsonl(path: str | Path) -> list[Trajectory]:
+    """The complete trajectories of a resumable output, its torn last line cut (see atf.jsonl.resume_jsonl)."""
+    return [Trajectory.from_dict(row) for row in jsonl.resume_jsonl(path)]

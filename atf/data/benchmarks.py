@@ -12,7 +12,6 @@ evaluation-only sets and come as `test`. Train on `valid`, report on `test`.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -82,10 +81,9 @@ def _doc_text(prefix: str) -> str:
 
 
 def _jsonl(path: Path) -> Iterator[dict]:
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                yield json.loads(line)
+    from atf.jsonl import read_jsonl  # split on "\n" only; a bad line names the file and the line
+
+    yield from read_jsonl(path)
 
 
 def _deepseek(name: str, file: str) -> Callable[[Path], list[BenchmarkProblem]]:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any
 
 JUDGE_HELP = (
-    "judge spec, repeatable: <engine spec>[::key=value,...] with engine spec smollm2 | tiny | hf:<path> | "
-    "vllm:<path> | openai:<base_url>#<model> and keys max_new_tokens, temperature, top_p, seed, samples, "
-    "scoring (auto|logprob|sample), name. Default: one smollm2 judge."
+    "a judge, repeatable (one flag per judge): <engine spec>[::key=value,...] with engine spec smollm2 | tiny | "
+    "hf:<path> | vllm:<path> | openai:<base_url>#<model>; judge keys max_new_tokens, temperature, top_p, seed, "
+    "samples, scoring (auto|logprob|sample), prefill, name, and the engine's own keys. Default: one smollm2 judge."
 )
 EPILOG = """\
 modes:
@@ -31,22 +31,36 @@ examples:
 
 
 def _add_checker_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--judge", action="append", dest="judges", metavar="SPEC", help=JUDGE_HELP)
-    p.add_argument("--mode", choices=("vote", "oap", "align"), default="vote", help="how judges decide (default: vote)")
-    p.add_argument("--max-new-tokens", type=int, help="default max new tokens for every judge (384)")
-    p.add_argument("--temperature", type=float, help="default temperature for every judge (0 = greedy)")
-    p.add_argument("--samples", type=int, help="default answers per question per judge; >1 takes the majority (needs temperature > 0)")
+    from atf.cliargs import add_judges, default_of
+    from atf.judge.checker import ConsistencyChecker
+    from atf.judge.judge import Judge, default_params
+    from atf.judge.oap import OAPConfig
+
+    add_judges(p, JUDGE_HELP)
+    p.add_argument("--mode", choices=("vote", "oap", "align"), default=default_of(ConsistencyChecker, "mode"),
+                   help="how judges decide (default %(default)s)")
+    p.add_argument("--max-new-tokens", type=int,
+                   help=f"max new tokens for every judge that does not set it ({default_params().max_new_tokens})")
+    p.add_argument("--temperature", type=float,
+                   help=f"temperature for every judge that does not set it ({default_params().temperature}: greedy)")
+    p.add_argument("--samples", type=int,
+                   help=f"answers per question per judge that does not set it ({default_of(Judge, 'samples')}); "
+                        ">1 takes the majority (needs temperature > 0)")
     p.add_argument(
         "--fv",
-        default="auto",
-        help="oap mode formal validity: auto (atf.lean.SyntaxChecker if available, else left out), none, or a number 0..1",
+        default=default_of(ConsistencyChecker, "fv"),
+        help="oap mode formal validity: auto (atf.lean.SyntaxChecker if available, else left out), none, "
+             "or a number 0..1 (default %(default)s)",
     )
-    p.add_argument("--oap-threshold", type=float, default=0.7, help="oap mode: score a judge must reach (default 0.7)")
+    p.add_argument("--oap-threshold", type=float, default=default_of(OAPConfig, "threshold"),
+                   help="oap mode: score a judge must reach (default %(default)s)")
     p.add_argument("--min-rating", type=float, help="oap mode: also require the 1-5 rating to reach this")
     p.add_argument("--raw", action="store_true", help="include the judges' raw answers in the output")
 
 
 def add_parser(sub) -> None:
+    from atf.cliargs import add_batch_size, add_input, add_output, add_seconds, default_of
+    from atf.judge.server import create_app
     from atf.serving import add_server_options
 
     fmt = argparse.RawDescriptionHelpFormatter
@@ -61,9 +75,9 @@ def add_parser(sub) -> None:
         epilog=EPILOG,
         formatter_class=fmt,
     )
-    p.add_argument("-i", "--input", required=True, help="JSONL file of {'problem': ..., 'statement': ...} ('-' = stdin)")
-    p.add_argument("-o", "--output", default="-", help="JSONL file to append results to (default: stdout)")
-    p.add_argument("--batch-size", type=int, default=16, help="records per judge call; results are written after each batch")
+    add_input(p, "JSONL file of {'problem': ..., 'statement': ...} ('-' = stdin)", required=True)
+    add_output(p, "JSONL file to append results to (default: stdout)", default="-")
+    add_batch_size(p, 16, "records per judge call; results are written after each batch")
     _add_checker_args(p)
     p.set_defaults(func=run_check)
 
@@ -78,21 +92,24 @@ def add_parser(sub) -> None:
         formatter_class=fmt,
     )
     add_server_options(s, port=8002)
-    s.add_argument("--max-batch", type=int, default=32, help="most items checked in one batch")
-    s.add_argument("--max-wait-s", type=float, default=0.05, help="how long a request waits for others to batch with")
+    s.add_argument("--max-batch", type=int, default=default_of(create_app, "max_batch"),
+                   help="most items checked in one batch (default %(default)s)")
+    add_seconds(s, "--max-wait-s", default_of(create_app, "max_wait_s"), "how long a request waits for others to "
+                "batch with", old_ms=("--max-wait-ms",))
     _add_checker_args(s)
     s.set_defaults(func=run_serve)
 
 
 def build_checker(args: argparse.Namespace):
     from atf.judge import ConsistencyChecker, OAPConfig, load_judge
+    from atf.llm import DEFAULT_ENGINE
 
     defaults: dict[str, Any] = {}
     for key in ("max_new_tokens", "temperature", "samples"):
         if getattr(args, key, None) is not None:
             defaults[key] = getattr(args, key)
     engines: dict = {}
-    judges = [load_judge(spec, defaults, engines) for spec in (args.judges or ["smollm2"])]
+    judges = [load_judge(spec, defaults, engines) for spec in (args.judges or [DEFAULT_ENGINE])]
     fv: Any = args.fv
     if fv == "none":
         fv = None
@@ -105,14 +122,8 @@ def build_checker(args: argparse.Namespace):
     return ConsistencyChecker(judges, mode=args.mode, fv=fv, oap=oap)
 
 
-def _records(fh: TextIO, name: str) -> Iterator[tuple[int, dict]]:
-    for lineno, line in enumerate(fh, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{name}:{lineno}: not JSON: {err}") from None
+def _records(rows: list[tuple[int, Any]], name: str) -> Iterator[tuple[int, dict]]:
+    for lineno, record in rows:
         if not isinstance(record, dict):
             raise ValueError(f"{name}:{lineno}: expected a JSON object")
         for key in ("problem", "statement"):
@@ -121,60 +132,40 @@ def _records(fh: TextIO, name: str) -> Iterator[tuple[int, dict]]:
         yield lineno, record
 
 
-def _done(path: Path) -> set[int]:
-    """Input line numbers already in the output (a torn last line from a crash is ignored)."""
-    done = set()
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                done.add(json.loads(line)["input_line"])
-            except (json.JSONDecodeError, KeyError, TypeError):
-                continue
-    return done
-
-
 def run_check(args: argparse.Namespace) -> int:
     from tqdm import tqdm
+
+    from atf.jsonl import JsonlWriter, parse_lines, read_text_jsonl, resume_jsonl
 
     if args.batch_size < 1:
         raise ValueError("--batch-size must be >= 1")
     if args.input == "-":
-        records = list(_records(sys.stdin, "<stdin>"))
+        records = list(_records(read_text_jsonl(sys.stdin.read(), "<stdin>"), "<stdin>"))
     else:
         path = Path(args.input)
         if not path.is_file():
             raise FileNotFoundError(f"input not found: {path}")
-        with path.open(encoding="utf-8") as fh:
-            records = list(_records(fh, str(path)))
+        records = list(_records(list(parse_lines(path.read_bytes(), str(path))), str(path)))
     to_stdout = args.output == "-"
-    out_path = None if to_stdout else Path(args.output)
-    done = set() if out_path is None else _done(out_path)
-    if out_path is not None and out_path.exists() and out_path.stat().st_size:
-        text = out_path.read_bytes()
-        if not text.endswith(b"\n"):  # drop a line torn by a crash before appending
-            out_path.write_bytes(text[: text.rfind(b"\n") + 1])
+    done = set() if to_stdout else {row["input_line"] for row in resume_jsonl(args.output)}
     todo = [(n, r) for n, r in records if n not in done]
     if done:
-        print(f"resuming: {len(records) - len(todo)} of {len(records)} records already in {out_path}", file=sys.stderr)
+        print(f"resuming: {len(records) - len(todo)} of {len(records)} records already in {args.output}",
+              file=sys.stderr)
     if not todo:
         return 0
     checker = build_checker(args)
-    sink = sys.stdout if to_stdout else out_path.open("a", encoding="utf-8")
     n_ok = 0
-    try:
-        with tqdm(total=len(todo), desc=f"consistency-check ({args.mode})", unit="item", disable=to_stdout) as bar:
-            for start in range(0, len(todo), args.batch_size):
-                chunk = todo[start : start + args.batch_size]
-                results = checker.check_many([(r["problem"], r["statement"]) for _, r in chunk])
-                for (lineno, record), result in zip(chunk, results):
-                    extra = {k: v for k, v in record.items() if k not in ("problem", "statement")}
-                    sink.write(json.dumps({"input_line": lineno, **extra, **result.to_dict(raw=args.raw)}, ensure_ascii=False) + "\n")
-                    n_ok += result.consistent
-                sink.flush()
-                bar.update(len(chunk))
-    finally:
-        if not to_stdout:
-            sink.close()
+    with JsonlWriter(args.output) as sink, \
+            tqdm(total=len(todo), desc=f"consistency-check ({args.mode})", unit="item", disable=to_stdout) as bar:
+        for start in range(0, len(todo), args.batch_size):
+            chunk = todo[start : start + args.batch_size]
+            results = checker.check_many([(r["problem"], r["statement"]) for _, r in chunk])
+            for (lineno, record), result in zip(chunk, results):
+                extra = {k: v for k, v in record.items() if k not in ("problem", "statement")}
+                sink.write({"input_line": lineno, **extra, **result.to_dict(raw=args.raw)})
+                n_ok += result.consistent
+            bar.update(len(chunk))
     print(f"{n_ok} of {len(todo)} consistent", file=sys.stderr)
     return 0
 

@@ -169,7 +169,7 @@ def load_findings_jsonl(path) -> dict[str, tuple[list[Finding], str | None]]:
     from pathlib import Path
 
     out: dict[str, tuple[list[Finding], str | None]] = {}
-    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").split("\n"), 1):  # never U+2028
         if not line.strip():
             continue
         try:

@@ -113,20 +113,14 @@ def ask(
     return texts, None
 
 
-def supports_logprob(engine: Any) -> bool:
-    """A local transformers model whose next-token distribution we can read."""
-    try:
-        from atf.llm.transformers_engine import TransformersEngine
-    except ImportError:  # pragma: no cover - torch is a core dependency
-        return False
-    return isinstance(engine, TransformersEngine)
+def supports_logprob(engine: Engine) -> bool:
+    """The engine declares that its next-token distribution can be read (a local model)."""
+    return engine.capabilities.logprobs
 
 
-def supports_prefill(engine: Any) -> bool:
-    """Engines whose `chat` renders with a local tokenizer (`TokenEngine`): we can render and extend the prompt."""
-    from atf.llm.base import TokenEngine
-
-    return isinstance(engine, TokenEngine) and getattr(engine, "tokenizer", None) is not None
+def supports_prefill(engine: Engine) -> bool:
+    """Token-in/token-out engines with a tokenizer: we can render the prompt and extend it with a label."""
+    return engine.capabilities.token_io and engine.tokenizer is not None
 
 
 def as_judges(judges: Sequence[Judge | Engine]) -> list[Judge]:
@@ -142,37 +136,32 @@ def as_judges(judges: Sequence[Judge | Engine]) -> list[Judge]:
     return out
 
 
-_INT_KEYS = {"max_new_tokens", "seed", "samples"}
-_BOOL_KEYS = {"prefill"}
-_FLOAT_KEYS = {"temperature", "top_p"}
-_STR_KEYS = {"scoring", "name"}
+JUDGE_OPTIONS: dict[str, type] = {
+    "max_new_tokens": int,
+    "temperature": float,
+    "top_p": float,
+    "seed": int,
+    "samples": int,
+    "scoring": str,
+    "prefill": bool,
+    "name": str,
+}
 
 
 def parse_judge_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """(engine spec, options) from `<engine spec>[::key=value,...]`."""
-    engine_spec, sep, opts = spec.partition("::")
-    if not engine_spec:
+    """(engine spec, judge options) from `<engine spec>[::key=value,...]`: the judge's keys (JUDGE_OPTIONS)
+    are returned as options; the engine's own keys (batch_size, timeout, ...) stay in the engine spec."""
+    from atf.llm import engine_options
+    from atf.llm.spec import join_spec, parse_options, split_spec
+
+    engine, text = split_spec(spec)
+    if not engine:
         raise ValueError(f"empty engine spec in judge {spec!r}")
-    options: dict[str, Any] = {}
-    if sep:
-        for pair in filter(None, (p.strip() for p in opts.split(","))):
-            key, eq, value = pair.partition("=")
-            if not eq:
-                raise ValueError(f"judge option {pair!r} is not key=value (in {spec!r})")
-            if key in _INT_KEYS:
-                options[key] = int(value)
-            elif key in _FLOAT_KEYS:
-                options[key] = float(value)
-            elif key in _STR_KEYS:
-                options[key] = value
-            elif key in _BOOL_KEYS:
-                if value.lower() not in ("true", "false", "1", "0"):
-                    raise ValueError(f"judge option {key} must be true or false, got {value!r}")
-                options[key] = value.lower() in ("true", "1")
-            else:
-                known = sorted(_INT_KEYS | _FLOAT_KEYS | _STR_KEYS | _BOOL_KEYS)
-                raise ValueError(f"unknown judge option {key!r} in {spec!r}; known: {', '.join(known)}")
-    return engine_spec, options
+    if not text:
+        return engine, {}
+    options = parse_options(text, {**engine_options(engine), **JUDGE_OPTIONS}, spec, what="judge")
+    own = {k: options.pop(k) for k in list(options) if k not in JUDGE_OPTIONS}
+    return join_spec(engine, own), options
 
 
 def load_judge(spec: str, defaults: dict[str, Any] | None = None, engines: dict[str, Engine] | None = None) -> Judge:
@@ -192,11 +181,5 @@ def load_judge(spec: str, defaults: dict[str, Any] | None = None, engines: dict[
         top_p=merged.get("top_p", base.top_p),
         seed=merged.get("seed"),
     )
-    return Judge(
-        engine=cache[engine_spec],
-        params=params,
-        samples=merged.get("samples", 1),
-        scoring=merged.get("scoring", "auto"),
-        prefill=merged.get("prefill"),
-        name=merged.get("name", ""),
-    )
+    own = {key: merged[key] for key in ("samples", "scoring", "prefill", "name") if key in merged}
+    return Judge(engine=cache[engine_spec], params=params, **own)  # the rest: Judge's defaults

@@ -6,9 +6,10 @@ import argparse
 import json
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
+from atf.jsonl import JsonlWriter, read_text_jsonl, resume_jsonl
 from atf.lean.sandbox import SANDBOX_MODES, SandboxConfig
 
 STATEMENT_FIELDS = ("statement", "formal_statement", "lean_file", "autoformalization", "lean4_code")
@@ -20,19 +21,29 @@ pre-checks run and every result says checked_by "precheck"."""
 
 
 def add_lean_options(p: argparse.ArgumentParser) -> None:
+    from atf.cliargs import add_seconds, default_of
+    from atf.lean.checker import SyntaxChecker
+
+    def d(name: str):
+        return default_of(SyntaxChecker, name)
+
     g = p.add_argument_group("Lean", _LEAN_HELP)
     g.add_argument("--repl", metavar="CMD", help='REPL command line, e.g. "lake env /opt/repl/.lake/build/bin/repl"')
     g.add_argument("--project", metavar="DIR", help="Lean project (with Mathlib) to run the REPL in")
     g.add_argument("--precheck-only", action="store_true", help="never run Lean, only the pre-checks")
-    g.add_argument("--workers", type=int, default=1, help="REPL processes in parallel (each needs GBs with Mathlib)")
-    g.add_argument("--timeout", type=float, default=60.0, help="seconds Lean may spend on one statement")
-    g.add_argument("--header-timeout", type=float, default=600.0, help="seconds loading the imports may take")
-    g.add_argument("--max-memory-mb", type=float, default=None, help="restart a REPL that uses more memory")
-    g.add_argument("--group-size", type=int, default=32, help="statements compiled per Lean command")
+    g.add_argument("--workers", type=int, default=d("workers"),
+                   help="REPL processes in parallel (each needs GBs with Mathlib; default %(default)s)")
+    add_seconds(g, "--timeout-s", d("timeout_s"), "seconds Lean may spend on one statement", old_s=("--timeout",))
+    add_seconds(g, "--header-timeout-s", d("header_timeout_s"), "seconds loading the imports may take",
+                old_s=("--header-timeout",))
+    g.add_argument("--max-memory-mb", type=float, default=d("max_memory_mb"),
+                   help="restart a REPL that uses more memory (MB)")
+    g.add_argument("--group-size", type=int, default=d("max_group_size"),
+                   help="statements compiled per Lean command (default %(default)s)")
     g.add_argument("--no-group", action="store_true", help="compile each statement in its own command")
-    g.add_argument("--split", choices=("bisect", "singles"), default="singles",
+    g.add_argument("--split", choices=("bisect", "singles"), default=d("split"),
                    help="how to retry a grouped command that crashed (one that timed out is always retried "
-                        "one statement at a time)")
+                        "one statement at a time; default %(default)s)")
     sandbox = SandboxConfig()
     g.add_argument("--sandbox", choices=SANDBOX_MODES, default=sandbox.mode,
                    help="confine each REPL with bubblewrap (no network, read-only toolchain and project, private "
@@ -67,8 +78,8 @@ def _checker(SyntaxChecker, args):
         args.project,
         use_lean=False if args.precheck_only else None,
         workers=args.workers,
-        timeout_s=args.timeout,
-        header_timeout_s=args.header_timeout,
+        timeout_s=args.timeout_s,
+        header_timeout_s=args.header_timeout_s,
         max_memory_mb=args.max_memory_mb,
         sandbox=sandbox_config(args),
         max_group_size=args.group_size,
@@ -79,6 +90,8 @@ def _checker(SyntaxChecker, args):
 
 
 def add_parser(sub) -> None:
+    from atf.cliargs import add_batch_size, add_input, add_output, add_seconds, default_of
+    from atf.lean.server import create_app
     from atf.serving import add_server_options
 
     p = sub.add_parser(
@@ -101,12 +114,12 @@ def add_parser(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("statements", nargs="*", help="statement texts (`-` reads one from stdin)")
-    p.add_argument("-i", "--input", metavar="PATH",
-                   help="a .jsonl/.json file (one statement per row) or a .lean file (one statement); `-` is stdin")
-    p.add_argument("--field", help=f"JSON field holding the statement (default: first of {', '.join(STATEMENT_FIELDS)})")
-    p.add_argument("-o", "--output", metavar="PATH", help="append JSONL results here (default: stdout)")
+    add_input(p, "a .jsonl/.json file (one statement per row) or a .lean file (one statement); `-` is stdin")
+    p.add_argument("--field",
+                   help=f"JSON field holding the statement (default: first of {', '.join(STATEMENT_FIELDS)})")
+    add_output(p, "append JSONL results here (default: stdout)")
     p.add_argument("--resume", action="store_true", help="skip indices already in --output")
-    p.add_argument("--chunk", type=int, default=64, help="statements per check_many call (results are saved after each)")
+    add_batch_size(p, 64, "statements per check_many call (results are saved after each)", old=("--chunk",))
     add_lean_options(p)
     p.set_defaults(func=run_check)
 
@@ -116,12 +129,16 @@ def add_parser(sub) -> None:
         description=(
             "Serve the syntax check: POST /check with {\"statement\": ...} or {\"statements\": [...]} returns "
             "{\"results\": [...]}; GET /health reports whether Lean is used and how requests were batched. "
-            "Concurrent requests are gathered for up to --max-wait-ms and checked together."
+            "Concurrent requests are gathered for up to --max-wait-s and checked together."
         ),
+        epilog="examples:\n  atf serve-syntax --port 8001 --workers 2 --max-memory-mb 24000",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_server_options(s, port=8001)
-    s.add_argument("--max-batch", type=int, default=64, help="most statements checked in one batch")
-    s.add_argument("--max-wait-ms", type=float, default=20.0, help="how long a request waits for company")
+    s.add_argument("--max-batch", type=int, default=default_of(create_app, "max_batch"),
+                   help="most statements checked in one batch (default %(default)s)")
+    add_seconds(s, "--max-wait-s", default_of(create_app, "max_wait_s"), "how long a request waits for company",
+                old_ms=("--max-wait-ms",))
     add_lean_options(s)
     s.set_defaults(func=run_serve)
 
@@ -155,13 +172,8 @@ def _read_file(path: str, field: str | None) -> Iterator[tuple[str | None, str]]
         for i, row in enumerate(rows):
             yield _row(row, field, f"{path}[{i}]")
     elif suffix == ".jsonl":
-        for n, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise ValueError(f"{path}:{n}: not valid JSON ({err})") from err
-                yield _row(row, field, f"{path}:{n}")
+        for n, row in read_text_jsonl(text, path):
+            yield _row(row, field, f"{path}:{n}")
     else:
         yield None, text
 
@@ -178,49 +190,32 @@ def _row(row, field: str | None, where: str) -> tuple[str | None, str]:
     return (None if rid is None else str(rid)), row[key]
 
 
-def _done_indices(path: str) -> set[int]:
-    done: set[int] = set()
-    p = Path(path)
-    if not p.exists():
-        return done
-    for line in p.read_text(encoding="utf-8").splitlines():
-        try:
-            done.add(int(json.loads(line)["index"]))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            continue  # a line cut short by a crash is redone
-    return done
-
-
 def run_check(args) -> int:
     from tqdm import tqdm
 
     items = read_inputs(args)
-    done = _done_indices(args.output) if (args.resume and args.output) else set()
+    done = {int(row["index"]) for row in resume_jsonl(args.output)} if (args.resume and args.output) else set()
     todo = [i for i in range(len(items)) if i not in done]
-    out = open(args.output, "a", encoding="utf-8") if args.output else sys.stdout
-    if args.output and out.tell() > 0 and not Path(args.output).read_bytes().endswith(b"\n"):
-        out.write("\n")  # a line cut short by a crash stays on its own line, and is redone
+    out = JsonlWriter(args.output or "-")
     n_ok = n_fail = 0
     by = {"lean": 0, "precheck": 0}
     checker = build_checker(args)
     try:
-        bar = tqdm(total=len(todo), unit="stmt", disable=len(todo) <= args.chunk, file=sys.stderr)
-        for k in range(0, len(todo), args.chunk):
-            idx = todo[k : k + args.chunk]
+        bar = tqdm(total=len(todo), unit="stmt", disable=len(todo) <= args.batch_size, file=sys.stderr)
+        for k in range(0, len(todo), args.batch_size):
+            idx = todo[k : k + args.batch_size]
             results = checker.check_many([items[i][1] for i in idx])
             for i, r in zip(idx, results):
                 row = {"index": i, "id": items[i][0], **r.to_dict()}
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                out.write(row)
                 n_ok += r.ok
                 n_fail += not r.ok
                 by[r.checked_by] += 1
-            out.flush()
             bar.update(len(idx))
         bar.close()
     finally:
         checker.close()
-        if out is not sys.stdout:
-            out.close()
+        out.close()
     skipped = f", {len(done)} already done" if done else ""
     print(f"{len(todo)} checked{skipped}: {n_ok} ok, {n_fail} failed (by lean: {by['lean']}, "
           f"by precheck only: {by['precheck']})", file=sys.stderr)
@@ -234,7 +229,7 @@ def run_serve(args) -> int:
     checker = build_checker(args)
     print(f"syntax check on http://{args.host}:{args.port}/check (Lean: "
           f"{'yes' if checker.lean_available else 'no, pre-checks only'})", file=sys.stderr)
-    app = create_app(checker, max_batch=args.max_batch, max_wait_s=args.max_wait_ms / 1000,
+    app = create_app(checker, max_batch=args.max_batch, max_wait_s=args.max_wait_s,
                      limits=limits_from_args(args), api_key=resolve_api_key(args.api_key))
     serve_from_args(app, args)
     return 0

@@ -156,15 +156,6 @@ class Scan:
             return len(self.text)
         return min(self._line_starts[line - 1] + col, len(self.text))
 
-    def without_comments(self) -> str:
-        """The text with comments blanked out (newlines kept, so positions stay valid)."""
-        chars = list(self.text)
-        for start, end in self.comments:
-            for i in range(start, end):
-                if chars[i] != "\n":
-                    chars[i] = " "
-        return "".join(chars)
-
 
 def normal_name(text: str) -> str:
     """An identifier as Lean names it: `«IO».Process` -> `IO.Process` (escapes removed)."""

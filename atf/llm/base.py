@@ -8,9 +8,11 @@ local tokenizer is given to re-encode the text.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 Message = dict[str, Any]  # {"role": "system"|"user"|"assistant"|"tool", "content": str, ...}
 
@@ -61,12 +63,32 @@ class Completion:
     logprobs: list[float] | None = field(default=None, repr=False)
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine can do, declared by the engine; callers choose behaviour from these, never from its name.
+
+    token_io: `generate` takes prompt ids and returns exactly the ids the model sampled, so a rollout can
+        run token-in/token-out and prompts can be extended at the token level (a prefilled answer label).
+    logprobs: next-token probabilities can be read from the model directly (`engine.model`).
+    tool_call_parsing: the server parses tool calls into structured fields and drops stop strings from its
+        output (OpenAI-compatible servers); the loop then talks to it in chat mode.
+    """
+
+    token_io: bool = False
+    logprobs: bool = False
+    tool_call_parsing: bool = False
+
+
+CHAT_ONLY = Capabilities()
+
+
 @runtime_checkable
 class Engine(Protocol):
     """What the agent loop, judges and informalizer need from a model."""
 
     name: str
     tokenizer: Any  # a transformers tokenizer, or None for HTTP engines without one
+    capabilities: Capabilities
 
     def generate(self, prompts: Sequence[list[int]], params: SamplingParams) -> list[list[Completion]]:
         """Token-in/token-out: `params.n` completions for each prompt (a list of token ids)."""
@@ -96,6 +118,7 @@ class TokenEngine:
     """Mixin for engines that implement `generate`: `chat` renders with the tokenizer's template."""
 
     tokenizer: Any
+    capabilities = Capabilities(token_io=True)
 
     def generate(self, prompts: Sequence[list[int]], params: SamplingParams) -> list[list[Completion]]:
         raise NotImplementedError
@@ -105,3 +128,26 @@ class TokenEngine:
     ) -> list[list[Completion]]:
         prompts = [render_prompt(self.tokenizer, conv, tools) for conv in conversations]
         return self.generate(prompts, params)
+
+
+class WithSampling:
+    """An engine whose spec set sampling options (`smollm2::max_new_tokens=8`): they override the caller's
+    `SamplingParams` on every call. Everything else (name, tokenizer, capabilities, model) is the engine's."""
+
+    def __init__(self, engine: Any, **overrides: Any):
+        self.engine = engine
+        self.overrides = overrides
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.engine, attr)
+
+    def _params(self, params: SamplingParams) -> SamplingParams:
+        return dataclasses.replace(params, **self.overrides)
+
+    def generate(self, prompts: Sequence[list[int]], params: SamplingParams) -> list[list[Completion]]:
+        return self.engine.generate(prompts, self._params(params))
+
+    def chat(
+        self, conversations: Sequence[list[Message]], params: SamplingParams, tools: list[dict] | None = None
+    ) -> list[list[Completion]]:
+        return self.engine.chat(conversations, self._params(params), tools)

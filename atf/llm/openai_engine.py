@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 import httpx
 
-from atf.llm.base import Completion, Message, SamplingParams
+from atf.llm.base import Capabilities, Completion, Message, SamplingParams
 from atf.llm.templates import openai_tools
 
 
@@ -41,6 +41,9 @@ class OpenAIEngine:
     tokenizer: optional local tokenizer; with it, completions carry token ids and `generate` accepts ids.
     concurrency: requests in flight at once.
     """
+
+    # Re-encoded text is not the sampled ids, and servers drop stop strings: chat mode, never token mode.
+    capabilities = Capabilities(tool_call_parsing=True)
 
     def __init__(
         self,

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import torch
 
-from atf.llm.base import Completion, SamplingParams, TokenEngine
+from atf.llm.base import Capabilities, Completion, SamplingParams, TokenEngine
 
 
 class TransformersEngine(TokenEngine):
@@ -15,6 +15,8 @@ class TransformersEngine(TokenEngine):
     model / tokenizer: loaded objects (see `atf.llm.load_engine` for loading by name).
     batch_size: prompts per forward batch (each expanded to `n` samples).
     """
+
+    capabilities = Capabilities(token_io=True, logprobs=True)
 
     def __init__(self, model: Any, tokenizer: Any, name: str = "transformers", batch_size: int = 8):
         self.model = model.eval()

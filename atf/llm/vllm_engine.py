@@ -15,6 +15,20 @@ class VLLMEngine(TokenEngine):
     **llm_kwargs: passed to `vllm.LLM` (tensor_parallel_size, gpu_memory_utilization, max_model_len, ...).
     """
 
+    # The vllm.LLM arguments an engine spec may set (`vllm:/ckpt::tensor_parallel_size=4`).
+    llm_options: dict[str, type] = {
+        "tensor_parallel_size": int,
+        "pipeline_parallel_size": int,
+        "gpu_memory_utilization": float,
+        "max_model_len": int,
+        "max_num_seqs": int,
+        "dtype": str,
+        "quantization": str,
+        "enforce_eager": bool,
+        "enable_prefix_caching": bool,
+        "trust_remote_code": bool,
+    }
+
     def __init__(self, model: str, chat_template: str | None = None, name: str | None = None, **llm_kwargs: Any):
         try:
             import vllm

@@ -11,14 +11,14 @@ EPILOG = """\
 input (--input FILE, or stdin with -):
   a JSON object   {"problem": "...", "candidates": ["theorem ...", ...],
                    "back_translations": [...] (optional), "language": "lean" (optional), "id": "..." (optional)}
-  a JSON list of such objects, or JSONL with one per line (batch mode: results are appended to --out,
+  a JSON list of such objects, or JSONL with one per line (batch mode: results are appended to --output,
   and problems already there are skipped, so an interrupted run resumes)
   a JSON list of strings: the candidates, with --problem giving the problem
 
 examples:
   atf rerank --input cands.json                       # Lean candidates, log-combination, alpha 0.5
   atf rerank --input cands.json --explain             # also print why classes differ (counterexamples)
-  atf rerank --input isa.jsonl --language isabelle --out ranked.jsonl
+  atf rerank --input isa.jsonl --language isabelle -o ranked.jsonl
   atf rerank --input cands.json --informalizer smollm2 --combine linear --alpha 0.7 -n 3
 SemCo embeds the given back-translations; without them it informalizes with --informalizer, or, when
 none is given, embeds the statements themselves.
@@ -26,25 +26,33 @@ none is given, embeds the statements themselves.
 
 
 def add_parser(sub) -> None:
+    from atf.cliargs import add_engine, add_input, add_output, add_seconds, default_of
+    from atf.rerank.reranker import Reranker
+
     p = sub.add_parser(
         "rerank", help="rank k candidate formalizations by SymEq + SemCo",
         description="Group candidates into classes of symbolically equivalent statements (Z3, with Lean's or "
                     "Isabelle's semantics), score each by its class size (SymEq) and by how well its "
                     "informalization matches the problem (SemCo, MiniLM cosine), combine, and select n@k.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--input", "-i", required=True, help="JSON/JSONL file with problem and candidates ('-' = stdin)")
+    add_input(p, "JSON/JSONL file with problem and candidates ('-' = stdin)", required=True)
     p.add_argument("--problem", help="the problem text, when the input is a bare list of candidates")
     p.add_argument("--language", choices=("lean", "isabelle"), default=None,
                    help="formal language of the candidates (default: the input's, else lean)")
-    p.add_argument("--combine", choices=("log", "linear", "quadratic"), default="log")
-    p.add_argument("--alpha", type=float, default=0.5, help="weight of SymEq (1: SymEq only, 0: SemCo only)")
-    p.add_argument("-n", type=int, default=1, help="how many candidates to select (n@k, one per class)")
-    p.add_argument("--timeout-ms", type=int, default=300, help="Z3 timeout per query")
-    p.add_argument("--informalizer", default=None, help="engine spec for SemCo informalization (e.g. smollm2)")
+    p.add_argument("--combine", choices=("log", "linear", "quadratic"), default=default_of(Reranker, "combine"),
+                   help="how SymEq and SemCo are combined, each first softmaxed over the k candidates: log "
+                        "(alpha*log p_sym + (1-alpha)*log p_sem), linear (alpha*p_sym + (1-alpha)*p_sem) or "
+                        "quadratic (the same on squares) (default %(default)s)")
+    p.add_argument("--alpha", type=float, default=default_of(Reranker, "alpha"),
+                   help="weight of SymEq (1: SymEq only, 0: SemCo only; default %(default)s)")
+    p.add_argument("-n", type=int, default=1, help="how many candidates to select (n@k, one per class; default 1)")
+    add_seconds(p, "--timeout-s", default_of(Reranker, "timeout_ms") / 1000, "Z3 timeout per query",
+                old_ms=("--timeout-ms",))
+    add_engine(p, "--informalizer", "engine for SemCo informalization (default: none, see below)")
     p.add_argument("--lean", action="store_true", help="also try Lean tactics for pairs Z3 cannot decide "
                                                        "(needs a configured Lean REPL; see atf syntax-check)")
     p.add_argument("--explain", action="store_true", help="print the pair verdicts and counterexamples")
-    p.add_argument("-o", "--out", "--output", dest="out", help="append JSON results here (one line per problem)")
+    add_output(p, "append JSON results here, one line per problem (resumable)", old=("--out",))
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=run)
 
@@ -57,7 +65,9 @@ def _read(args) -> list[dict]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
-        data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        from atf.jsonl import read_text_jsonl
+
+        data = [row for _, row in read_text_jsonl(text, args.input)]
     if isinstance(data, dict):
         data = [data]
     if isinstance(data, list) and data and all(isinstance(x, str) for x in data):
@@ -75,19 +85,8 @@ def _read(args) -> list[dict]:
     return items
 
 
-def _done(path: str | None) -> set[str]:
-    if not path or not Path(path).is_file():
-        return set()
-    out = set()
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        try:
-            out.add(str(json.loads(line)["id"]))
-        except (json.JSONDecodeError, KeyError):
-            continue
-    return out
-
-
 def run(args) -> int:
+    from atf.jsonl import JsonlWriter, resume_jsonl
     from atf.rerank import Reranker
 
     items = _read(args)
@@ -104,8 +103,9 @@ def run(args) -> int:
         if not lean.available:
             print("atf rerank: no Lean REPL configured; the Lean backend is skipped", file=sys.stderr)
     reranker = Reranker(informalizer=informalizer, combine=args.combine, alpha=args.alpha,
-                        timeout_ms=args.timeout_ms, lean=lean)
-    done = _done(args.out)
+                        timeout_ms=round(args.timeout_s * 1000), lean=lean)
+    done = {str(row["id"]) for row in resume_jsonl(args.output)} if args.output else set()
+    sink = JsonlWriter(args.output) if args.output else None
     for item in items:
         if item["id"] in done:
             continue
@@ -119,13 +119,14 @@ def run(args) -> int:
             "pairs": [{"i": p.i, "j": p.j, "status": p.status, "method": p.method, "detail": p.detail,
                        "counterexample": p.counterexample} for p in res.symeq.pairs],
         }
-        if args.out:
-            with open(args.out, "a", encoding="utf-8") as f:
-                f.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if sink is not None:
+            sink.write(record)
         if args.json:
             print(json.dumps(record, ensure_ascii=False))
         else:
             _print(item, res, picks, args.explain)
+    if sink is not None:
+        sink.close()
     return 0
 
 

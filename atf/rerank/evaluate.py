@@ -11,17 +11,17 @@ work on those records:
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import statistics
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from tqdm import tqdm
 
+from atf.jsonl import JsonlWriter, resume_jsonl
 from atf.rerank.combine import combine, rank, select
 
 log = logging.getLogger(__name__)
@@ -86,19 +86,8 @@ def _string_classes(statements: Sequence[str]) -> list[list[int]]:
 
 
 def read_cache(path: Path) -> dict[str, dict]:
-    out: dict[str, dict] = {}
-    if path.is_file():
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a line cut short by a crash; it is recomputed
-                out[row["id"]] = row
-    return out
+    """Rows by id; a last line cut short by a crash is cut from the file, and its problem recomputed."""
+    return {row["id"]: row for row in resume_jsonl(path)}
 
 
 def _worker_loop(conn) -> None:
@@ -173,13 +162,12 @@ def symeq_records(problems: Sequence, language: str, cache: Path, workers: int =
     done = read_cache(cache)
     todo = [(p.id, p.statements, language, timeout_ms, top_k) for p in problems if p.id not in done]
     if todo:
-        with open(cache, "a", encoding="utf-8") as out, tqdm(total=len(todo), desc=f"SymEq {cache.stem}") as bar:
+        with JsonlWriter(cache) as out, tqdm(total=len(todo), desc=f"SymEq {cache.stem}") as bar:
             for job, row in deadline_map(todo, workers, deadline_s):
                 if row is None:
                     log.warning("SymEq on %s stopped after %.0f s: recorded with no classes merged", job[0], deadline_s)
                     row = _timed_out_row(job, deadline_s)
-                out.write(json.dumps(row) + "\n")
-                out.flush()
+                out.write(row)
                 done[row["id"]] = row
                 bar.update()
     return done
@@ -196,10 +184,10 @@ def semco_records(problems: Sequence, cache: Path, embedder=None) -> dict[str, l
         texts = [t for p in todo for t in [p.problem, *p.back_translations]]
         emb.encode(texts)  # one batched pass; cosine_scores then reads the cache
         cache.parent.mkdir(parents=True, exist_ok=True)
-        with open(cache, "a", encoding="utf-8") as out:
+        with JsonlWriter(cache) as out:
             for p in tqdm(todo, desc=f"SemCo {cache.stem}"):
                 scores = cosine_scores(emb, p.problem, p.back_translations)
-                out.write(json.dumps({"id": p.id, "semco": scores}) + "\n")
+                out.write({"id": p.id, "semco": scores})
                 done[p.id] = scores
     return done
 
@@ -348,10 +336,6 @@ def labelling_efficiency(problems: Sequence[ScoredProblem], m: Method) -> Labell
     return Labelling(len(problems), statistics.fmean(all_plain), statistics.fmean(all_cls),
                      agree / total if total else float("nan"), statistics.fmean(find_plain),
                      statistics.fmean(find_cls))
-
-
-def summary_row(p: ScoredProblem) -> dict:
-    return asdict(p)
 
 
 def score_isa_sets(cache: Path, workers: int = 1, timeout_ms: int = 300, limit: int | None = None,

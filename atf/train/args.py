@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from atf.agent.loop import AgentConfig
 from atf.llm.templates import CHAT_TEMPLATE_HELP
 
 EVAL_FRACTION_HELP = "share of problems held out as the eval set when no eval files are given (0: none)"
@@ -15,7 +16,7 @@ EVAL_FRACTION_HELP = "share of problems held out as the eval set when no eval fi
 class SFTScriptArguments:
     """recipes/sft.py
 
-    train_files: trajectory JSONL files (from data_gen/synthesize.py or `atf formalize --out`).
+    train_files: trajectory JSONL files (from data_gen/synthesize.py or `atf formalize -o`).
     max_kept_revisions: keep successes with fewer revisions than this (None: every success).
     retokenize: rebuild token views from the messages with this model's tokenizer (use when the
         trajectories were sampled by a model with another tokenizer).
@@ -84,14 +85,23 @@ class ExpertIterationArguments:
     seed_files: list[str] = field(default_factory=list, metadata={"help": "earlier trajectory files merged into the data"})
     rounds: int = field(default=1, metadata={"help": "expert-iteration rounds"})
     samples_per_problem: int = field(default=4, metadata={"help": "rollouts per problem per round"})
-    max_kept_revisions: int = field(default=8, metadata={"help": "keep successes with fewer revisions than this"})
+    max_kept_revisions: int = field(
+        default=AgentConfig.max_revisions, metadata={"help": "keep successes with fewer revisions than this"}
+    )
     sampler: str = field(default="hf", metadata={"help": "load the checkpoint for sampling with hf or vllm", "choices": ["hf", "vllm"]})
     consistency: str = field(default="reference", metadata={"help": "reference (gold statements) or judge", "choices": ["reference", "judge"]})
     judges: list[str] = field(default_factory=list, metadata={"help": "judge engine specs for consistency=judge"})
-    max_revisions: int = field(default=8, metadata={"help": "agent loop: most statements per rollout"})
-    max_turns: int = field(default=16, metadata={"help": "agent loop: most assistant turns"})
-    max_new_tokens: int = field(default=512, metadata={"help": "agent loop: most tokens per turn"})
-    temperature: float = field(default=0.8, metadata={"help": "agent loop: sampling temperature"})
+    # The agent loop's settings: defaults are AgentConfig's, so sampling here matches `atf formalize`.
+    max_revisions: int = field(
+        default=AgentConfig.max_revisions, metadata={"help": "agent loop: most statements per rollout"}
+    )
+    max_turns: int = field(default=AgentConfig.max_turns, metadata={"help": "agent loop: most assistant turns"})
+    max_new_tokens: int = field(
+        default=AgentConfig.max_new_tokens, metadata={"help": "agent loop: most tokens per turn"}
+    )
+    temperature: float = field(
+        default=AgentConfig.temperature, metadata={"help": "agent loop: sampling temperature"}
+    )
     merge_lora: bool = field(default=True, metadata={"help": "save the LoRA-merged model each round"})
     eval_fraction: float = field(default=0.0, metadata={"help": EVAL_FRACTION_HELP})
     chat_template: str | None = field(default=None, metadata={"help": CHAT_TEMPLATE_HELP})

@@ -12,6 +12,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from atf.agent.trajectory import Trajectory
+from atf.train.args import DPOScriptArguments
 
 
 def rank_key(t: Trajectory) -> tuple[int, int]:
@@ -23,7 +24,9 @@ def better(a: Trajectory, b: Trajectory) -> bool:
     return rank_key(a) < rank_key(b)
 
 
-def build_pairs(trajectories: Iterable[Trajectory], max_pairs_per_problem: int = 4) -> list[dict[str, Any]]:
+def build_pairs(
+    trajectories: Iterable[Trajectory], max_pairs_per_problem: int = DPOScriptArguments.max_pairs_per_problem
+) -> list[dict[str, Any]]:
     """For each problem: the best trajectory (a success) against each strictly worse one, worst first."""
     groups: dict[str, list[Trajectory]] = defaultdict(list)
     for t in trajectories:
@@ -54,17 +57,12 @@ def build_pairs(trajectories: Iterable[Trajectory], max_pairs_per_problem: int =
 
 
 def write_pairs(path, pairs: list[dict[str, Any]]) -> int:
-    from pathlib import Path
+    from atf.jsonl import write_jsonl
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as fh:
-        for p in pairs:
-            fh.write(json.dumps(p, ensure_ascii=False) + "\n")
-    return len(pairs)
+    return write_jsonl(path, pairs)
 
 
 def read_pairs(path) -> list[dict[str, Any]]:
-    from pathlib import Path
+    from atf.jsonl import read_jsonl
 
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return read_jsonl(path)

@@ -95,18 +95,21 @@ def report(label: str, sym: list[float], sem: list[float], total: list[float]) -
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--problems", type=int, default=20, help="problems per setting")
-    ap.add_argument("--timeout-ms", type=int, default=300)
+    from atf.cliargs import add_seconds
+
+    add_seconds(ap, "--timeout-s", 0.3, "Z3 timeout per query", old_ms=("--timeout-ms",))
     args = ap.parse_args(argv)
     emb = default_embedder()
     emb.encode(["warm up"])
-    reranker = Reranker(embedder=emb, timeout_ms=args.timeout_ms)
-    print(f"{args.problems} problems per setting, Z3 timeout {args.timeout_ms} ms per query")
+    timeout_ms = round(args.timeout_s * 1000)
+    reranker = Reranker(embedder=emb, timeout_ms=timeout_ms)
+    print(f"{args.problems} problems per setting, Z3 timeout {timeout_ms} ms per query")
     lean = lean_problems(args.problems)
     for k in (10, 16):
         sym, sem, tot = [], [], []
         for problem, cands in lean:
             c = cands[:k]
-            sym.append(timed(lambda: SymEq("lean", args.timeout_ms).cluster(c)))
+            sym.append(timed(lambda: SymEq("lean", timeout_ms).cluster(c)))
             emb._cache.clear()
             sem.append(timed(lambda: SemCo(embedder=emb).score(problem, c)))
             emb._cache.clear()
@@ -115,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     for k in (10, 16):
         sym, sem, tot = [], [], []
         for problem, cands, backs in isabelle_problems(args.problems, k):
-            sym.append(timed(lambda: SymEq("isabelle", args.timeout_ms).cluster(cands)))
+            sym.append(timed(lambda: SymEq("isabelle", timeout_ms).cluster(cands)))
             emb._cache.clear()
             sem.append(timed(lambda: SemCo(embedder=emb).score(problem, cands, backs)))
             emb._cache.clear()

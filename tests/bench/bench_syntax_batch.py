@@ -2,11 +2,11 @@
 
     python tests/bench/bench_syntax_batch.py                 # N=200 statements over H=4 headers
     python tests/bench/bench_syntax_batch.py --crash         # also inject a statement that crashes the REPL
-    python tests/bench/bench_syntax_batch.py --hung --workers 2 --timeout 5   # 7 clean statements + 1 that hangs
+    python tests/bench/bench_syntax_batch.py --hung --workers 2 --timeout-s 5   # 7 clean statements + 1 that hangs
 
 This runs tests/lean_standin.py, a test double that speaks the Lean REPL protocol, NOT Lean: its time
-model is a fixed cost per header load (--import-delay, standing in for `import Mathlib`), per command
-(--cmd-delay) and per declaration (--decl-delay). The counts (header loads, round trips) are what the
+model is a fixed cost per header load (--import-delay-s, standing in for `import Mathlib`), per command
+(--cmd-delay-s) and per declaration (--decl-delay-s). The counts (header loads, round trips) are what the
 driver would do with a real REPL; the wall times only show how those counts translate under that model.
 
 Statements are real miniF2F statements (all splits; their text only sets command sizes) spread over H
@@ -20,7 +20,7 @@ Verdicts of every mode are compared with one-by-one's; a mismatch is printed.
 --hung sends 7 clean statements together with one that hangs Lean (the stand-in sleeps for an hour) and
 reports how long their verdicts take: the whole batch through SyntaxChecker, and, on one REPL, when each
 verdict is known (GroupChecker's on_verdict). Issue 9's target on a 2-core machine with 2 workers and
---timeout 5: all 8 verdicts within 12 s (before: 43 s, when a timed-out group was bisected).
+--timeout-s 5: all 8 verdicts within 12 s (before: 43 s, when a timed-out group was bisected).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def run_hung(argv, n_clean: int, hung_at: int, workers: int, timeout_s: float) -
     hung = _mark(rows[n_clean].rsplit("\n-- variant", 1)[0], "STANDIN_SLOW") + "\n-- hung\n"
     stmts = clean[:hung_at] + [hung] + clean[hung_at:]
     print(f"hung-statement case: {n_clean} clean statements + 1 that hangs (at position {hung_at}), "
-          f"--timeout {timeout_s:g}, {workers} worker(s)")
+          f"--timeout-s {timeout_s:g}, {workers} worker(s)")
     t0 = time.perf_counter()
     with SyntaxChecker(argv + ["--slow-s", "3600"], workers=workers, timeout_s=timeout_s, sandbox=SANDBOX) as checker:
         results = checker.check_many(stmts)
@@ -131,19 +131,21 @@ def run_hung(argv, n_clean: int, hung_at: int, workers: int, timeout_s: float) -
 
 
 def main() -> int:
+    from atf.cliargs import add_seconds
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=200, help="statements")
     ap.add_argument("--headers", type=int, default=4, help=f"distinct headers (at most {len(HEADERS)})")
-    ap.add_argument("--group-size", type=int, default=32)
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--import-delay", type=float, default=0.25, help="stand-in seconds per header load")
-    ap.add_argument("--cmd-delay", type=float, default=0.02, help="stand-in seconds per command")
-    ap.add_argument("--decl-delay", type=float, default=0.005, help="stand-in seconds per declaration")
+    ap.add_argument("--group-size", type=int, default=32, help="statements per grouped command (default %(default)s)")
+    ap.add_argument("--workers", type=int, default=1, help="REPL processes (default %(default)s)")
+    add_seconds(ap, "--import-delay-s", 0.25, "stand-in seconds per header load", old_s=("--import-delay",))
+    add_seconds(ap, "--cmd-delay-s", 0.02, "stand-in seconds per command", old_s=("--cmd-delay",))
+    add_seconds(ap, "--decl-delay-s", 0.005, "stand-in seconds per declaration", old_s=("--decl-delay",))
     ap.add_argument("--crash", action="store_true", help="one statement crashes the REPL (compares singles/bisect)")
     ap.add_argument("--skip-fresh", action="store_true", help="skip the slow one-by-one+import mode")
     ap.add_argument("--hung", action="store_true", help="only the hung-statement case (see above)")
     ap.add_argument("--hung-at", type=int, default=3, help="position of the hung statement among the 8")
-    ap.add_argument("--timeout", type=float, default=5.0, help="seconds Lean may spend on one statement")
+    add_seconds(ap, "--timeout-s", 5.0, "seconds Lean may spend on one statement", old_s=("--timeout",))
     ap.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap", help="how each REPL is confined")
     args = ap.parse_args()
     global SANDBOX
@@ -151,18 +153,18 @@ def main() -> int:
     if not 1 <= args.headers <= len(HEADERS):
         ap.error(f"--headers must be in 1..{len(HEADERS)}")
 
-    argv = [sys.executable, str(STANDIN), "--import-delay", str(args.import_delay), "--cmd-delay",
-            str(args.cmd_delay), "--decl-delay", str(args.decl_delay)]
+    argv = [sys.executable, str(STANDIN), "--import-delay", str(args.import_delay_s), "--cmd-delay",
+            str(args.cmd_delay_s), "--decl-delay", str(args.decl_delay_s)]
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
     if args.hung:
-        run_hung(argv, 7, args.hung_at, args.workers, args.timeout)
+        run_hung(argv, 7, args.hung_at, args.workers, args.timeout_s)
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return 0
     statements = make_statements(args.n, args.headers, args.crash)
     print(f"bench_syntax_batch: N={args.n} statements over H={args.headers} headers, group size {args.group_size}, "
           f"{args.workers} worker(s)")
-    print(f"against the protocol STAND-IN (tests/lean_standin.py), not Lean: {args.import_delay} s per header load, "
-          f"{args.cmd_delay} s per command, {args.decl_delay} s per declaration; sandbox {args.sandbox}\n")
+    print(f"against the protocol STAND-IN (tests/lean_standin.py), not Lean: {args.import_delay_s} s per header load, "
+          f"{args.cmd_delay_s} s per command, {args.decl_delay_s} s per declaration; sandbox {args.sandbox}\n")
 
     modes = [("grouped", dict(max_group_size=args.group_size, workers=args.workers))]
     if args.crash:

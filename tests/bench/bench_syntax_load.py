@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load and fault isolation of `atf serve-syntax` on the REPL protocol stand-in (no Lean here).
 
-Starts the server as a subprocess with 2 REPL workers and `--timeout 5` over tests/lean_standin.py, whose
+Starts the server as a subprocess with 2 REPL workers and `--timeout-s 5` over tests/lean_standin.py, whose
 cost model is 0.25 s per header load, 20 ms per command and 5 ms per declaration; a `STANDIN_SLOW` statement
 hangs its REPL (the stand-in sleeps far past the timeout). Prints:
 
@@ -63,7 +63,7 @@ def start_server(workers: int, timeout_s: float) -> tuple[subprocess.Popen, str]
     repl = (f"{sys.executable} {STANDIN} --import-delay 0.25 --cmd-delay 0.02 --decl-delay 0.005 "
             f"--slow-s 3600")
     cmd = [sys.executable, "-m", "atf.cli", "serve-syntax", "--port", str(port), "--repl", repl,
-           "--workers", str(workers), "--timeout", str(timeout_s)]
+           "--workers", str(workers), "--timeout-s", str(timeout_s)]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -166,20 +166,20 @@ def precheck_worst_case() -> str:
 
 
 async def main_async(args) -> None:
-    proc, url = start_server(args.workers, args.timeout)
+    proc, url = start_server(args.workers, args.timeout_s)
     try:
         async with httpx.AsyncClient(timeout=120) as client:
             await warm(client, url, args.workers)
             print("1. 7 clean + 1 hung in one request:", await hung_batch(client, url), flush=True)
-            await asyncio.sleep(args.timeout + 1)
+            await asyncio.sleep(args.timeout_s + 1)
             print("2. clean request 2 s after a hung one:", await after_hung(client, url), flush=True)
-            await asyncio.sleep(args.timeout + 1)
+            await asyncio.sleep(args.timeout_s + 1)
             print("3. 1 MB malformed body:", await malformed(client, url), flush=True)
         print("4. clean single-statement requests (p50/p99 latency):", flush=True)
         for clients in args.clients:
             for with_bad in (False, True):
                 print("  ", await load(url, clients, args.seconds, with_bad), flush=True)
-                await asyncio.sleep(args.timeout + 1)  # let hung statements time out before the next row
+                await asyncio.sleep(args.timeout_s + 1)  # let hung statements time out before the next row
     finally:
         proc.terminate()
         try:
@@ -192,12 +192,14 @@ async def main_async(args) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=2, help="REPL workers (default %(default)s)")
-    ap.add_argument("--timeout", type=float, default=5.0, help="seconds per statement (default %(default)s)")
+    from atf.cliargs import add_seconds
+
+    add_seconds(ap, "--timeout-s", 5.0, "seconds per statement", old_s=("--timeout",))
     ap.add_argument("--seconds", type=float, default=8.0, help="length of each load row (default %(default)s)")
     ap.add_argument("--clients", type=int, nargs="+", default=[1, 8, 64, 256], help="concurrency levels")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.workers} workers, "
-          f"--timeout {args.timeout:g}, stand-in cost model 0.25 s/header, 20 ms/command, 5 ms/declaration")
+          f"--timeout-s {args.timeout_s:g}, stand-in cost model 0.25 s/header, 20 ms/command, 5 ms/declaration")
     asyncio.run(main_async(args))
 
 
