@@ -25,8 +25,9 @@ import logging
 import os
 import threading
 from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Generic, Sequence, TypeVar
+from typing import Any, Generic, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +115,13 @@ class BatchQueue(Generic[T, R]):
     max_wait_s: how long the first waiting item waits for company before its batch runs.
     concurrency: batches running at once (the syntax server uses one per Lean worker).
     max_queued: most items waiting at once; `submit` raises `QueueFull` beyond it (None: no bound).
+    streams: `fn` is called as `fn(items, on_result)` and may call `on_result(index, result)` from its thread
+        as each result is known; a request is answered as soon as its own items are, even while a slower item
+        of its batch (say a statement that hangs Lean) is still being worked on.
     """
 
-    def __init__(self, fn: Callable[[list[T]], Sequence[R]], max_batch: int = 64, max_wait_s: float = 0.02,
-                 concurrency: int = 1, max_queued: int | None = None):
+    def __init__(self, fn: Callable[..., Sequence[R]], max_batch: int = 64, max_wait_s: float = 0.02,
+                 concurrency: int = 1, max_queued: int | None = None, streams: bool = False):
         if max_batch < 1:
             raise ValueError("max_batch must be >= 1")
         if concurrency < 1:
@@ -127,6 +131,7 @@ class BatchQueue(Generic[T, R]):
         self.max_wait_s = max_wait_s
         self.concurrency = concurrency
         self.max_queued = max_queued
+        self.streams = streams
         self._pending: deque[_Pending[T]] = deque()
         self._queued = 0
         self._wake: asyncio.Event | None = None
@@ -224,28 +229,51 @@ class BatchQueue(Generic[T, R]):
         live = [(p, k) for p, k in taken if not p.future.done()]
         if not live:
             return
+        self.batches_run += 1  # counted as they start: streamed answers may reach callers before the batch ends
+        self.items_run += len(live)
+        delivered: set[int] = set()
+
+        def deliver(n: int, result: R) -> None:  # on the event loop
+            if n not in delivered:
+                delivered.add(n)
+                self._store(*live[n], result)
+
         try:
-            results = await self._call([p.items[k] for p, k in live])
-        except Exception as err:  # noqa: BLE001 - isolate: retry each request's share on its own
-            owners = list(dict.fromkeys(p for p, _ in live))
-            if len(owners) == 1:
+            # results handed over early are delivered before the batch's own completion (FIFO callbacks)
+            results = await self._call([p.items[k] for p, k in live], deliver if self.streams else None)
+        except Exception as err:  # noqa: BLE001 - isolate: retry each request's missing share on its own
+            missing = [(p, k) for n, (p, k) in enumerate(live) if n not in delivered]
+            owners = list(dict.fromkeys(p for p, _ in missing))
+            if len(owners) == 1 and len(missing) == len(live):
                 self._fail(owners[0], err)
                 return
             log.warning("a batch of %d items from %d requests failed (%s); retrying request by request",
                         len(live), len(owners), err)
             for owner in owners:
-                await self._run([(p, k) for p, k in live if p is owner])
+                await self._run([(p, k) for p, k in missing if p is owner])
             return
-        self.batches_run += 1
-        self.items_run += len(live)
-        for (pending, k), result in zip(live, results):
-            pending.results[k] = result
-            pending.left -= 1
-            if pending.left == 0 and not pending.future.done():
-                pending.future.set_result(pending.results)
+        for n, result in enumerate(results):
+            deliver(n, result)
 
-    async def _call(self, items: list[T]) -> Sequence[R]:
-        results = await run_in_thread(self.fn, items)
+    def _store(self, pending: _Pending[T], k: int, result: R) -> None:
+        pending.results[k] = result
+        pending.left -= 1
+        if pending.left == 0 and not pending.future.done():
+            pending.future.set_result(pending.results)
+
+    async def _call(self, items: list[T], deliver: Callable[[int, R], None] | None) -> Sequence[R]:
+        if deliver is None:
+            results = await run_in_thread(self.fn, items)
+        else:
+            loop = asyncio.get_running_loop()
+
+            def on_result(n: int, result: R) -> None:  # from the worker thread
+                try:
+                    loop.call_soon_threadsafe(deliver, n, result)
+                except RuntimeError:  # loop closed: nobody is waiting
+                    pass
+
+            results = await run_in_thread(self.fn, items, on_result)
         if len(results) != len(items):
             raise RuntimeError(f"batch function returned {len(results)} results for {len(items)} items")
         return results

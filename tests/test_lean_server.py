@@ -81,3 +81,35 @@ def test_remote_checker_speaks_to_a_running_server(live_server):
         remote.close()
     assert ok.ok and ok.checked_by == "precheck" and "Lean was not run" in ok.feedback()
     assert not bad.ok and bad.errors == ["5:0: `#eval` is not allowed: it runs code while Lean elaborates"]
+
+
+@pytest.mark.integration
+def test_a_clean_statement_batched_with_a_hung_one_is_answered_after_one_timeout():
+    """Two clients' statements share one grouped Lean command; the group times out (the stand-in's
+    STANDIN_SLOW hangs), each is rechecked alone on whichever worker is free, and the clean request is
+    answered as soon as its own single check is done, not after the hung statement's second timeout."""
+    repl = [sys.executable, STANDIN, "--slow-s", "60"]
+    checker = SyntaxChecker(repl, timeout_s=2.0, sandbox="none", workers=2)
+    app = create_app(checker, max_batch=64, max_wait_s=0.3)
+    hung = H + "theorem h : STANDIN_SLOW = 1 := by sorry"
+    clean = H + "theorem c (x : ℕ) : x + 0 = x := by sorry"
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=60) as client:
+            t0 = time.perf_counter()
+
+            async def timed(statement):
+                r = await client.post("/check", json={"statement": statement})
+                return time.perf_counter() - t0, r.json()["results"][0]
+
+            out = await asyncio.gather(timed(hung), timed(clean))
+        await app.state.queue.aclose()
+        return out
+
+    try:
+        (t_hung, r_hung), (t_clean, r_clean) = asyncio.run(main())
+    finally:
+        checker.close()
+    assert r_hung["failure"] == "timeout" and r_clean["ok"]
+    assert t_clean < t_hung  # the clean one did not wait for the hung one's own recheck

@@ -161,3 +161,50 @@ def test_a_caller_that_leaves_takes_its_waiting_items_out_of_the_queue():
     queued_after, later = asyncio.run(main())
     assert queued_after == 0 and later == ["later"]
     assert "gone" not in seen
+
+
+def test_a_streaming_batch_answers_each_request_as_its_items_are_done():
+    release = threading.Event()
+
+    def fn(items, on_result):
+        for n, item in enumerate(items):
+            if item != "hang":
+                on_result(n, item.upper())
+        release.wait(10)
+        return [item.upper() for item in items]
+
+    async def main():
+        q = BatchQueue(fn, max_batch=10, max_wait_s=0.1, streams=True)
+        stuck = asyncio.ensure_future(q.submit(["hang"]))
+        quick = await asyncio.wait_for(q.submit(["quick", "also"]), 5)
+        was_stuck = not stuck.done()
+        release.set()
+        out = await stuck
+        await q.aclose()
+        return quick, was_stuck, out, q.batches_run
+
+    quick, was_stuck, out, batches = asyncio.run(main())
+    assert quick == ["QUICK", "ALSO"] and was_stuck and out == ["HANG"] and batches == 1
+
+
+def test_a_streaming_batch_that_fails_retries_only_the_missing_items():
+    calls = []
+
+    def fn(items, on_result):
+        calls.append(list(items))
+        if "boom" in items and len(items) > 1:
+            on_result(items.index("ok"), "OK")
+            raise RuntimeError("died after handing over one result")
+        if "boom" in items:
+            raise RuntimeError("boom alone")
+        return [i.upper() for i in items]
+
+    async def main():
+        q = BatchQueue(fn, max_batch=10, max_wait_s=0.1, streams=True)
+        out = await asyncio.gather(q.submit(["ok"]), q.submit(["boom"]), return_exceptions=True)
+        await q.aclose()
+        return out
+
+    ok, boom = asyncio.run(main())
+    assert ok == ["OK"] and isinstance(boom, RuntimeError)
+    assert calls == [["ok", "boom"], ["boom"]]  # "ok" was not checked twice

@@ -375,6 +375,9 @@ class GroupChecker:
         self.group_extra_s = group_extra_s
         self.header_timeout_s = header_timeout_s
         self.split = split
+        # How a failed group's statements are checked one by one: None here, in order on this REPL; a pool
+        # sets a function (header, [(index, item)], emit) that spreads them over its idle workers.
+        self.spread: Callable[[tuple[str, ...], list[tuple[int, Prepared]], OnVerdict], None] | None = None
 
     def check(self, header: tuple[str, ...], items: list[Prepared], group: bool = True,
               on_verdict: OnVerdict | None = None) -> list[Verdict]:
@@ -453,6 +456,13 @@ class GroupChecker:
             return Verdict(failure="crash", failure_message=str(err))
         return verdict_alone(resp, item)
 
+    def _singles(self, header: tuple[str, ...], items: list[tuple[int, Prepared]], emit) -> None:
+        if self.spread is not None and len(items) > 1:
+            self.spread(header, items, emit)
+            return
+        for i, it in items:
+            emit(i, self._single(header, it))
+
     def _group(self, header: tuple[str, ...], items: list[tuple[int, Prepared]], emit) -> None:
         if not items:
             return
@@ -472,14 +482,12 @@ class GroupChecker:
                 self._group(header, items[:mid], emit)
                 self._group(header, items[mid:], emit)
             else:
-                for i, it in items:
-                    emit(i, self._single(header, it))
+                self._singles(header, items, emit)
             return
         verdicts, stray, existing = attribute(cmd, resp)
         if any(_is_marker(m) for m in stray):
             self._distrust("a grouped answer carried another command's sentinel")
-            for i, it in items:
-                emit(i, self._single(header, it))
+            self._singles(header, items, emit)
             return
         clash = [k for k, (_, it) in enumerate(items) if existing.intersection(it.probe_names)]
         for k in clash:  # the wrapper namespace hid a clash with an existing root name: Lean must see it alone
@@ -489,8 +497,7 @@ class GroupChecker:
             # every block answered, yet Lean said something outside them all: trust no block
             log.warning("grouped command produced messages outside its blocks (%s); checking one by one",
                         "; ".join(m.data for m in stray)[:300])
-            for i, it in items:
-                emit(i, self._single(header, it))
+            self._singles(header, items, emit)
             return
         upto = len(items) if broken is None else broken
         for k in range(upto):

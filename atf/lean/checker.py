@@ -19,9 +19,9 @@ import logging
 import os
 import shlex
 import shutil
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from atf.lean.batch import GroupChecker, Verdict, prepare
 from atf.lean.pool import Job, ReplPool
@@ -244,13 +244,28 @@ class SyntaxChecker:
     def check(self, statement: str) -> SyntaxResult:
         return self.check_many([statement])[0]
 
-    def check_many(self, statements: list[str]) -> list[SyntaxResult]:
-        """Results in input order; identical statements are checked once."""
+    def check_many(self, statements: list[str],
+                   on_result: Callable[[int, SyntaxResult], None] | None = None) -> list[SyntaxResult]:
+        """Results in input order; identical statements are checked once.
+
+        on_result(index, result): called (from a worker thread) as soon as each statement's result is known,
+        so a server can answer a request whose statements shared a Lean command with a slower one.
+        """
         unique: dict[str, int] = {}
         for s in statements:
             unique.setdefault(s, len(unique))
         texts = list(unique)
-        results = self._check_unique(texts)
+        emit = None
+        if on_result is not None:
+            positions: dict[int, list[int]] = {}
+            for n, s in enumerate(statements):
+                positions.setdefault(unique[s], []).append(n)
+
+            def emit(i: int, result: SyntaxResult) -> None:
+                for n in positions[i]:
+                    on_result(n, result)
+
+        results = self._check_unique(texts, emit)
         return [results[unique[s]] for s in statements]
 
     def stats(self) -> ReplStats:
@@ -300,21 +315,23 @@ class SyntaxChecker:
             return _result(original, True, "precheck", warnings, note=self.note)
         return prepare(report.statement), shift
 
-    def _check_unique(self, texts: list[str]) -> list[SyntaxResult]:
+    def _check_unique(self, texts: list[str], emit=None) -> list[SyntaxResult]:
         results: list[SyntaxResult | None] = [None] * len(texts)
         to_lean: list[tuple[int, object, int]] = []  # (index, Prepared, lines prepended)
         for i, original in enumerate(texts):
             verdict = self._precheck(original)
             if isinstance(verdict, SyntaxResult):
                 results[i] = verdict
+                if emit is not None:
+                    emit(i, verdict)
             else:
                 to_lean.append((i, *verdict))
         if to_lean:
-            self._run_lean(texts, to_lean, results)
+            self._run_lean(texts, to_lean, results, emit)
         assert all(r is not None for r in results), "a statement got no result"
         return results  # type: ignore[return-value]
 
-    def _run_lean(self, texts, to_lean, results) -> None:
+    def _run_lean(self, texts, to_lean, results, emit=None) -> None:
         by_header: dict[tuple[str, ...], list[tuple[int, object, int]]] = {}
         for entry in to_lean:
             by_header.setdefault(entry[1].header, []).append(entry)
@@ -331,9 +348,19 @@ class SyntaxChecker:
                 jobs.append(Job(header, [e[1]], group=False))
                 owners.append([e])
         assert self._pool is not None
-        for chunk, verdicts in zip(owners, self._pool.run(jobs)):
+
+        def on_verdict(j: int, k: int, verdict: Verdict) -> None:
+            i, _, shift = owners[j][k]
+            results[i] = _from_verdict(texts[i], verdict, shift)
+            if emit is not None:
+                emit(i, results[i])
+
+        for chunk, verdicts in zip(owners, self._pool.run(jobs, on_verdict)):
             for (i, _, shift), verdict in zip(chunk, verdicts):
-                results[i] = _from_verdict(texts[i], verdict, shift)
+                if results[i] is None:  # a verdict the checker did not hand over as it went
+                    results[i] = _from_verdict(texts[i], verdict, shift)
+                    if emit is not None:
+                        emit(i, results[i])
 
 
 def _has_import(text: str) -> bool:

@@ -41,7 +41,7 @@ def create_app(checker: SyntaxChecker, max_batch: int = 64, max_wait_s: float = 
     limits = limits or ServeLimits()
     queue: BatchQueue[str, SyntaxResult] = BatchQueue(
         checker.check_many, max_batch=max_batch, max_wait_s=max_wait_s,
-        concurrency=concurrency or max(1, checker.workers), max_queued=limits.max_queued_items,
+        concurrency=concurrency or max(1, checker.workers), max_queued=limits.max_queued_items, streams=True,
     )
 
     @asynccontextmanager
