@@ -51,6 +51,18 @@ class Elaborator:
         self.notes: list[str] = []
         # numeral types of interval bounds (`{1..5}`): default to ℕ, not to Isabelle's real
         self.index_vars: list[TVar] = []
+        # result types of functions and terms we know nothing about, by name: Lean knows their type, we do
+        # not, so an unconstrained one becomes an uninterpreted sort of its own, never a guessed ℕ
+        self.unknown_types: dict[int, str] = {}
+
+    def unknown(self, ty: Ty, name: str) -> Ty:
+        """Mark ty (the type of an unknown function's result or an opaque term) as not to be defaulted."""
+        t = self.resolve(ty)
+        if isinstance(t, TVar):
+            self.unknown_types.setdefault(t.id, name)
+        elif isinstance(t, Fun):
+            self.unknown(t.ret, name)
+        return ty
 
     # ------------------------------------------------------------------ unification
     def fresh(self, numeral: bool = False) -> TVar:
@@ -139,7 +151,7 @@ class Elaborator:
             return Var(name, self.free[name])
         gname = "uf:" + name
         if gname not in self.globals:
-            self.globals[gname] = ty
+            self.globals[gname] = self.unknown(ty, gname)
         else:
             self.unify(self.globals[gname], ty)
         return Var(gname, self.globals[gname])
@@ -194,7 +206,7 @@ class Elaborator:
             template = t.template
         self.notes.append("opaque: " + ir.show(t)[:120])
         ty = expected if expected is not None else (t.ty if t.ty is not None else self.fresh())
-        return Opaque(template, tuple(args), ty)
+        return Opaque(template, tuple(args), self.unknown(ty, "opq:" + template))
 
     # ------------------------------------------------------------------ arithmetic
     def collect(self, t: Term, leaves: list[Term]) -> None:
@@ -538,7 +550,7 @@ class Elaborator:
                 gname = head.name if head.name.startswith("op:") else "uf:" + head.name
                 gname = "uf:" + head.name if head.name.startswith("op:") else gname
                 if gname not in self.globals:
-                    self.globals[gname] = fty
+                    self.globals[gname] = self.unknown(fty, gname)
                 else:
                     self.unify(self.globals[gname], fty)
                 f = Var(gname, self.globals[gname])
@@ -639,7 +651,7 @@ class Elaborator:
             x = self.elab(args[0], None)
             t = self.resolve(ir.type_of(x))
             if isinstance(t, TVar):
-                self.unify(t, NAT if "nat" in str(orig) else INT)
+                self.unify(t, b.src or INT)
             exp = self.resolve(expected)
             return self.coerce(x, exp) if is_numeric(exp) else App("cast", (x,), REAL)
         if rule in ("tonat", "natabs") and need(1):
@@ -696,11 +708,11 @@ class Elaborator:
         self.notes.append("opaque: " + ir.show(t)[:120])
         fv = sorted(v for v in ir.free_vars(t) if self.lookup(v) is not None)
         args = tuple(Var(v, self.lookup(v)[1]) for v in fv)
-        text = ir.show(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)}))
+        text = ir.show(ir.canonical_binds(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)})))
         text = text.replace("{", "{{").replace("}", "}}")
         for i in range(len(fv)):
             text = text.replace(f"\x00{i}\x00", "{%d}" % i)
-        return Opaque(text, args, expected if expected is not None else self.fresh())
+        return Opaque(text, args, expected if expected is not None else self.unknown(self.fresh(), "opq:" + text))
 
     # ------------------------------------------------------------------ finishing
     def zonk(self, t: Term) -> Term:
@@ -732,6 +744,9 @@ class Elaborator:
         if isinstance(t, TVar):
             if any(self.resolve(v) == t for v in self.index_vars):
                 return NAT
+            names = sorted(n for i, n in self.unknown_types.items() if self.resolve(TVar(i)) == t)
+            if names:
+                return Sort("?" + names[0])
             return self.default_num
         if isinstance(t, Fun):
             return Fun(tuple(self._default(a) for a in t.args), self._default(t.ret))

@@ -84,12 +84,18 @@ def parse(text: str, language: str) -> Statement:
 
 
 def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
-    return replace(
+    out = replace(
         st,
         variables={mapping.get(n, n): t for n, t in st.variables.items()},
         premises=[ir.rename_free_typed(p, mapping) for p in st.premises],
         conclusion=ir.rename_free_typed(st.conclusion, mapping),
     )
+    dependent = {n: v for n, v in mapping.items() if n != v}
+    if any(ir.type_names(t) & set(dependent) for t in st.variables.values()):  # `(x : Fin n)`: rename n there too
+        out.variables = {n: ir.rename_type(t, dependent) for n, t in out.variables.items()}
+        out.premises = [ir.rename_types_in(p, dependent) for p in out.premises]
+        out.conclusion = ir.rename_types_in(out.conclusion, dependent)
+    return out
 
 
 def _full_mapping(a: Statement, b: Statement, matching: dict[str, str]) -> dict[str, str]:
@@ -126,7 +132,11 @@ def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: in
     for _, matching in matchings:
         mapping = _full_mapping(a, b, matching)
         b2 = _rename_statement(b, mapping)
-        res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j)
+        if any(b2.variables[x] != a.variables[x] for x in matching.values()):
+            # matched by type shape, but `Fin n` became `Fin k` under this matching: not an alignment
+            res = PairResult(i, j, "different", "", dict(matching), None, "variable types", exact=False)
+        else:
+            res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j)
         if res.equivalent:
             res.seconds = time.perf_counter() - t0
             return res

@@ -467,7 +467,7 @@ def opaque_from_tokens(tokens: list[tuple[str, str]], ty: Ty | None = None) -> O
     At elaboration, arguments that are not variables in scope are folded back into the text."""
     parts: list[str] = []
     args: list[Term] = []
-    for kind, text in tokens:
+    for kind, text in canonical_bound_tokens(tokens):
         if kind == "ident":
             parts.append("{%d}" % len(args))
             args.append(Var(text))
@@ -510,3 +510,144 @@ class TokenCursor:
 
     def expr(self, min_bp: int) -> Term:
         raise NotImplementedError
+
+
+# ----------------------------------------------------------------------------------------------- dependent types
+
+
+def type_names(ty: Ty | None) -> set[str]:
+    """Identifiers written inside uninterpreted sorts (`n` in `Fin n`): the variables a type may depend on."""
+    if isinstance(ty, Sort):
+        return set(ty.name.split())
+    if isinstance(ty, Fun):
+        return set().union(*(type_names(a) for a in (*ty.args, ty.ret)))
+    if isinstance(ty, Tup):
+        return set().union(*(type_names(a) for a in ty.items)) if ty.items else set()
+    if isinstance(ty, SetTy):
+        return type_names(ty.elem)
+    return set()
+
+
+def rename_type(ty: Ty | None, mapping: dict[str, str]) -> Ty | None:
+    """The type with the variables it depends on renamed (`Fin n` -> `Fin m`). Sort names are the type's
+    tokens joined by spaces, so a variable is a whole token."""
+    if not mapping or ty is None:
+        return ty
+    if isinstance(ty, Sort):
+        parts = ty.name.split()
+        new = [mapping.get(p, p) for p in parts]
+        return ty if new == parts else Sort(" ".join(new))
+    if isinstance(ty, Fun):
+        return Fun(tuple(rename_type(a, mapping) for a in ty.args), rename_type(ty.ret, mapping))
+    if isinstance(ty, Tup):
+        return Tup(tuple(rename_type(a, mapping) for a in ty.items))
+    if isinstance(ty, SetTy):
+        return SetTy(rename_type(ty.elem, mapping))
+    return ty
+
+
+def type_shape(ty: Ty | None, names: set[str]) -> Ty | None:
+    """The type with every variable it depends on replaced by `_` (what alignment compares)."""
+    return rename_type(ty, {n: "_" for n in type_names(ty) & names})
+
+
+def rename_types_in(t: Term, mapping: dict[str, str]) -> Term:
+    """Rename free variables inside the types carried by t's nodes (a binder of the same name shadows)."""
+    if not mapping:
+        return t
+
+    def go(x: Term, m: dict[str, str]) -> Term:
+        if isinstance(x, (Var, Num)):
+            ty = rename_type(x.ty, m)
+            return x if ty is x.ty else replace(x, ty=ty)
+        if isinstance(x, Bind):
+            inner = {k: v for k, v in m.items() if k not in {n for n, _ in x.vars}}
+            return replace(x, vars=tuple((n, rename_type(ty, m)) for n, ty in x.vars), ty=rename_type(x.ty, m),
+                           body=go(x.body, inner), dom=go(x.dom, m) if x.dom is not None else None)
+        if isinstance(x, App):
+            return replace(x, args=tuple(go(a, m) for a in x.args), ty=rename_type(x.ty, m),
+                           target=rename_type(x.target, m))
+        if isinstance(x, Opaque):
+            return replace(x, args=tuple(go(a, m) for a in x.args), ty=rename_type(x.ty, m))
+        return x
+
+    return go(t, mapping)
+
+
+# ----------------------------------------------------------------------------------------------- bound names
+
+
+BINDER_TOKENS = {"fun", "λ", "∀", "∃", "∃!", "∑", "∏", "∫", "⋃", "⋂", "⨆", "⨅", "Π", "Σ", "∮"}
+
+
+
+def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Tokens with the names bound inside them (`fun x =>`, `∀ x,`, `∫ x in a..b,`, `{x | ...}`) renamed to
+    canonical ones by binder order, so that an opaque text does not depend on bound names.
+
+    A binder's scope is the rest of its enclosing bracket (Lean's binders extend as far right as possible)."""
+    toks = list(tokens)
+    opens, closes = {"(", "[", "{", "⟨", "⦃"}, {")", "]", "}", "⟩", "⦄"}
+    count = 0
+    for i, (kind, text) in enumerate(toks):
+        is_setof = text == "{" and i + 2 < len(toks) and toks[i + 1][0] == "ident" and toks[i + 2][1] in ("|", ":")
+        if kind == "ident" or (text not in BINDER_TOKENS and not is_setof):
+            continue
+        names: list[str] = []
+        j = i + 1
+        while j < len(toks):
+            k2, t2 = toks[j]
+            if k2 == "ident":
+                names.append(t2)
+                j += 1
+            elif t2 in ("(", "{", "⦃") and j + 1 < len(toks) and toks[j + 1][0] == "ident":
+                j += 1  # a group `(x y : T)`: its names, then skip the type
+                while j < len(toks) and toks[j][0] == "ident":
+                    names.append(toks[j][1])
+                    j += 1
+                depth = 0
+                while j < len(toks) and not (depth == 0 and toks[j][1] in (")", "}", "⦄")):
+                    depth += toks[j][1] in opens
+                    depth -= toks[j][1] in closes
+                    j += 1
+                j += 1
+            else:
+                break
+        if not names:
+            continue
+        ren = {}
+        for n in names:
+            count += 1
+            ren[n] = f"·b{count}"
+        level, k = 0, i + 1  # the scope: to the end of the enclosing bracket
+        while k < len(toks):
+            t3 = toks[k][1]
+            if t3 in opens:
+                level += 1
+            elif t3 in closes:
+                if level == 0:
+                    break
+                level -= 1
+            if toks[k][0] == "ident" and t3 in ren:
+                toks[k] = ("ident", ren[t3])
+            k += 1
+    return toks
+
+
+def canonical_binds(t: Term) -> Term:
+    """t with every bound name renamed `·b1`, `·b2`, ... in pre-order (for printing an opaque term)."""
+    count = 0
+
+    def go(x: Term) -> Term:
+        nonlocal count
+        if isinstance(x, Bind):
+            ren: dict[str, str] = {}
+            for n, _ in x.vars:
+                count += 1
+                ren[n] = f"·b{count}"
+            dom = go(x.dom) if x.dom is not None else None
+            body = go(rename_free_typed(x.body, ren))
+            return replace(x, vars=tuple((ren[n], ty) for n, ty in x.vars), body=body, dom=dom)
+        return map_children(x, go)
+
+    return go(t)
