@@ -490,6 +490,8 @@ class Elaborator:
                 el = elem_of_set(self.deep(ir.type_of(dom_e)))
                 if el is not None and len(t.vars) == 1:
                     self.unify(vt, el)
+                elif el is None and ty is None:  # a domain we cannot read: Lean knows the element type, we do not
+                    self.unknown(vt, "elem:" + ir.show(ir.canonical_binds(t.dom))[:80])
             frame[name] = vt
             vars_.append((name, vt))
         self.scope.append(frame)
