@@ -85,6 +85,8 @@ LEAN: dict[str, Builtin] = {
     "Complex.abs": _b("uf:cabs", "complex_real"), "Complex.re": _b("uf:re", "complex_real"),
     "Complex.im": _b("uf:im", "complex_real"), "Real.cosh": _b("uf:cosh", "real1"),
     "Real.sinh": _b("uf:sinh", "real1"), "Real.arcsin": _b("uf:arcsin", "real1"),
+    "Nat.digits": _b("uf:digits", "digits"), "uf:sum": _b("uf:listsum", "listsum"),
+    "List.sum": _b("uf:listsum", "listsum"),
 }
 
 TABLES = {"isabelle": ISABELLE, "lean": LEAN}

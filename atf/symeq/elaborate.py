@@ -18,7 +18,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Callable
 
-from atf.symeq import builtins, ir
+from atf.symeq import builtins, ir, mathlib
 from atf.symeq.ir import (
     App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, RawStatement, SetTy, Sort, Statement, Term, TVar,
     Tup, Ty, Var, is_numeric, numeric_join,
@@ -679,6 +679,8 @@ class Elaborator:
                 self.unify(t, Tup((a, c)))
                 return App(rule, (x,), a if rule == "fst" else c)
             return self.fallback(orig, expected)
+        if rule in ("digits", "listsum") and need(len(args)):
+            return mathlib.elab_digits(self, rule, args, expected, orig)
         if rule == "range" and need(1):
             return App("range", (self.elab(args[0], NAT),), set_of(NAT))
         if rule == "interval" and need(2):

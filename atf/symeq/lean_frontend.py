@@ -351,6 +351,9 @@ class _Parser(TokenCursor):
         kind, text = t
         if kind in ("ident", "num"):
             return True
+        if text == "[" and kind == "op":  # a list literal, not the `[MOD n]` of a congruence
+            nxt = self.peek(1)
+            return nxt is not None and nxt[1] not in ("MOD", "ZMOD", "PMOD")
         return kind == "op" and text in ("(", "⟨", "⌊", "⌈", "{", "True", "False", "·", "∅", "↑", "√", "‖", "⊤", "⊥",
                                          "@")
 
@@ -408,6 +411,13 @@ class _Parser(TokenCursor):
             return App(text.lower(), ())
         if text == "∅":
             return App("setenum", ())
+        if text == "[":
+            items = [] if self.at("]") else [self.expr(0)]
+            while self.at(","):
+                self.next()
+                items.append(self.expr(0))
+            self.expect("]")
+            return App("call", (Var("op:list"), *items))
         if text in ("⊤", "⊥"):
             return Var(text)  # the top / bottom element: an unknown constant of the type the context gives
         if text == "@" and self.peek() is not None and self.peek()[0] == "ident":

@@ -31,7 +31,7 @@ from typing import Any
 
 import z3
 
-from atf.symeq import ir
+from atf.symeq import facts, ir
 from atf.symeq.ir import App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, Sort, Term, Tup, Ty, Var
 
 MAX_EXPAND_POW = 16
@@ -129,6 +129,8 @@ class Translator:
         out = f(*flat) if flat else f()
         if ret == NAT:
             self.side(out >= 0)
+        for fact in facts.about(name, flat, out):
+            self.side(fact)
         return out
 
     # ------------------------------------------------------------------ terms
@@ -223,6 +225,10 @@ class Translator:
 
     # ------------------------------------------------------------------ binders
     def bind(self, t: Bind, env: dict[str, Any]) -> Any:
+        if t.kind in ("sum", "prod"):
+            from atf.symeq.bigops import translate
+
+            return translate(self, t, env)
         if t.kind not in ("forall", "exists", "exists1"):
             raise Untranslatable(t.kind)
         inner = dict(env)
