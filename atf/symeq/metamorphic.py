@@ -295,27 +295,38 @@ def commute_product(p: Parts) -> Parts | None:
     return None
 
 
+_BODY_END = {")", "]", "}", "+", "-", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", ",", ":="}
+
+
 def shift_sum(p: Parts) -> Parts | None:
-    """`∑ i in Finset.Icc 1 n, (f i)` as `∑ i in Finset.range n, (f (i + 1))` (an untyped ℕ index, a
-    parenthesised body)."""
+    """`∑ i in Finset.Icc 1 n, f i` as `∑ i in Finset.range n, (f (i + 1))` (an untyped index; the body is
+    what Mathlib reads at precedence 67: up to a `+`, a relation or the enclosing bracket)."""
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i in range(len(toks) - 7):
             if toks[i][1] == "∑" and toks[i + 1][0] == "ident" and toks[i + 2][1] in ("in", "∈") \
                     and toks[i + 3][1] == "Finset.Icc" and toks[i + 4][1] == "1":
                 v = toks[i + 1][1]
                 end = (i + 5) if toks[i + 5][1] not in OPEN else _close(toks, i + 5)
-                if end is None or end + 2 >= len(toks) or toks[end + 1][1] != "," or toks[end + 2][1] != "(":
+                if end is None or end + 2 >= len(toks) or toks[end + 1][1] != "," or toks[end + 2][1] == "-":
                     continue
-                body_end = _close(toks, end + 2)
-                if body_end is None:
-                    continue
-                body = [t if t != ("ident", v) else None for t in toks[end + 3:body_end]]
+                k, depth = end + 2, 0
+                while k < len(toks):
+                    t = toks[k][1]
+                    if t in OPEN:
+                        depth += 1
+                    elif t in CLOSE:
+                        if depth == 0:
+                            break
+                        depth -= 1
+                    elif depth == 0 and t in _BODY_END:
+                        break
+                    k += 1
                 new_body: list[Tok] = []
-                for t in body:
-                    new_body += _paren([("ident", v), ("op", "+"), ("num", "1")]) if t is None else [t]
+                for t in toks[end + 2:k]:
+                    new_body += _paren([("ident", v), ("op", "+"), ("num", "1")]) if t == ("ident", v) else [t]
                 hi = toks[i + 5:end + 1]
                 return (toks[:i + 3] + [("ident", "Finset.range")] + hi + [("op", ",")] + _paren(new_body)
-                        + toks[body_end + 1:])
+                        + toks[k:])
         return None
 
     out = one(p.conclusion)
