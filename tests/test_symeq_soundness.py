@@ -33,10 +33,16 @@ def thm(binders: str, concl: str) -> str:
      thm("(f : ℂ → ℂ) (h : Fintype (f ⁻¹' {7}))", "(∑ y in (f ⁻¹' {7}).toFinset, y / 3) = -1 / 10")),
     # `Fin n` and `Fin k` are different types even where the alignment could pair the variables
     (thm("(n k : ℕ) (h : n < k) (f g : Fin n → ℝ)", "f = g"), thm("(k n : ℕ) (h : n < k) (f g : Fin k → ℝ)", "f = g")),
-    (thm("(n k : ℕ) (f g : Fin n → ℝ)", "f = g"), thm("(n k : ℕ) (f g : Fin k → ℝ)", "f = g")),
-    # top and bottom are different elements
+    (thm("(n k : ℕ) (h : k = n + 1) (f g : Fin n → ℝ)", "f = g"), thm("(n k : ℕ) (h : k = n + 1) (f g : Fin k → ℝ)", "f = g")),
+    # a variable that occurs only in a type is kept (ℕ and ℤ here)
+    (thm("(n : ℕ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0"), thm("(n : ℤ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0")),
+    # types written inside opaque terms count
+    (thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 2)))"), thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 3)))")),
+    # ℚ is not ℝ: x ^ 2 = 2 has a real root and no rational one
+    (thm("", "¬ ∃ x : ℚ, x ^ 2 = 2"), thm("", "¬ ∃ x : ℚ, x ^ 2 = 4")),
+    # top and bottom are different elements (H = ⊤ ∨ H = ⊥ against H = ⊥)
     (thm("(G : Type*) [Group G] (H : Subgroup G) (h : H ≠ ⊤)", "H = ⊥"),
-     thm("(G : Type*) [Group G] (H : Subgroup G) (h : H ≠ ⊥)", "H = ⊤")),
+     thm("(G : Type*) [Group G] (H : Subgroup G) (h : H ≠ ⊥)", "H = ⊥")),
 ])
 def test_statements_that_differ_are_not_merged(symeq, a, b):
     assert not symeq.compare(a, b).equivalent
@@ -83,6 +89,13 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
      thm("(a b c : ℝ) (h : (a + b + c = 0) ∧ (List.Pairwise (· ≠ ·) [a, b, c]))", "a * b * c ≠ 1")),
     # `(h : P) : Q` is `: P → Q`
     (thm("(s : Set ℝ) (h : IsOpen s)", "IsClosed sᶜ"), thm("(s : Set ℝ)", "IsOpen s → IsClosed sᶜ")),
+    (thm("(G : Type*) [Group G] (h : IsSimpleGroup G)", "False"), thm("(G : Type*) [Group G]", "¬ IsSimpleGroup G")),
+    # `[Group G]` with G undeclared is Lean's auto-bound `{G : Type u_1}`; `[C G]` assumes what `(h : C G)` does
+    (thm("{G : Type*} [Group G] [IsSolvable G] (H : Subgroup G)", "IsSolvable H"),
+     thm("[Group G] (hG : IsSolvable G) (H : Subgroup G)", "IsSolvable H")),
+    # x ^ 2 is x * x in any monoid
+    (thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a * b = b * a"),
+     thm("[Group G] (h : ∀ x : G, x * x = 1)", "∀ x y : G, x * y = y * x")),
     (thm("(a b c : ℝ) (h₀ : a + b + c = 0)", "List.Pairwise (· ≠ ·) [a, b, c] → a * b * c ≠ 1"),
      thm("(a b c : ℝ) (h₀ : a + b + c = 0) (h₁ : List.Pairwise (· ≠ ·) [a, b, c])", "a * b * c ≠ 1")),
 ])

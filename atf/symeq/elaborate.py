@@ -304,7 +304,11 @@ class Elaborator:
         if isinstance(t, Var):
             return self.elab_var(t, None)
         if isinstance(t, App) and t.op == "ascribe":
-            return self.elab(t.args[0], t.target)
+            x = self.elab(t.args[0], t.target)
+            got, want = self.deep(ir.type_of(x)), self.deep(t.target)
+            if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):
+                return App("cast", (x,), want)  # `({a} : Set (Fin 2))`: keep the type the text gives
+            return x
         if isinstance(t, App) and t.op == "powr":
             a = self.elab(t.args[0], REAL)
             b = self.elab(t.args[1], REAL)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from atf.symeq import ir
 from atf.symeq.align import top_matchings
 from atf.symeq.elaborate import elaborate
-from atf.symeq.ir import Bind, ParseError, Statement, Term
+from atf.symeq.ir import App, Bind, ParseError, Statement, Term
 from atf.symeq.normalize import standardize
 from atf.symeq.smt import Translator, Untranslatable, check_valid
 
@@ -177,12 +177,36 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
     if prem_formula is not None:
         v = check_valid(tr, prem_formula, timeout_ms, shown)
         if v.status != "valid":
+            if _whole_statements_agree(tr, a, b, only_a, only_b, timeout_ms):
+                return PairResult(i, j, "equivalent", "z3", dict(matching))
             return _failure(v, "premises", i, j, matching)
     if not same_conclusion:
         v = check_valid(tr, z3.Implies(z3.And(pa, pb), ca == cb), timeout_ms, shown)
         if v.status != "valid":
             return _failure(v, "conclusions", i, j, matching)
     return PairResult(i, j, "equivalent", "z3", dict(matching))
+
+
+def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: list[str], only_b: list[str],
+                            timeout_ms: int) -> bool:
+    """(∀ Y_A. P_A → C_A) ↔ (∀ Y_B. P_B → C_B) for all aligned variables: the statements agree although
+    their premises differ (`(h : P) : False` and `: ¬ P`, a hypothesis written into the conclusion)."""
+    def closed(st: Statement, names: list[str]) -> Term:
+        body = App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL)
+        vs = tuple((n, st.variables[n]) for n in names if n in st.variables)
+        return Bind("forall", vs, body, None, ir.BOOL) if vs else body
+
+    if any(isinstance(st.variables.get(n), ir.Fun) for st, ns in ((a, only_a), (b, only_b)) for n in ns):
+        return False  # a function variable cannot be quantified in first-order logic
+    try:
+        fa, fb = tr.prop(closed(a, only_a)), tr.prop(closed(b, only_b))
+    except (Untranslatable, RecursionError):
+        return False
+    # two statements Z3 proves outright agree trivially; with different premises that is not the same meaning
+    quick = min(timeout_ms, 200)
+    if check_valid(tr, fa, quick, []).status == "valid" or check_valid(tr, fb, quick, []).status == "valid":
+        return False
+    return check_valid(tr, fa == fb, timeout_ms, []).status == "valid"
 
 
 def _failure(v, where: str, i: int, j: int, matching: dict[str, str]) -> PairResult:

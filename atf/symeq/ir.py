@@ -426,8 +426,9 @@ class Statement:
 
     def key(self, free_map: dict[str, str] | None = None) -> tuple:
         """Alpha-equivalence key: premises as a multiset, conclusion as is."""
+        types = type_signature([*self.premises, self.conclusion], free_map)
         return (tuple(sorted(repr(alpha_key(p, free_map)) for p in self.premises)),
-                repr(alpha_key(self.conclusion, free_map)))
+                repr(alpha_key(self.conclusion, free_map)), types)
 
     @property
     def fully_modelled(self) -> bool:
@@ -632,6 +633,27 @@ def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str
                 toks[k] = ("ident", ren[t3])
             k += 1
     return toks
+
+
+def type_signature(terms: list[Term], free_map: dict[str, str] | None = None) -> tuple:
+    """The multiset of (node, type) over the terms: `alpha_key` ignores most types (two statements alike up
+    to `Fin 2` / `Fin 3` inside an opaque term, or ℕ / ℤ of a variable, have one alpha key); this tells them
+    apart while staying blind to the order of commutative arguments."""
+    free_map = free_map or {}
+    out: dict[tuple[str, str], int] = {}
+    for t in terms:
+        for x in walk(t):
+            if isinstance(x, Var):
+                label = "v"  # names are alpha_key's business (bound names must not count)
+            elif isinstance(x, App):
+                label = "a:" + x.op
+            elif isinstance(x, Opaque):
+                label = "o:" + x.template
+            else:
+                label = type(x).__name__
+            k = (label, str(getattr(x, "ty", None)))
+            out[k] = out.get(k, 0) + 1
+    return tuple(sorted(out.items()))
 
 
 def canonical_binds(t: Term) -> Term:

@@ -65,6 +65,9 @@ INFIX: dict[str, tuple[int, int, str]] = {
 }
 # big operators kept opaque as a whole (their bound names are made canonical): Mathlib parses the body at 60
 OPAQUE_BINDERS = {"∫", "⋃", "⋂", "⨆", "⨅"}
+# names Lean's autoImplicit binds when a statement uses them undeclared: single letters (not `I`, `X`, `C`,
+# which `open Complex Polynomial` makes constants)
+AUTO_BOUND = re.compile(r"(?![IXC](?![0-9₀-₉']))[A-Zα-ωΑ-Ω][0-9₀-₉']*")
 RELATIONS = {"eq", "ne", "lt", "gt", "le", "ge", "in", "notin", "dvd"}
 MAX_BP = 1024
 
@@ -707,14 +710,20 @@ def parse_statement(text: str) -> RawStatement:
             mark = "" if level and level != "0" else "₀"
             for n in names:
                 type_vars[n] = f"τ{len(type_vars) + 1}{mark}"
+    declared = {n for _, names, _ in binder_groups for n in names}
+    for kind, _, ty_toks in binder_groups:  # `[Group G]` with G declared nowhere: Lean auto-binds G : Type u_1
+        if kind == "inst":
+            for kd, t in ty_toks[1:]:
+                if kd == "ident" and AUTO_BOUND.fullmatch(t) and t not in declared and t not in type_vars:
+                    type_vars[t] = f"τ{len(type_vars) + 1}"
 
     def rename(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return [(kd, type_vars.get(t, t)) if kd == "ident" else (kd, t) for kd, t in toks]
 
     tv = set(type_vars.values())
     for kind, names, ty_toks in binder_groups:
-        if kind == "inst":
-            premises.append(opaque_from_tokens(rename(ty_toks), ir.BOOL))
+        if kind == "inst":  # `[IsSolvable G]` assumes what `(h : IsSolvable G)` does
+            premises.append(parse_prop(rename(ty_toks), notes))
             notes.append("instance binder " + " ".join(t for _, t in ty_toks))
             continue
         if kind == "vars":
