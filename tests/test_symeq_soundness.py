@@ -38,6 +38,7 @@ def thm(binders: str, concl: str) -> str:
     (thm("(n : ℕ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0"), thm("(n : ℤ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0")),
     # types written inside opaque terms count
     (thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 2)))"), thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 3)))")),
+    (thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℕ) = 0"), thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℤ) = 0")),
     # ℚ is not ℝ: x ^ 2 = 2 has a real root and no rational one
     (thm("", "¬ ∃ x : ℚ, x ^ 2 = 2"), thm("", "¬ ∃ x : ℚ, x ^ 2 = 4")),
     # top and bottom are different elements (H = ⊤ ∨ H = ⊥ against H = ⊥)

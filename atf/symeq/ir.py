@@ -390,6 +390,8 @@ def show(t: Term) -> str:
             return f"-{show(t.args[0])}"
         if t.op == "cast":
             return f"({show(t.args[0])} : {t.ty})"
+        if t.op == "ascribe":  # the written type is part of the meaning of an opaque `(f : ℕ → ℕ) i`
+            return f"({show(t.args[0])} : {t.target})"
         if t.op == "call":
             return "(" + " ".join(show(a) for a in t.args) + ")"
         return f"{t.op}(" + ", ".join(show(a) for a in t.args) + ")"
