@@ -202,9 +202,10 @@ def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: 
         fa, fb = tr.prop(closed(a, only_a)), tr.prop(closed(b, only_b))
     except (Untranslatable, RecursionError):
         return False
-    # two statements Z3 proves outright agree trivially; with different premises that is not the same meaning
+    # Two true statements agree trivially: with different premises that is not the same meaning. So each
+    # statement must be refutable on its own (a counter-model, uninterpreted functions included).
     quick = min(timeout_ms, 200)
-    if check_valid(tr, fa, quick, []).status == "valid" or check_valid(tr, fb, quick, []).status == "valid":
+    if check_valid(tr, fa, quick, []).status != "invalid" or check_valid(tr, fb, quick, []).status != "invalid":
         return False
     return check_valid(tr, fa == fb, timeout_ms, []).status == "valid"
 
