@@ -35,51 +35,99 @@ def both_valid(a: str, b: str, timeout_ms: int) -> bool:
         return False
 
 
+def check_statement(gold: str, timeout_ms: int) -> dict:
+    """Every rewrite's and mutation's verdict against the gold statement (run in a worker process)."""
+    symeq = SymEq("lean", timeout_ms=timeout_ms)
+    try:
+        parse(gold, "lean")
+    except Exception:  # noqa: BLE001 - reported as a count
+        return {"unparsed": True}
+    rw = {kind: symeq.compare(gold, text).equivalent for kind, text in variants(gold, REWRITES).items()}
+    mu = {}
+    for kind, text in variants(gold, MUTATIONS).items():
+        mu[kind] = "apart" if not symeq.compare(gold, text).equivalent else \
+            "both valid" if both_valid(gold, text, timeout_ms) else "merged"
+    return {"unparsed": False, "rewrites": rw, "mutations": mu}
+
+
+def _serve(conn, timeout_ms: int) -> None:
+    while (gold := conn.recv()) is not None:
+        conn.send(check_statement(gold, timeout_ms))
+
+
+def bounded(golds: list[str], timeout_ms: int, deadline_s: float):
+    """(gold, result or None) for each statement, one worker process killed when a statement overruns
+    `deadline_s` (Z3 does not always stop at its own timeout)."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    proc = conn = None
+    for gold in golds:
+        if proc is None:
+            conn, child = ctx.Pipe()
+            proc = ctx.Process(target=_serve, args=(child, timeout_ms), daemon=True)
+            proc.start()
+        conn.send(gold)
+        if conn.poll(deadline_s):
+            yield gold, conn.recv()
+        else:
+            proc.kill()
+            proc.join()
+            proc = None
+            yield gold, None
+    if proc is not None:
+        conn.send(None)
+        proc.join(timeout=5)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--split", default="valid", choices=("valid", "test"))
     p.add_argument("--benchmarks", default="minif2f,proofnet", help="comma-separated benchmark names")
     p.add_argument("--timeout-ms", type=int, default=1000, help="Z3 timeout per query")
     p.add_argument("--limit", type=int, default=None, help="at most this many statements per benchmark")
+    p.add_argument("--deadline-s", type=float, default=60.0,
+                   help="wall-clock bound per gold statement (all its variants); a worker past it is killed")
     p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
     args = p.parse_args(argv)
-    symeq = SymEq("lean", timeout_ms=args.timeout_ms)
     t0 = time.perf_counter()
     for bench in args.benchmarks.split(","):
         problems = load_benchmark(bench, args.split)[: args.limit]
+        golds = {p.id: p.formal[len(p.header):] if p.formal.startswith(p.header) else p.formal for p in problems}
         rw: dict[str, Counter] = defaultdict(Counter)
         mu: dict[str, Counter] = defaultdict(Counter)
-        missed, merged = [], []
+        missed, merged, late = [], [], []
         unparsed = 0
-        for prob in tqdm(problems, desc=f"{bench} {args.split}"):
-            gold = prob.formal[len(prob.header):] if prob.formal.startswith(prob.header) else prob.formal
-            try:
-                parse(gold, "lean")
-            except Exception:  # noqa: BLE001 - reported as a count
+        by_text = {g: pid for pid, g in golds.items()}
+        for gold, res in tqdm(bounded(list(golds.values()), args.timeout_ms, args.deadline_s), total=len(golds),
+                              desc=f"{bench} {args.split}"):
+            pid = by_text[gold]
+            if res is None:
+                late.append(pid)
+                continue
+            if res["unparsed"]:
                 unparsed += 1
                 continue
-            for kind, text in variants(gold, REWRITES).items():
-                ok = symeq.compare(gold, text).equivalent
+            texts = {**variants(gold, REWRITES), **variants(gold, MUTATIONS)}
+            for kind, ok in res["rewrites"].items():
                 rw[kind]["merged" if ok else "missed"] += 1
                 if not ok:
-                    missed.append((prob.id, kind, text))
-            for kind, text in variants(gold, MUTATIONS).items():
-                if not symeq.compare(gold, text).equivalent:
-                    mu[kind]["apart"] += 1
-                elif both_valid(gold, text, args.timeout_ms):
-                    mu[kind]["both valid"] += 1
-                else:
-                    mu[kind]["merged"] += 1
-                    merged.append((prob.id, kind, text))
+                    missed.append((pid, kind, texts[kind]))
+            for kind, verdict in res["mutations"].items():
+                mu[kind][verdict] += 1
+                if verdict == "merged":
+                    merged.append((pid, kind, texts[kind]))
         n_rw = sum(sum(c.values()) for c in rw.values())
         n_rw_ok = sum(c["merged"] for c in rw.values())
         n_mu = sum(sum(c.values()) for c in mu.values())
-        print(f"\n{bench} {args.split}: {len(problems)} gold statements ({unparsed} unparsed, skipped)")
+        print(f"\n{bench} {args.split}: {len(problems)} gold statements ({unparsed} unparsed, skipped; "
+              f"{len(late)} past the {args.deadline_s:.0f} s bound, skipped: {', '.join(late) or 'none'})")
         print(f"  meaning-preserving rewrites merged: {n_rw_ok}/{n_rw} ({100 * n_rw_ok / max(n_rw, 1):.1f}%)")
         for kind in REWRITES:
             c = rw.get(kind, Counter())
             print(f"    {kind:18s} {c['merged']:4d}/{c['merged'] + c['missed']:<4d}")
-        print(f"  meaning-changing mutations merged (false merges): {sum(c['merged'] for c in mu.values())}/{n_mu}; "
+        print(f"  meaning-changing mutations merged (each a false merge unless the pair is equivalent after all; "
+              f"listed with --show): {sum(c['merged'] for c in mu.values())}/{n_mu}; "
               f"merged because Z3 proves both statements: {sum(c['both valid'] for c in mu.values())}")
         for kind in MUTATIONS:
             c = mu.get(kind, Counter())
