@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     for bench in args.benchmarks.split(","):
         problems = load_benchmark(bench, args.split)[: args.limit]
-        golds = {p.id: p.formal[len(p.header):] if p.formal.startswith(p.header) else p.formal for p in problems}
+        golds = {p.id: p.formal.removeprefix(p.header) for p in problems}
         rw: dict[str, Counter] = defaultdict(Counter)
         mu: dict[str, Counter] = defaultdict(Counter)
         missed, merged, late = [], [], []

@@ -22,7 +22,8 @@ MERGE = [
      thm("(n : ℕ) (a : ℕ → ℝ)", "(∑ k in Finset.range n, ((a (k + 1) : ℝ) / (k + 1) ^ 2)) ≥ 0")),
     (thm("(n : ℕ)", "∑ i in Finset.Icc 1 n, i = n * (n + 1) / 2"),
      thm("(n : ℕ)", "∑ i in Finset.range n, (i + 1) = n * (n + 1) / 2")),
-    (thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Icc a b, i = 0"), thm("(a b : ℤ) (h : a ≤ b)", "∑ i ∈ Finset.Ico a (b + 1), i = 0")),
+    (thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Icc a b, i = 0"),
+     thm("(a b : ℤ) (h : a ≤ b)", "∑ i ∈ Finset.Ico a (b + 1), i = 0")),
     # the last term split off
     (thm("(n : ℕ) (f : ℕ → ℕ) (h : ∑ i in Finset.range (n + 1), f i = 10)", "f n = 3"),
      thm("(n : ℕ) (f : ℕ → ℕ) (h : (∑ i in Finset.range n, f i) + f n = 10)", "f n = 3")),
@@ -42,10 +43,12 @@ MERGE = [
 ]
 
 APART = [
-    (thm("(n : ℕ)", "∑ i in Finset.Icc 0 n, i = n * (n + 1) / 2"), thm("(n : ℕ)", "∑ i in Finset.range n, i = n * (n + 1) / 2")),
+    (thm("(n : ℕ)", "∑ i in Finset.Icc 0 n, i = n * (n + 1) / 2"),
+     thm("(n : ℕ)", "∑ i in Finset.range n, i = n * (n + 1) / 2")),
     (thm("(n : ℕ)", "∑ i in Finset.range n, (i + 1) = 6"), thm("(n : ℕ)", "∏ i in Finset.range n, (i + 1) = 6")),
     (thm("(n : ℕ)", "∑ i in Finset.range n, i ^ 2 = 5"), thm("(n : ℕ)", "∑ i in Finset.range n, i ^ 3 = 5")),
-    (thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Icc a b, i = 0"), thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Ico a b, i = 0")),
+    (thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Icc a b, i = 0"),
+     thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Ico a b, i = 0")),
     (thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m : ℕ, ∑ i in Finset.range n, f m i ≥ m"),
      thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m : ℕ, ∑ i in Finset.range n, f 0 i ≥ m")),
     (thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m k : ℕ, ∑ i in Finset.range n, f m k ≥ m"),

@@ -33,12 +33,15 @@ def thm(binders: str, concl: str) -> str:
      thm("(f : ℂ → ℂ) (h : Fintype (f ⁻¹' {7}))", "(∑ y in (f ⁻¹' {7}).toFinset, y / 3) = -1 / 10")),
     # `Fin n` and `Fin k` are different types even where the alignment could pair the variables
     (thm("(n k : ℕ) (h : n < k) (f g : Fin n → ℝ)", "f = g"), thm("(k n : ℕ) (h : n < k) (f g : Fin k → ℝ)", "f = g")),
-    (thm("(n k : ℕ) (h : k = n + 1) (f g : Fin n → ℝ)", "f = g"), thm("(n k : ℕ) (h : k = n + 1) (f g : Fin k → ℝ)", "f = g")),
+    (thm("(n k : ℕ) (h : k = n + 1) (f g : Fin n → ℝ)", "f = g"),
+     thm("(n k : ℕ) (h : k = n + 1) (f g : Fin k → ℝ)", "f = g")),
     # a variable that occurs only in a type is kept (ℕ and ℤ here)
-    (thm("(n : ℕ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0"), thm("(n : ℤ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0")),
+    (thm("(n : ℕ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0"),
+     thm("(n : ℤ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0")),
     # types written inside opaque terms count
     (thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 2)))"), thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 3)))")),
-    (thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℕ) = 0"), thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℤ) = 0")),
+    (thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℕ) = 0"),
+     thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℤ) = 0")),
     # ℚ is not ℝ: x ^ 2 = 2 has a real root and no rational one
     (thm("", "¬ ∃ x : ℚ, x ^ 2 = 2"), thm("", "¬ ∃ x : ℚ, x ^ 2 = 4")),
     # top and bottom are different elements (H = ⊤ ∨ H = ⊥ against H = ⊥)
@@ -71,7 +74,8 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
 
 @pytest.mark.parametrize("a,b", [
     # renaming reaches into types (`Fin n`)
-    (thm("(n : ℕ) (f : Fin n → ℝ) (h : 0 < n)", "∀ i, f i > 0"), thm("(m : ℕ) (f : Fin m → ℝ) (h : 0 < m)", "∀ i, f i > 0")),
+    (thm("(n : ℕ) (f : Fin n → ℝ) (h : 0 < n)", "∀ i, f i > 0"),
+     thm("(m : ℕ) (f : Fin m → ℝ) (h : 0 < m)", "∀ i, f i > 0")),
     (thm("(n k : ℕ) (h : n < k) (f g : Fin n → ℝ)", "f = g"), thm("(a b : ℕ) (h : a < b) (f g : Fin a → ℝ)", "f = g")),
     # ... and into opaque terms
     (thm("(n : ℕ) (s : Finset ℕ) (h : s = Finset.Icc 1 (2*n+1))", "IsGood s n"),
@@ -82,7 +86,8 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
     (thm("(f : ℝ → ℝ)", "IsConnected (⋃ n, {x | f x = n})"), thm("(f : ℝ → ℝ)", "IsConnected (⋃ k, {y | f y = k})")),
     # equality is symmetric between opaque terms
     (thm("(f : ℝ → ℝ) (s : Set ℝ)", "f '' s = Set.univ"), thm("(f : ℝ → ℝ) (s : Set ℝ)", "Set.univ = f '' s")),
-    (thm("(G : Type*) [Group G] (H K : Subgroup G)", "H ⊔ K = ⊤"), thm("(G : Type*) [Group G] (H K : Subgroup G)", "⊤ = K ⊔ H")),
+    (thm("(G : Type*) [Group G] (H K : Subgroup G)", "H ⊔ K = ⊤"),
+     thm("(G : Type*) [Group G] (H K : Subgroup G)", "⊤ = K ⊔ H")),
     # `h : A ∧ B` is two hypotheses, also with opaque parts
     (thm("(s : Set ℝ) (h : IsOpen s ∧ IsClosed s)", "s = ∅ ∨ s = Set.univ"),
      thm("(s : Set ℝ) (h1 : IsOpen s) (h2 : IsClosed s)", "s = ∅ ∨ s = Set.univ")),

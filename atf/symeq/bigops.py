@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from atf.symeq import ir
-from atf.symeq.ir import App, Bind, INT, NAT, Num, RAT, REAL, Term, Ty, Var
+from atf.symeq.ir import INT, NAT, RAT, REAL, App, Bind, Num, Term, Ty, Var
 
 if TYPE_CHECKING:
     from atf.symeq.smt import Translator

@@ -7,7 +7,8 @@ are given for positive arguments only, where the two systems agree).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import z3
 

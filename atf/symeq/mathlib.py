@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from atf.symeq.ir import App, Fun, NAT, Num, Sort, Term, Ty, Var
+from atf.symeq.ir import NAT, App, Fun, Num, Sort, Term, Ty, Var
 
 if TYPE_CHECKING:
     from atf.symeq.elaborate import Elaborator

@@ -15,8 +15,8 @@ and ℝ, widen a range or interval bound, change `+` into `-`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from atf.symeq.lean_frontend import is_type_binder, strip_comments, tokenize
 
