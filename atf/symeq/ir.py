@@ -622,19 +622,27 @@ def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str
         for n in names:
             count += 1
             ren[n] = f"·b{count}"
-        level, k = 0, i + 1  # the scope: to the end of the enclosing bracket
-        while k < len(toks):
-            t3 = toks[k][1]
-            if t3 in opens:
-                level += 1
-            elif t3 in closes:
-                if level == 0:
-                    break
-                level -= 1
-            if toks[k][0] == "ident" and t3 in ren:
-                toks[k] = ("ident", ren[t3])
-            k += 1
+        for k in range(i + 1, scope_end(toks, i + 1)):  # the scope: to the end of the enclosing bracket
+            if toks[k][0] == "ident" and toks[k][1] in ren:
+                toks[k] = ("ident", ren[toks[k][1]])
     return toks
+
+
+def scope_end(toks: list[tuple[str, str]], start: int, stops: frozenset[str] = frozenset()) -> int:
+    """Index of the first token from `start` on that closes the enclosing bracket or is a `stops` token
+    outside any bracket (len(toks) when there is none)."""
+    depth = 0
+    for k in range(start, len(toks)):
+        t = toks[k][1]
+        if t in ("(", "[", "{", "⟨", "⦃"):
+            depth += 1
+        elif t in (")", "]", "}", "⟩", "⦄"):
+            if depth == 0:
+                return k
+            depth -= 1
+        elif depth == 0 and t in stops:
+            return k
+    return len(toks)
 
 
 def type_signature(terms: list[Term], free_map: dict[str, str] | None = None) -> tuple:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from atf.symeq.ir import scope_end
 from atf.symeq.lean_frontend import is_type_binder, strip_comments, tokenize
 
 Tok = tuple[str, str]
@@ -281,21 +282,10 @@ def commute_product(p: Parts) -> Parts | None:
                 return toks[:i] + [toks[i + 2], toks[i + 1], toks[i]] + toks[i + 3:]
         return None
 
-    q = p.copy()
-    out = one(q.conclusion)
-    if out is not None:
-        q.conclusion = out
-        return q
-    for k in p.hyps:
-        names, prop = _hyp(p.binders[k])
-        out = one(prop)
-        if out is not None:
-            q.binders[k] = _paren(names + [("op", ":")] + out)
-            return q
-    return None
+    return _first_in_conclusion_or_hyps(p, one)
 
 
-_BODY_END = {")", "]", "}", "+", "-", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", ",", ":="}
+_BODY_END = frozenset({")", "]", "}", "+", "-", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", ",", ":="})
 
 
 def shift_sum(p: Parts) -> Parts | None:
@@ -309,18 +299,7 @@ def shift_sum(p: Parts) -> Parts | None:
                 end = (i + 5) if toks[i + 5][1] not in OPEN else _close(toks, i + 5)
                 if end is None or end + 2 >= len(toks) or toks[end + 1][1] != "," or toks[end + 2][1] == "-":
                     continue
-                k, depth = end + 2, 0
-                while k < len(toks):
-                    t = toks[k][1]
-                    if t in OPEN:
-                        depth += 1
-                    elif t in CLOSE:
-                        if depth == 0:
-                            break
-                        depth -= 1
-                    elif depth == 0 and t in _BODY_END:
-                        break
-                    k += 1
+                k = scope_end(toks, end + 2, _BODY_END)
                 new_body: list[Tok] = []
                 for t in toks[end + 2:k]:
                     new_body += _paren([("ident", v), ("op", "+"), ("num", "1")]) if t == ("ident", v) else [t]
