@@ -38,6 +38,9 @@ def thm(binders: str, concl: str) -> str:
     # a variable that occurs only in a type is kept (ℕ and ℤ here)
     (thm("(n : ℕ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0"),
      thm("(n : ℤ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0")),
+    # ... also when the variable of that type is inlined away (R = ...), leaving terms of type `Subgroup (D n)`
+    (thm("{n : ℕ} {R : Subgroup (DihedralGroup n)} (hR : R = Subgroup.closure {DihedralGroup.r 1})", "R ≠ ⊤"),
+     thm("{n : ℤ} {R : Subgroup (DihedralGroup n)} (hR : R = Subgroup.closure {DihedralGroup.r 1})", "R ≠ ⊤")),
     # types written inside opaque terms count
     (thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 2)))"), thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 3)))")),
     (thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℕ) = 0"),

@@ -91,7 +91,7 @@ def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
         conclusion=ir.rename_free_typed(st.conclusion, mapping),
     )
     dependent = {n: v for n, v in mapping.items() if n != v}
-    if any(ir.type_names(t) & set(dependent) for t in st.variables.values()):  # `(x : Fin n)`: rename n there too
+    if dependent and ir.sort_names(st.variables.values(), [*st.premises, st.conclusion]) & set(dependent):  # `(x : Fin n)`: rename n there too
         out.variables = {n: ir.rename_type(t, dependent) for n, t in out.variables.items()}
         out.premises = [ir.rename_types_in(p, dependent) for p in out.premises]
         out.conclusion = ir.rename_types_in(out.conclusion, dependent)

@@ -531,6 +531,21 @@ def type_names(ty: Ty | None) -> set[str]:
     return set()
 
 
+def sort_names(types: Iterable[Ty], terms: Iterable[Term]) -> set[str]:
+    """Names written inside the uninterpreted sorts of these types and of every node and binder of the terms
+    (a variable of type `Subgroup (D n)` inlined away leaves terms of that type behind)."""
+    out: set[str] = set()
+    for t in types:
+        out |= type_names(t)
+    for p in terms:
+        for x in walk(p):
+            out |= type_names(getattr(x, "ty", None))
+            if isinstance(x, Bind):
+                for _, ty in x.vars:
+                    out |= type_names(ty)
+    return out
+
+
 def rename_type(ty: Ty | None, mapping: dict[str, str]) -> Ty | None:
     """The type with the variables it depends on renamed (`Fin n` -> `Fin m`). Sort names are the type's
     tokens joined by spaces, so a variable is a whole token."""
