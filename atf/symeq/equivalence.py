@@ -153,8 +153,11 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
                    timeout_ms: int, i: int, j: int) -> PairResult:
     if a.key() == b.key():
         return PairResult(i, j, "equivalent", "syntactic", dict(matching))
-    same_premises = _premise_keys(a) == _premise_keys(b)
-    same_conclusion = repr(ir.alpha_key(a.conclusion)) == repr(ir.alpha_key(b.conclusion))
+    # alike up to bound names *and types* (alpha keys alone do not see `Fin n` against `Fin k`)
+    same_premises = _premise_keys(a) == _premise_keys(b) and \
+        ir.type_signature(a.premises) == ir.type_signature(b.premises)
+    same_conclusion = repr(ir.alpha_key(a.conclusion)) == repr(ir.alpha_key(b.conclusion)) and \
+        ir.type_signature([a.conclusion]) == ir.type_signature([b.conclusion])
     matched_b = set(matching.values())
     only_a = [n for n in a.variables if n not in matched_b]
     only_b = [mapping[n] for n in mapping if n not in matching]
