@@ -28,6 +28,9 @@ def thm(binders: str, concl: str) -> str:
      thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 1) (h₀ : x t = 0)", "x t = 0")),
     # an unknown constant's value: 5/2 and 2 are different numbers whatever its type is
     (thm("(x : ℝ)", "Foo.bar x = 5 / 2"), thm("(x : ℝ)", "Foo.bar x = 2")),
+    # an opaque ℚ-valued sum compared with an integer: it is not assumed to be an integer itself
+    (thm("{n : ℕ}", "¬ ∃ a : ℤ, ∑ i : Fin n, (1 : ℚ) / (n + 2) = a"),
+     thm("{n : ℕ}", "¬ ∃ a : ℤ, ∑ i : Fin n, (1 : ℚ) / (n + 2) ≠ a")),
     # a sum over a domain we cannot read: its index is not ℕ, so -1/9 is not 0
     (thm("(f : ℂ → ℂ) (h : Fintype (f ⁻¹' {7}))", "(∑ y in (f ⁻¹' {7}).toFinset, y / 3) = -1 / 9"),
      thm("(f : ℂ → ℂ) (h : Fintype (f ⁻¹' {7}))", "(∑ y in (f ⁻¹' {7}).toFinset, y / 3) = -1 / 10")),

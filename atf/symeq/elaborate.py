@@ -55,6 +55,10 @@ class Elaborator:
         # not, so an unconstrained one becomes an uninterpreted sort of its own, never a guessed ℕ
         self.unknown_types: dict[int, str] = {}
 
+    def is_unknown(self, t: Ty | None) -> bool:
+        t = self.resolve(t)
+        return isinstance(t, TVar) and any(self.resolve(TVar(i)) == t for i in self.unknown_types)
+
     def unknown(self, ty: Ty, name: str) -> Ty:
         """Mark ty (the type of an unknown function's result or an opaque term) as not to be defaulted."""
         t = self.resolve(ty)
@@ -245,6 +249,11 @@ class Elaborator:
                 target = numeric_join(target, t)
             if has_decimal and target in (NAT, INT):
                 target = REAL
+            unknown = [t for t in (self.resolve(ir.type_of(x)) for x in typed.values()) if self.is_unknown(t)]
+            if unknown and target in (NAT, INT) and not is_numeric(exp):
+                # `X = a` with X of a type we do not know and a : ℤ: Lean coerces to the larger of the two,
+                # which may be X's (ℚ): the tree stays in X's uninterpreted sort, the integer leaves are cast
+                target = unknown[0]
         elif exp is not None and not isinstance(exp, TVar):
             target = exp  # a boolean, function or uninterpreted-sort context
         elif others:
@@ -274,6 +283,8 @@ class Elaborator:
                 base = rebuild(t.args[0])
                 return self.elab_pow(base, t.args[1], target)
             leaf = typed[id(t)]
+            if self.is_unknown(target) and is_numeric(self.resolve(ir.type_of(leaf))):
+                return App("cast", (leaf,), target)
             return self.coerce(leaf, target)
 
         return [rebuild(r) for r in roots]
