@@ -28,6 +28,9 @@ def thm(binders: str, concl: str) -> str:
      thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 1) (h₀ : x t = 0)", "x t = 0")),
     # an unknown constant's value: 5/2 and 2 are different numbers whatever its type is
     (thm("(x : ℝ)", "Foo.bar x = 5 / 2"), thm("(x : ℝ)", "Foo.bar x = 2")),
+    # a literal argument of an unknown function keeps its value (1/2 is not ℕ's 0)
+    (thm("", "Tendsto (λ (n : ℝ) => (Real.sqrt (n ^ 2 + n) - n)) atTop (𝓝 (1/2))"),
+     thm("", "Tendsto (λ (n : ℝ) => (Real.sqrt (n ^ 2 + n) - n)) atTop (𝓝 (1/3))")),
     # an opaque ℚ-valued sum compared with an integer: it is not assumed to be an integer itself
     (thm("{n : ℕ}", "¬ ∃ a : ℤ, ∑ i : Fin n, (1 : ℚ) / (n + 2) = a"),
      thm("{n : ℕ}", "¬ ∃ a : ℤ, ∑ i : Fin n, (1 : ℚ) / (n + 2) ≠ a")),

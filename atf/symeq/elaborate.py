@@ -562,6 +562,8 @@ class Elaborator:
         hit = None if global_ else self.lookup(head.name)
         if hit is None:
             arg_e = [self.elab(a, None) for a in args]
+            for k, a in enumerate(arg_e):  # `𝓝 (1 / 2)`: Lean knows the argument's type, we do not (not ℕ)
+                self.unknown(ir.type_of(a), f"{head.name}#{k}")
             fty = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
             if global_:
                 gname = head.name if head.name.startswith("op:") else "uf:" + head.name
