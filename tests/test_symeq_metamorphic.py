@@ -24,6 +24,7 @@ def symeq():
     return SymEq("lean", timeout_ms=2000)
 
 
+@pytest.mark.integration  # about 1-10 s per statement (Z3 on every variant)
 @pytest.mark.parametrize("pid", IDS)
 def test_rewrites_merge_and_mutations_do_not(golds, symeq, pid):
     gold = golds[pid]

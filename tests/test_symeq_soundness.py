@@ -10,7 +10,7 @@ from atf.symeq.ir import NAT, Sort, walk
 
 @pytest.fixture(scope="module")
 def symeq():
-    return SymEq("lean", timeout_ms=2000)
+    return SymEq("lean", timeout_ms=1000)
 
 
 def thm(binders: str, concl: str) -> str:
