@@ -28,6 +28,11 @@ def thm(binders: str, concl: str) -> str:
      thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 1) (h₀ : x t = 0)", "x t = 0")),
     # an unknown constant's value: 5/2 and 2 are different numbers whatever its type is
     (thm("(x : ℝ)", "Foo.bar x = 5 / 2"), thm("(x : ℝ)", "Foo.bar x = 2")),
+    # multiplication in a group (or of operators) does not commute: `a * b = b * a` is not trivially true
+    (thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a * b = b * a"),
+     thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a = a")),
+    (thm("{V : Type*} {T : End ℂ V} (hT : T * adjoint T = adjoint T * T)", "∃ S : End ℂ V, S ^ 2 = T"),
+     thm("{V : Type*} {T : End ℂ V}", "∃ S : End ℂ V, S ^ 2 = T")),
     # a literal argument of an unknown function keeps its value (1/2 is not ℕ's 0)
     (thm("", "Tendsto (λ (n : ℝ) => (Real.sqrt (n ^ 2 + n) - n)) atTop (𝓝 (1/2))"),
      thm("", "Tendsto (λ (n : ℝ) => (Real.sqrt (n ^ 2 + n) - n)) atTop (𝓝 (1/3))")),

@@ -351,8 +351,8 @@ def alpha_key(t: Term, free_map: dict[str, str] | None = None) -> tuple:
             return ("n", x.value, str(x.ty))
         if isinstance(x, App):
             kids = tuple(go(a, env, depth) for a in x.args)
-            if x.op in COMMUTATIVE:
-                kids = tuple(sorted(kids, key=repr))
+            if x.op in COMMUTATIVE and (x.op not in ("add", "mul") or is_numeric(x.ty)):
+                kids = tuple(sorted(kids, key=repr))  # `*` in a group or on matrices does not commute
             return ("a", x.op, str(x.ty) if x.op == "cast" else "", kids)
         if isinstance(x, Bind):
             inner = dict(env)
