@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 
 from tqdm import tqdm
 
+from atf.cliargs import add_seconds
 from atf.data.benchmarks import load_benchmark
 from atf.symeq.equivalence import SymEq, parse, truth
 from atf.symeq.metamorphic import MUTATIONS, REWRITES, variants
@@ -82,12 +83,13 @@ def bounded(golds: list[str], timeout_ms: int, deadline_s: float):
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--split", default="valid", choices=("valid", "test"))
+    p.add_argument("--split", default="valid", choices=("valid", "test"),
+                   help="valid to develop on, test to report (default %(default)s)")
     p.add_argument("--benchmarks", default="minif2f,proofnet", help="comma-separated benchmark names")
-    p.add_argument("--timeout-ms", type=int, default=1000, help="Z3 timeout per query")
+    add_seconds(p, "--timeout-s", 1.0, "Z3 timeout per query")
     p.add_argument("--limit", type=int, default=None, help="at most this many statements per benchmark")
-    p.add_argument("--deadline-s", type=float, default=60.0,
-                   help="wall-clock bound per gold statement (all its variants); a worker past it is killed")
+    add_seconds(p, "--deadline-s", 60.0, "wall-clock bound per gold statement (all its variants); a worker past "
+                "it is killed")
     p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
     args = p.parse_args(argv)
     t0 = time.perf_counter()
@@ -99,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         missed, merged, late = [], [], []
         unparsed = 0
         by_text = {g: pid for pid, g in golds.items()}
-        for gold, res in tqdm(bounded(list(golds.values()), args.timeout_ms, args.deadline_s), total=len(golds),
+        timeout_ms = round(args.timeout_s * 1000)
+        for gold, res in tqdm(bounded(list(golds.values()), timeout_ms, args.deadline_s), total=len(golds),
                               desc=f"{bench} {args.split}"):
             pid = by_text[gold]
             if res is None:
