@@ -16,7 +16,7 @@ import itertools
 
 import numpy as np
 
-from atf.symeq.ir import Ty
+from atf.symeq.ir import Ty, type_shape
 
 Matching = dict[str, str]  # name in B -> name in A
 EXHAUSTIVE_LIMIT = 8
@@ -42,9 +42,11 @@ def pair_costs(vars_a: dict[str, Ty], vars_b: dict[str, Ty]) -> dict[tuple[str, 
     pos_a = {n: k / na for k, n in enumerate(vars_a)}
     pos_b = {n: k / nb for k, n in enumerate(vars_b)}
     out = {}
+    shape_a = {a: type_shape(t, set(vars_a)) for a, t in vars_a.items()}  # `Fin n` and `Fin m` may match
+    shape_b = {b: type_shape(t, set(vars_b)) for b, t in vars_b.items()}
     for b, tb in vars_b.items():
         for a, ta in vars_a.items():
-            if ta == tb:
+            if shape_a[a] == shape_b[b]:
                 out[(b, a)] = name_cost(a, b) + 0.05 * abs(pos_a[a] - pos_b[b])
     return out
 

@@ -20,15 +20,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from atf.symeq.ir import INT, NAT, REAL, Ty
+
 
 @dataclass(frozen=True)
 class Builtin:
+    """src: the argument type a coercion declares (`of_nat` takes ℕ), for an argument of unknown type."""
+
     op: str
     rule: str
+    src: Ty | None = None
 
 
-def _b(op: str, rule: str) -> Builtin:
-    return Builtin(op, rule)
+def _b(op: str, rule: str, src: Ty | None = None) -> Builtin:
+    return Builtin(op, rule, src)
 
 
 _COMMON = {
@@ -47,8 +52,8 @@ ISABELLE: dict[str, Builtin] = {
     "fact": _b("fact", "nat1"), "binomial": _b("choose", "nat2"), "prime": _b("prime", "pred1"),
     "even": _b("even", "pred1"), "odd": _b("odd", "pred1"), "nat": _b("tonat", "tonat"),
     "int": _b("cast", "to_int"), "real": _b("cast", "to_real"), "real_of_nat": _b("cast", "to_real"),
-    "real_of_int": _b("cast", "to_real"), "of_nat": _b("coe", "coe"), "of_int": _b("coe", "coe"),
-    "of_real": _b("coe", "coe"), "rat_of_int": _b("coe", "coe"), "Suc": _b("succ", "succ"),
+    "real_of_int": _b("cast", "to_real"), "of_nat": _b("coe", "coe", NAT), "of_int": _b("coe", "coe", INT),
+    "of_real": _b("coe", "coe", REAL), "rat_of_int": _b("coe", "coe", INT), "Suc": _b("succ", "succ"),
     "card": _b("card", "card"), "sum": _b("sum", "sum"), "prod": _b("prod", "prod"),
     "ii": _b("uf:I", "const_complex"), "Re": _b("uf:re", "complex_real"), "Im": _b("uf:im", "complex_real"),
     "cmod": _b("uf:cabs", "complex_real"), "cnj": _b("uf:conj", "complex1"),
@@ -80,6 +85,8 @@ LEAN: dict[str, Builtin] = {
     "Complex.abs": _b("uf:cabs", "complex_real"), "Complex.re": _b("uf:re", "complex_real"),
     "Complex.im": _b("uf:im", "complex_real"), "Real.cosh": _b("uf:cosh", "real1"),
     "Real.sinh": _b("uf:sinh", "real1"), "Real.arcsin": _b("uf:arcsin", "real1"),
+    "Nat.digits": _b("uf:digits", "digits"), "uf:sum": _b("uf:listsum", "listsum"),
+    "List.sum": _b("uf:listsum", "listsum"),
 }
 
 TABLES = {"isabelle": ISABELLE, "lean": LEAN}

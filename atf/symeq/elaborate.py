@@ -18,7 +18,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Callable
 
-from atf.symeq import builtins, ir
+from atf.symeq import builtins, ir, mathlib
 from atf.symeq.ir import (
     App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, RawStatement, SetTy, Sort, Statement, Term, TVar,
     Tup, Ty, Var, is_numeric, numeric_join,
@@ -51,6 +51,22 @@ class Elaborator:
         self.notes: list[str] = []
         # numeral types of interval bounds (`{1..5}`): default to ℕ, not to Isabelle's real
         self.index_vars: list[TVar] = []
+        # result types of functions and terms we know nothing about, by name: Lean knows their type, we do
+        # not, so an unconstrained one becomes an uninterpreted sort of its own, never a guessed ℕ
+        self.unknown_types: dict[int, str] = {}
+
+    def is_unknown(self, t: Ty | None) -> bool:
+        t = self.resolve(t)
+        return isinstance(t, TVar) and any(self.resolve(TVar(i)) == t for i in self.unknown_types)
+
+    def unknown(self, ty: Ty, name: str) -> Ty:
+        """Mark ty (the type of an unknown function's result or an opaque term) as not to be defaulted."""
+        t = self.resolve(ty)
+        if isinstance(t, TVar):
+            self.unknown_types.setdefault(t.id, name)
+        elif isinstance(t, Fun):
+            self.unknown(t.ret, name)
+        return ty
 
     # ------------------------------------------------------------------ unification
     def fresh(self, numeral: bool = False) -> TVar:
@@ -139,7 +155,7 @@ class Elaborator:
             return Var(name, self.free[name])
         gname = "uf:" + name
         if gname not in self.globals:
-            self.globals[gname] = ty
+            self.globals[gname] = self.unknown(ty, gname)
         else:
             self.unify(self.globals[gname], ty)
         return Var(gname, self.globals[gname])
@@ -194,7 +210,7 @@ class Elaborator:
             template = t.template
         self.notes.append("opaque: " + ir.show(t)[:120])
         ty = expected if expected is not None else (t.ty if t.ty is not None else self.fresh())
-        return Opaque(template, tuple(args), ty)
+        return Opaque(template, tuple(args), self.unknown(ty, "opq:" + template))
 
     # ------------------------------------------------------------------ arithmetic
     def collect(self, t: Term, leaves: list[Term]) -> None:
@@ -233,6 +249,11 @@ class Elaborator:
                 target = numeric_join(target, t)
             if has_decimal and target in (NAT, INT):
                 target = REAL
+            unknown = [t for t in (self.resolve(ir.type_of(x)) for x in typed.values()) if self.is_unknown(t)]
+            if unknown and target in (NAT, INT) and not is_numeric(exp):
+                # `X = a` with X of a type we do not know and a : ℤ: Lean coerces to the larger of the two,
+                # which may be X's (ℚ): the tree stays in X's uninterpreted sort, the integer leaves are cast
+                target = unknown[0]
         elif exp is not None and not isinstance(exp, TVar):
             target = exp  # a boolean, function or uninterpreted-sort context
         elif others:
@@ -262,6 +283,8 @@ class Elaborator:
                 base = rebuild(t.args[0])
                 return self.elab_pow(base, t.args[1], target)
             leaf = typed[id(t)]
+            if self.is_unknown(target) and is_numeric(self.resolve(ir.type_of(leaf))):
+                return App("cast", (leaf,), target)
             return self.coerce(leaf, target)
 
         return [rebuild(r) for r in roots]
@@ -292,7 +315,11 @@ class Elaborator:
         if isinstance(t, Var):
             return self.elab_var(t, None)
         if isinstance(t, App) and t.op == "ascribe":
-            return self.elab(t.args[0], t.target)
+            x = self.elab(t.args[0], t.target)
+            got, want = self.deep(ir.type_of(x)), self.deep(t.target)
+            if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):
+                return App("cast", (x,), want)  # `({a} : Set (Fin 2))`: keep the type the text gives
+            return x
         if isinstance(t, App) and t.op == "powr":
             a = self.elab(t.args[0], REAL)
             b = self.elab(t.args[1], REAL)
@@ -478,6 +505,8 @@ class Elaborator:
                 el = elem_of_set(self.deep(ir.type_of(dom_e)))
                 if el is not None and len(t.vars) == 1:
                     self.unify(vt, el)
+                elif el is None and ty is None:  # a domain we cannot read: Lean knows the element type, we do not
+                    self.unknown(vt, "elem:" + ir.show(ir.canonical_binds(t.dom))[:80])
             frame[name] = vt
             vars_.append((name, vt))
         self.scope.append(frame)
@@ -533,12 +562,14 @@ class Elaborator:
         hit = None if global_ else self.lookup(head.name)
         if hit is None:
             arg_e = [self.elab(a, None) for a in args]
+            for k, a in enumerate(arg_e):  # `𝓝 (1 / 2)`: Lean knows the argument's type, we do not (not ℕ)
+                self.unknown(ir.type_of(a), f"{head.name}#{k}")
             fty = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
             if global_:
                 gname = head.name if head.name.startswith("op:") else "uf:" + head.name
                 gname = "uf:" + head.name if head.name.startswith("op:") else gname
                 if gname not in self.globals:
-                    self.globals[gname] = fty
+                    self.globals[gname] = self.unknown(fty, gname)
                 else:
                     self.unify(self.globals[gname], fty)
                 f = Var(gname, self.globals[gname])
@@ -639,7 +670,7 @@ class Elaborator:
             x = self.elab(args[0], None)
             t = self.resolve(ir.type_of(x))
             if isinstance(t, TVar):
-                self.unify(t, NAT if "nat" in str(orig) else INT)
+                self.unify(t, b.src or INT)
             exp = self.resolve(expected)
             return self.coerce(x, exp) if is_numeric(exp) else App("cast", (x,), REAL)
         if rule in ("tonat", "natabs") and need(1):
@@ -665,6 +696,8 @@ class Elaborator:
                 self.unify(t, Tup((a, c)))
                 return App(rule, (x,), a if rule == "fst" else c)
             return self.fallback(orig, expected)
+        if rule in ("digits", "listsum") and need(len(args)):
+            return mathlib.elab_digits(self, rule, args, expected, orig)
         if rule == "range" and need(1):
             return App("range", (self.elab(args[0], NAT),), set_of(NAT))
         if rule == "interval" and need(2):
@@ -696,11 +729,11 @@ class Elaborator:
         self.notes.append("opaque: " + ir.show(t)[:120])
         fv = sorted(v for v in ir.free_vars(t) if self.lookup(v) is not None)
         args = tuple(Var(v, self.lookup(v)[1]) for v in fv)
-        text = ir.show(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)}))
+        text = ir.show(ir.canonical_binds(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)})))
         text = text.replace("{", "{{").replace("}", "}}")
         for i in range(len(fv)):
             text = text.replace(f"\x00{i}\x00", "{%d}" % i)
-        return Opaque(text, args, expected if expected is not None else self.fresh())
+        return Opaque(text, args, expected if expected is not None else self.unknown(self.fresh(), "opq:" + text))
 
     # ------------------------------------------------------------------ finishing
     def zonk(self, t: Term) -> Term:
@@ -732,6 +765,9 @@ class Elaborator:
         if isinstance(t, TVar):
             if any(self.resolve(v) == t for v in self.index_vars):
                 return NAT
+            names = sorted(n for i, n in self.unknown_types.items() if self.resolve(TVar(i)) == t)
+            if names:
+                return Sort("?" + names[0])
             return self.default_num
         if isinstance(t, Fun):
             return Fun(tuple(self._default(a) for a in t.args), self._default(t.ret))

@@ -24,14 +24,14 @@ from dataclasses import dataclass, field, replace
 from atf.symeq import ir
 from atf.symeq.align import top_matchings
 from atf.symeq.elaborate import elaborate
-from atf.symeq.ir import Bind, ParseError, Statement, Term
+from atf.symeq.ir import App, Bind, ParseError, Statement, Term
 from atf.symeq.normalize import standardize
 from atf.symeq.smt import Translator, Untranslatable, check_valid
 
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 5
+VERSION = 6
 
 
 @dataclass
@@ -84,12 +84,18 @@ def parse(text: str, language: str) -> Statement:
 
 
 def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
-    return replace(
+    out = replace(
         st,
         variables={mapping.get(n, n): t for n, t in st.variables.items()},
         premises=[ir.rename_free_typed(p, mapping) for p in st.premises],
         conclusion=ir.rename_free_typed(st.conclusion, mapping),
     )
+    dependent = {n: v for n, v in mapping.items() if n != v}
+    if dependent and ir.sort_names(st.variables.values(), [*st.premises, st.conclusion]) & set(dependent):  # `(x : Fin n)`: rename n there too
+        out.variables = {n: ir.rename_type(t, dependent) for n, t in out.variables.items()}
+        out.premises = [ir.rename_types_in(p, dependent) for p in out.premises]
+        out.conclusion = ir.rename_types_in(out.conclusion, dependent)
+    return out
 
 
 def _full_mapping(a: Statement, b: Statement, matching: dict[str, str]) -> dict[str, str]:
@@ -126,7 +132,11 @@ def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: in
     for _, matching in matchings:
         mapping = _full_mapping(a, b, matching)
         b2 = _rename_statement(b, mapping)
-        res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j)
+        if any(b2.variables[x] != a.variables[x] for x in matching.values()):
+            # matched by type shape, but `Fin n` became `Fin k` under this matching: not an alignment
+            res = PairResult(i, j, "different", "", dict(matching), None, "variable types", exact=False)
+        else:
+            res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j)
         if res.equivalent:
             res.seconds = time.perf_counter() - t0
             return res
@@ -143,8 +153,11 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
                    timeout_ms: int, i: int, j: int) -> PairResult:
     if a.key() == b.key():
         return PairResult(i, j, "equivalent", "syntactic", dict(matching))
-    same_premises = _premise_keys(a) == _premise_keys(b)
-    same_conclusion = repr(ir.alpha_key(a.conclusion)) == repr(ir.alpha_key(b.conclusion))
+    # alike up to bound names *and types* (alpha keys alone do not see `Fin n` against `Fin k`)
+    same_premises = _premise_keys(a) == _premise_keys(b) and \
+        ir.type_signature(a.premises) == ir.type_signature(b.premises)
+    same_conclusion = repr(ir.alpha_key(a.conclusion)) == repr(ir.alpha_key(b.conclusion)) and \
+        ir.type_signature([a.conclusion]) == ir.type_signature([b.conclusion])
     matched_b = set(matching.values())
     only_a = [n for n in a.variables if n not in matched_b]
     only_b = [mapping[n] for n in mapping if n not in matching]
@@ -167,12 +180,38 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
     if prem_formula is not None:
         v = check_valid(tr, prem_formula, timeout_ms, shown)
         if v.status != "valid":
+            # a hypothesis moved into the conclusion changes the number of premises: only then compare whole
+            if len(a.premises) != len(b.premises) and _whole_statements_agree(tr, a, b, only_a, only_b, timeout_ms):
+                return PairResult(i, j, "equivalent", "z3", dict(matching))
             return _failure(v, "premises", i, j, matching)
     if not same_conclusion:
         v = check_valid(tr, z3.Implies(z3.And(pa, pb), ca == cb), timeout_ms, shown)
         if v.status != "valid":
             return _failure(v, "conclusions", i, j, matching)
     return PairResult(i, j, "equivalent", "z3", dict(matching))
+
+
+def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: list[str], only_b: list[str],
+                            timeout_ms: int) -> bool:
+    """(∀ Y_A. P_A → C_A) ↔ (∀ Y_B. P_B → C_B) for all aligned variables: the statements agree although
+    their premises differ (`(h : P) : False` and `: ¬ P`, a hypothesis written into the conclusion)."""
+    def closed(st: Statement, names: list[str]) -> Term:
+        body = App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL)
+        vs = tuple((n, st.variables[n]) for n in names if n in st.variables)
+        return Bind("forall", vs, body, None, ir.BOOL) if vs else body
+
+    if any(isinstance(st.variables.get(n), ir.Fun) for st, ns in ((a, only_a), (b, only_b)) for n in ns):
+        return False  # a function variable cannot be quantified in first-order logic
+    try:
+        fa, fb = tr.prop(closed(a, only_a)), tr.prop(closed(b, only_b))
+    except (Untranslatable, RecursionError):
+        return False
+    # Two true statements agree trivially: with different premises that is not the same meaning. So each
+    # statement must be refutable on its own (a counter-model, uninterpreted functions included).
+    quick = min(timeout_ms, 200)
+    if check_valid(tr, fa, quick, []).status != "invalid" or check_valid(tr, fb, quick, []).status != "invalid":
+        return False
+    return check_valid(tr, fa == fb, timeout_ms, []).status == "valid"
 
 
 def _failure(v, where: str, i: int, j: int, matching: dict[str, str]) -> PairResult:

@@ -351,8 +351,8 @@ def alpha_key(t: Term, free_map: dict[str, str] | None = None) -> tuple:
             return ("n", x.value, str(x.ty))
         if isinstance(x, App):
             kids = tuple(go(a, env, depth) for a in x.args)
-            if x.op in COMMUTATIVE:
-                kids = tuple(sorted(kids, key=repr))
+            if x.op in COMMUTATIVE and (x.op not in ("add", "mul") or is_numeric(x.ty)):
+                kids = tuple(sorted(kids, key=repr))  # `*` in a group or on matrices does not commute
             return ("a", x.op, str(x.ty) if x.op == "cast" else "", kids)
         if isinstance(x, Bind):
             inner = dict(env)
@@ -390,6 +390,8 @@ def show(t: Term) -> str:
             return f"-{show(t.args[0])}"
         if t.op == "cast":
             return f"({show(t.args[0])} : {t.ty})"
+        if t.op == "ascribe":  # the written type is part of the meaning of an opaque `(f : ℕ → ℕ) i`
+            return f"({show(t.args[0])} : {t.target})"
         if t.op == "call":
             return "(" + " ".join(show(a) for a in t.args) + ")"
         return f"{t.op}(" + ", ".join(show(a) for a in t.args) + ")"
@@ -426,8 +428,9 @@ class Statement:
 
     def key(self, free_map: dict[str, str] | None = None) -> tuple:
         """Alpha-equivalence key: premises as a multiset, conclusion as is."""
+        types = type_signature([*self.premises, self.conclusion], free_map)
         return (tuple(sorted(repr(alpha_key(p, free_map)) for p in self.premises)),
-                repr(alpha_key(self.conclusion, free_map)))
+                repr(alpha_key(self.conclusion, free_map)), types)
 
     @property
     def fully_modelled(self) -> bool:
@@ -467,7 +470,7 @@ def opaque_from_tokens(tokens: list[tuple[str, str]], ty: Ty | None = None) -> O
     At elaboration, arguments that are not variables in scope are folded back into the text."""
     parts: list[str] = []
     args: list[Term] = []
-    for kind, text in tokens:
+    for kind, text in canonical_bound_tokens(tokens):
         if kind == "ident":
             parts.append("{%d}" % len(args))
             args.append(Var(text))
@@ -510,3 +513,188 @@ class TokenCursor:
 
     def expr(self, min_bp: int) -> Term:
         raise NotImplementedError
+
+
+# ----------------------------------------------------------------------------------------------- dependent types
+
+
+def type_names(ty: Ty | None) -> set[str]:
+    """Identifiers written inside uninterpreted sorts (`n` in `Fin n`): the variables a type may depend on."""
+    if isinstance(ty, Sort):
+        return set(ty.name.split())
+    if isinstance(ty, Fun):
+        return set().union(*(type_names(a) for a in (*ty.args, ty.ret)))
+    if isinstance(ty, Tup):
+        return set().union(*(type_names(a) for a in ty.items)) if ty.items else set()
+    if isinstance(ty, SetTy):
+        return type_names(ty.elem)
+    return set()
+
+
+def sort_names(types: Iterable[Ty], terms: Iterable[Term]) -> set[str]:
+    """Names written inside the uninterpreted sorts of these types and of every node and binder of the terms
+    (a variable of type `Subgroup (D n)` inlined away leaves terms of that type behind)."""
+    out: set[str] = set()
+    for t in types:
+        out |= type_names(t)
+    for p in terms:
+        for x in walk(p):
+            out |= type_names(getattr(x, "ty", None))
+            if isinstance(x, Bind):
+                for _, ty in x.vars:
+                    out |= type_names(ty)
+    return out
+
+
+def rename_type(ty: Ty | None, mapping: dict[str, str]) -> Ty | None:
+    """The type with the variables it depends on renamed (`Fin n` -> `Fin m`). Sort names are the type's
+    tokens joined by spaces, so a variable is a whole token."""
+    if not mapping or ty is None:
+        return ty
+    if isinstance(ty, Sort):
+        parts = ty.name.split()
+        new = [mapping.get(p, p) for p in parts]
+        return ty if new == parts else Sort(" ".join(new))
+    if isinstance(ty, Fun):
+        return Fun(tuple(rename_type(a, mapping) for a in ty.args), rename_type(ty.ret, mapping))
+    if isinstance(ty, Tup):
+        return Tup(tuple(rename_type(a, mapping) for a in ty.items))
+    if isinstance(ty, SetTy):
+        return SetTy(rename_type(ty.elem, mapping))
+    return ty
+
+
+def type_shape(ty: Ty | None, names: set[str]) -> Ty | None:
+    """The type with every variable it depends on replaced by `_` (what alignment compares)."""
+    return rename_type(ty, {n: "_" for n in type_names(ty) & names})
+
+
+def rename_types_in(t: Term, mapping: dict[str, str]) -> Term:
+    """Rename free variables inside the types carried by t's nodes (a binder of the same name shadows)."""
+    if not mapping:
+        return t
+
+    def go(x: Term, m: dict[str, str]) -> Term:
+        if isinstance(x, (Var, Num)):
+            ty = rename_type(x.ty, m)
+            return x if ty is x.ty else replace(x, ty=ty)
+        if isinstance(x, Bind):
+            inner = {k: v for k, v in m.items() if k not in {n for n, _ in x.vars}}
+            return replace(x, vars=tuple((n, rename_type(ty, m)) for n, ty in x.vars), ty=rename_type(x.ty, m),
+                           body=go(x.body, inner), dom=go(x.dom, m) if x.dom is not None else None)
+        if isinstance(x, App):
+            return replace(x, args=tuple(go(a, m) for a in x.args), ty=rename_type(x.ty, m),
+                           target=rename_type(x.target, m))
+        if isinstance(x, Opaque):
+            return replace(x, args=tuple(go(a, m) for a in x.args), ty=rename_type(x.ty, m))
+        return x
+
+    return go(t, mapping)
+
+
+# ----------------------------------------------------------------------------------------------- bound names
+
+
+BINDER_TOKENS = {"fun", "λ", "∀", "∃", "∃!", "∑", "∏", "∫", "⋃", "⋂", "⨆", "⨅", "Π", "Σ", "∮"}
+
+
+
+def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Tokens with the names bound inside them (`fun x =>`, `∀ x,`, `∫ x in a..b,`, `{x | ...}`) renamed to
+    canonical ones by binder order, so that an opaque text does not depend on bound names.
+
+    A binder's scope is the rest of its enclosing bracket (Lean's binders extend as far right as possible)."""
+    toks = list(tokens)
+    opens, closes = {"(", "[", "{", "⟨", "⦃"}, {")", "]", "}", "⟩", "⦄"}
+    count = 0
+    for i, (kind, text) in enumerate(toks):
+        is_setof = text == "{" and i + 2 < len(toks) and toks[i + 1][0] == "ident" and toks[i + 2][1] in ("|", ":")
+        if kind == "ident" or (text not in BINDER_TOKENS and not is_setof):
+            continue
+        names: list[str] = []
+        j = i + 1
+        while j < len(toks):
+            k2, t2 = toks[j]
+            if k2 == "ident":
+                names.append(t2)
+                j += 1
+            elif t2 in ("(", "{", "⦃") and j + 1 < len(toks) and toks[j + 1][0] == "ident":
+                j += 1  # a group `(x y : T)`: its names, then skip the type
+                while j < len(toks) and toks[j][0] == "ident":
+                    names.append(toks[j][1])
+                    j += 1
+                depth = 0
+                while j < len(toks) and not (depth == 0 and toks[j][1] in (")", "}", "⦄")):
+                    depth += toks[j][1] in opens
+                    depth -= toks[j][1] in closes
+                    j += 1
+                j += 1
+            else:
+                break
+        if not names:
+            continue
+        ren = {}
+        for n in names:
+            count += 1
+            ren[n] = f"·b{count}"
+        for k in range(i + 1, scope_end(toks, i + 1)):  # the scope: to the end of the enclosing bracket
+            if toks[k][0] == "ident" and toks[k][1] in ren:
+                toks[k] = ("ident", ren[toks[k][1]])
+    return toks
+
+
+def scope_end(toks: list[tuple[str, str]], start: int, stops: frozenset[str] = frozenset()) -> int:
+    """Index of the first token from `start` on that closes the enclosing bracket or is a `stops` token
+    outside any bracket (len(toks) when there is none)."""
+    depth = 0
+    for k in range(start, len(toks)):
+        t = toks[k][1]
+        if t in ("(", "[", "{", "⟨", "⦃"):
+            depth += 1
+        elif t in (")", "]", "}", "⟩", "⦄"):
+            if depth == 0:
+                return k
+            depth -= 1
+        elif depth == 0 and t in stops:
+            return k
+    return len(toks)
+
+
+def type_signature(terms: list[Term], free_map: dict[str, str] | None = None) -> tuple:
+    """The multiset of (node, type) over the terms: `alpha_key` ignores most types (two statements alike up
+    to `Fin 2` / `Fin 3` inside an opaque term, or ℕ / ℤ of a variable, have one alpha key); this tells them
+    apart while staying blind to the order of commutative arguments."""
+    free_map = free_map or {}
+    out: dict[tuple[str, str], int] = {}
+    for t in terms:
+        for x in walk(t):
+            if isinstance(x, Var):
+                label = "v"  # names are alpha_key's business (bound names must not count)
+            elif isinstance(x, App):
+                label = "a:" + x.op
+            elif isinstance(x, Opaque):
+                label = "o:" + x.template
+            else:
+                label = type(x).__name__
+            k = (label, str(getattr(x, "ty", None)))
+            out[k] = out.get(k, 0) + 1
+    return tuple(sorted(out.items()))
+
+
+def canonical_binds(t: Term) -> Term:
+    """t with every bound name renamed `·b1`, `·b2`, ... in pre-order (for printing an opaque term)."""
+    count = 0
+
+    def go(x: Term) -> Term:
+        nonlocal count
+        if isinstance(x, Bind):
+            ren: dict[str, str] = {}
+            for n, _ in x.vars:
+                count += 1
+                ren[n] = f"·b{count}"
+            dom = go(x.dom) if x.dom is not None else None
+            body = go(rename_free_typed(x.body, ren))
+            return replace(x, vars=tuple((ren[n], ty) for n, ty in x.vars), body=body, dom=dom)
+        return map_children(x, go)
+
+    return go(t)

@@ -30,6 +30,7 @@ _OPS = sorted([
     "⌈", "⌉₊", "⌉", "(", ")", "[", "]", "{", "}", "⟨", "⟩", ",", ":", "∈", "∉", "⊆", "⊂", "∩", "∪", "\\", "×", "•",
     "∘", "·", "..", ".", "$", "<|", "|>", "&&", "||", "≡", "‖", "⦃", "⦄", "@", "#", "∞", "ᶜ", "'", "∫", "∂", "≃",
     "≅", "⊤", "⊥", "∅", "⋃", "⋂", "∖", "⁺", "ᵀ", "†", "…", "?", "_",
+    "''", "⁻¹'", "⊓", "⊔", "⨆", "⨅", "⧸",
 ], key=len, reverse=True)
 _TOKEN = re.compile(
     r"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<ident>%s)|(?P<op>%s)|(?P<other>.)"
@@ -58,7 +59,15 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "*": (70, 71, "mul"), "/": (70, 71, "div"), "%": (70, 71, "mod"), "∩": (70, 71, "op:inter"),
     "\\": (70, 71, "op:sdiff"), "•": (73, 74, "op:smul"), "^": (75, 75, "pow"), "∘": (90, 90, "op:comp"),
     "×": (35, 34, "op:prod"),
+    # Mathlib: `f '' s`, `f ⁻¹' s` (infix 80), `⊓` (69), `⊔` (68), `G ⧸ N` (35)
+    "''": (80, 81, "op:image"), "⁻¹'": (80, 81, "op:preimage"), "⊓": (69, 70, "op:inf"), "⊔": (68, 69, "op:sup"),
+    "⧸": (35, 36, "op:quot"),
 }
+# big operators kept opaque as a whole (their bound names are made canonical): Mathlib parses the body at 60
+OPAQUE_BINDERS = {"∫", "⋃", "⋂", "⨆", "⨅"}
+# names Lean's autoImplicit binds when a statement uses them undeclared: single letters (not `I`, `X`, `C`,
+# which `open Complex Polynomial` makes constants)
+AUTO_BOUND = re.compile(r"(?![IXC](?![0-9₀-₉']))[A-Zα-ωΑ-Ω][0-9₀-₉']*")
 RELATIONS = {"eq", "ne", "lt", "gt", "le", "ge", "in", "notin", "dvd"}
 MAX_BP = 1024
 
@@ -129,6 +138,12 @@ class _Parser(TokenCursor):
             text = t[1]
             if text == "|" and self.abs_depth:
                 break
+            if text in ("$", "<|") and min_bp < 10:  # `f $ x` is `f (x)`
+                self.next()
+                right = self.expr(9)
+                left = App("call", (*left.args, right)) if isinstance(left, App) and left.op == "call" else \
+                    App("call", (left, right))
+                continue
             spec = INFIX.get(text)
             if spec is None:
                 break
@@ -174,6 +189,8 @@ class _Parser(TokenCursor):
                 return Bind("lambda", tuple(vars_), self.expr(0))
             if text in ("∑", "∏"):
                 return self.big_operator()
+            if text in OPAQUE_BINDERS:
+                return self.opaque_binder()
             if text == "¬":
                 self.next()
                 return App("not", (self.expr(40),))
@@ -198,6 +215,22 @@ class _Parser(TokenCursor):
                 b = self.expr(0)
                 return App("ite", (c, a, b))
         return self.application()
+
+    def opaque_binder(self) -> Term:
+        """`∫ x in a..b, f x`, `⋃ i, s i`, `⨆ i, f i`: one opaque term up to the end of the body."""
+        start = self.i
+        self.next()
+        depth = 0
+        while True:
+            t = self.next()
+            if t[1] in ("(", "[", "{", "⟨", "⦃"):
+                depth += 1
+            elif t[1] in (")", "]", "}", "⟩", "⦄"):
+                depth -= 1
+            elif depth == 0 and t[1] == ",":
+                break
+        self.expr(60)
+        return opaque_from_tokens(self.toks[start:self.i])
 
     def quantifier(self) -> Term:
         q = self.next()[1]
@@ -275,6 +308,7 @@ class _Parser(TokenCursor):
         return tokens_to_type(self.toks[start:self.i])
 
     def big_operator(self) -> Term:
+        start = self.i
         kind = "sum" if self.next()[1] == "∑" else "prod"
         vars_: list[tuple[str, Ty | None]] = []
         if self.at("("):
@@ -309,8 +343,8 @@ class _Parser(TokenCursor):
             dom = App("icc", (Num(Fraction(0)), self.expr(51)))
         self.expect(",")
         body = self.expr(66)
-        if dom is None:
-            raise ParseError("big operator over a whole type")
+        if dom is None:  # over a whole type (`∑ i : Fin n, f i`): opaque, bound names made canonical
+            return opaque_from_tokens(self.toks[start:self.i])
         return Bind(kind, tuple(vars_), body, dom=dom)
 
     def starts_atom(self) -> bool:
@@ -320,7 +354,11 @@ class _Parser(TokenCursor):
         kind, text = t
         if kind in ("ident", "num"):
             return True
-        return kind == "op" and text in ("(", "⟨", "⌊", "⌈", "{", "True", "False", "·", "∅", "↑", "√", "‖")
+        if text == "[" and kind == "op":  # a list literal, not the `[MOD n]` of a congruence
+            nxt = self.peek(1)
+            return nxt is not None and nxt[1] not in ("MOD", "ZMOD", "PMOD")
+        return kind == "op" and text in ("(", "⟨", "⌊", "⌈", "{", "True", "False", "·", "∅", "↑", "√", "‖", "⊤", "⊥",
+                                         "@")
 
     def application(self) -> Term:
         head = self.postfix(self.atom())
@@ -376,6 +414,17 @@ class _Parser(TokenCursor):
             return App(text.lower(), ())
         if text == "∅":
             return App("setenum", ())
+        if text == "[":
+            items = [] if self.at("]") else [self.expr(0)]
+            while self.at(","):
+                self.next()
+                items.append(self.expr(0))
+            self.expect("]")
+            return App("call", (Var("op:list"), *items))
+        if text in ("⊤", "⊥"):
+            return Var(text)  # the top / bottom element: an unknown constant of the type the context gives
+        if text == "@" and self.peek() is not None and self.peek()[0] == "ident":
+            return Var("@" + self.next()[1])  # explicit arguments: a different head from the implicit form
         if text == "·":
             self.fresh += 1
             return Var(f"·{self.fresh}")
@@ -661,14 +710,20 @@ def parse_statement(text: str) -> RawStatement:
             mark = "" if level and level != "0" else "₀"
             for n in names:
                 type_vars[n] = f"τ{len(type_vars) + 1}{mark}"
+    declared = {n for _, names, _ in binder_groups for n in names}
+    for kind, _, ty_toks in binder_groups:  # `[Group G]` with G declared nowhere: Lean auto-binds G : Type u_1
+        if kind == "inst":
+            for kd, t in ty_toks[1:]:
+                if kd == "ident" and AUTO_BOUND.fullmatch(t) and t not in declared and t not in type_vars:
+                    type_vars[t] = f"τ{len(type_vars) + 1}"
 
     def rename(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return [(kd, type_vars.get(t, t)) if kd == "ident" else (kd, t) for kd, t in toks]
 
     tv = set(type_vars.values())
     for kind, names, ty_toks in binder_groups:
-        if kind == "inst":
-            premises.append(opaque_from_tokens(rename(ty_toks), ir.BOOL))
+        if kind == "inst":  # `[IsSolvable G]` assumes what `(h : IsSolvable G)` does
+            premises.append(parse_prop(rename(ty_toks), notes))
             notes.append("instance binder " + " ".join(t for _, t in ty_toks))
             continue
         if kind == "vars":

@@ -516,6 +516,8 @@ def standardize(st: Statement) -> Statement:
     used: set[str] = set(ir.free_vars(concl))
     for p in premises:
         used |= ir.free_vars(p)
+    # `n` in `(x : Fin n)` stays: a type depends on it
+    used |= ir.sort_names([variables[n] for n in used if n in variables], [concl, *premises]) & set(variables)
     variables = {n: t for n, t in variables.items() if n in used}
     return replace(st, variables=variables, premises=premises, conclusion=concl)
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import z3
 
-from atf.symeq import ir
+from atf.symeq import facts, ir
 from atf.symeq.ir import App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, Sort, Term, Tup, Ty, Var
 
 MAX_EXPAND_POW = 16
@@ -129,6 +129,8 @@ class Translator:
         out = f(*flat) if flat else f()
         if ret == NAT:
             self.side(out >= 0)
+        for fact in facts.about(name, flat, out):
+            self.side(fact)
         return out
 
     # ------------------------------------------------------------------ terms
@@ -146,7 +148,7 @@ class Translator:
         if isinstance(out, z3.BoolRef):
             return out
         self.exact = False
-        return self.uf("prop:" + _h(repr(ir.alpha_key(t))), (), BOOL, [])
+        return self.uf("prop:" + _h(repr(ir.alpha_key(t)) + repr(ir.type_signature([t]))), (), BOOL, [])
 
     def fallback(self, t: Term, env: dict[str, Any]) -> Any:
         """An uninterpreted function of t's first-order free variables, named by t's shape."""
@@ -162,7 +164,7 @@ class Translator:
                 continue
             args.append(val)
             arg_tys.append(vty)
-        key = "fb:" + _h(repr(ir.alpha_key(t)) + str(ty))
+        key = "fb:" + _h(repr(ir.alpha_key(t)) + repr(ir.type_signature([t])) + str(ty))
         return self.uf(key, tuple(arg_tys), ty, args)
 
     def lookup(self, name: str, env: dict[str, Any]) -> tuple[Any, Ty | None]:
@@ -223,6 +225,10 @@ class Translator:
 
     # ------------------------------------------------------------------ binders
     def bind(self, t: Bind, env: dict[str, Any]) -> Any:
+        if t.kind in ("sum", "prod"):
+            from atf.symeq.bigops import translate
+
+            return translate(self, t, env)
         if t.kind not in ("forall", "exists", "exists1"):
             raise Untranslatable(t.kind)
         inner = dict(env)
@@ -235,8 +241,7 @@ class Translator:
             inner[name] = (c, ty)
             for part, pty in _leaves(c, ty or REAL):
                 consts.append(part)
-                if pty == NAT:
-                    guards.append(part >= 0)
+                guards.extend(self.domain_guard(part, pty))
         self._sides.append([])
         try:
             body = self.term(t.body, inner)
@@ -259,8 +264,7 @@ class Translator:
             others[name] = (c, ty)
             for part, pty in _leaves(c, ty or REAL):
                 ys.append(part)
-                if pty == NAT:
-                    yguards.append(part >= 0)
+                yguards.extend(self.domain_guard(part, pty))
         self._sides.append([])
         try:
             body_y = self.term(t.body, {**env, **others})
@@ -269,6 +273,15 @@ class Translator:
         eqs = [y == x for y, x in zip(ys, consts)]
         uniq = z3.ForAll(ys, z3.Implies(z3.And(*yguards, *sides_y, body_y), z3.And(*eqs)))
         return z3.Exists(consts, z3.And(*guards, *local, body, uniq))
+
+    def domain_guard(self, c: Any, ty: Ty) -> list[Any]:
+        """What a bound variable of type ty ranges over: ℕ is `≥ 0`; ℚ is a real in an unknown set `isRat`
+        (∃ x : ℚ, x ^ 2 = 2 is false, so ℚ cannot range over all reals; nothing else is known about the set)."""
+        if ty == NAT:
+            return [c >= 0]
+        if ty == RAT:
+            return [self.uf("uf:isRat", (REAL,), BOOL, [c])]
+        return []
 
     # ------------------------------------------------------------------ operations
     def app(self, t: App, env: dict[str, Any]) -> Any:
@@ -309,6 +322,9 @@ class Translator:
         if op == "ite":
             return z3.If(a[0], a[1], a[2])
         src = ir.type_of(t.args[0]) if t.args else None
+        if op == "pow" and isinstance(ty, Sort) and isinstance(t.args[1], Num) and t.args[1].value.denominator == 1 \
+                and 0 <= t.args[1].value <= MAX_EXPAND_POW:
+            return self.monoid_power(ty, a[0], int(t.args[1].value))
         if ty not in (NAT, INT, REAL, RAT) and op not in ("cast", "dvd", "prime", "even", "odd"):
             return self.uf(f"{op}:{ty}", tuple(ir.type_of(x) or REAL for x in t.args), ty or REAL, a)
         if op == "add":
@@ -429,6 +445,15 @@ class Translator:
                 out = out * base
             return out
         return self.uf("uf:pow", (t.ty, NAT), t.ty, [base, e])
+
+    def monoid_power(self, ty: Sort, base: Any, k: int) -> Any:
+        """`x ^ k` in a monoid (Mathlib's `Monoid.npow`: x ^ 0 = 1, x ^ (k + 1) = x ^ k * x)."""
+        if k == 0:
+            return self.num(Fraction(1), ty)
+        out = base
+        for _ in range(k - 1):
+            out = self.uf(f"mul:{ty}", (ty, ty), ty, [out, base])
+        return out
 
     def _int_power(self, base: Any, k: int) -> Any:
         if k == 0:

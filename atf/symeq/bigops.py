@@ -1,0 +1,88 @@
+"""Sums and products over integer ranges and intervals with symbolic bounds, for the Z3 translation.
+
+Every domain `Finset.range n`, `Finset.Icc a b`, `Ico`, `Ioc`, `Ioo` of ℕ or ℤ is read as `lo + j` for
+`j ∈ range len` (`Icc a b`: lo = a, len = b + 1 - a, truncated at 0), so `∑ i in Icc 1 n, f i` and
+`∑ i in range n, f (i + 1)` become the same function of `len`: an uninterpreted function named by the
+summand as Z3 simplifies it (the index and enclosing bound variables replaced by canonical constants).
+Two facts about it are true for every summand and are added at the point of use:
+    len = 0  →  S(len) = 0 (1 for a product)
+    len ≥ 1  →  S(len) = S(len - 1) + f(len - 1)   (· for a product)
+Literal bounds never get here: `normalize` unrolls them exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import z3
+
+from atf.symeq import ir
+from atf.symeq.ir import INT, NAT, RAT, REAL, App, Bind, Num, Term, Ty, Var
+
+if TYPE_CHECKING:
+    from atf.symeq.smt import Translator
+
+INDEX = "·j"
+
+
+def _n(v: int, ty: Ty) -> Num:
+    return Num(Fraction(v), ty)
+
+
+def interval(dom: Term) -> tuple[Term, Term, Ty] | None:
+    """(lo, len, index type) of an integer range or interval domain; len is a natural number."""
+    ety = ir.type_of(dom).elem if isinstance(ir.type_of(dom), ir.SetTy) else None
+    if not isinstance(dom, App):
+        return None
+    if dom.op == "range":
+        return _n(0, NAT), dom.args[0], NAT
+    if dom.op not in ("icc", "ico", "ioc", "ioo") or ety not in (NAT, INT):
+        return None
+    a, b = dom.args
+    lo = a if dom.op in ("icc", "ico") else App("add", (a, _n(1, ety)), ety)
+    hi = App("add", (b, _n(1, ety)), ety) if dom.op in ("icc", "ioc") else b  # exclusive upper bound
+    diff = App("sub", (hi, lo), ety)
+    return lo, (diff if ety == NAT else App("tonat", (diff,), NAT)), ety
+
+
+def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
+    """The Z3 term of a sum or product over an integer interval (raises smt.Untranslatable otherwise)."""
+    from atf.symeq.smt import Untranslatable
+
+    iv = interval(t.dom) if t.dom is not None and len(t.vars) == 1 else None
+    if iv is None or t.ty not in (NAT, INT, RAT, REAL):
+        raise Untranslatable(f"{t.kind} over this domain")
+    lo, length, ety = iv
+    (name, _), = t.vars
+    j = Var(INDEX, NAT)
+    idx: Term = j if ety == NAT else App("cast", (j,), INT)
+    if not (isinstance(lo, Num) and lo.value == 0):
+        idx = App("add", (idx, lo), ety)
+    body = ir.substitute(t.body, {name: idx})
+    occurring = ir.free_vars(body)
+    outer = list(dict.fromkeys(x.name for x in ir.walk(body) if isinstance(x, Var) and x.name in env
+                               and x.name in occurring))  # first-occurrence order: alike for alpha-variants
+    outer = [n for n in outer if not isinstance(env[n][1], ir.Fun) and not isinstance(env[n][0], tuple)]
+    # the key: the summand with the index and the enclosing bound variables as canonical constants
+    canon = {INDEX: (z3.Int("bigop!j"), NAT)}
+    for k, n in enumerate(outer):
+        canon[n] = (z3.Const(f"bigop!e{k}", tr.sort(env[n][1])), env[n][1])
+    tr._sides.append([])
+    try:
+        shape = z3.simplify(tr.term(body, {**env, **canon}))
+    finally:
+        tr._sides.pop()
+    key = f"{t.kind}:" + hashlib.sha1(shape.sexpr().encode("utf-8")).hexdigest()[:12]
+    arg_tys = (NAT, *(env[n][1] for n in outer))
+    outer_vals = [env[n][0] for n in outer]
+    n_z = tr.term(length, env)
+    total = tr.uf(key, arg_tys, t.ty, [n_z, *outer_vals])
+    prev = tr.uf(key, arg_tys, t.ty, [n_z - 1, *outer_vals])
+    last = tr.term(ir.substitute(body, {INDEX: App("sub", (length, _n(1, NAT)), NAT)}), env)
+    unit = z3.IntVal(0 if t.kind == "sum" else 1) if t.ty in (NAT, INT) else z3.RealVal(0 if t.kind == "sum" else 1)
+    step = prev + last if t.kind == "sum" else prev * last
+    tr.side(z3.Implies(n_z == 0, total == unit))
+    tr.side(z3.Implies(n_z >= 1, total == step))
+    return total

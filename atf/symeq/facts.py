@@ -1,0 +1,71 @@
+"""True facts about the functions the Z3 translation keeps uninterpreted, added where one is applied.
+
+An uninterpreted `exp` may be negative in a counter-model; these facts rule out such models without
+defining the function. Each holds in Lean/Mathlib and in Isabelle/HOL for every argument (facts about `ln`
+are given for positive arguments only, where the two systems agree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import z3
+
+
+def _abs(x: Any) -> Any:
+    return z3.If(x >= 0, x, -x)
+
+
+def _exp(x: Any, out: Any) -> list[Any]:
+    return [out > 0, z3.Implies(x == 0, out == 1), out >= x + 1]
+
+
+def _ln(x: Any, out: Any) -> list[Any]:
+    return [z3.Implies(x == 1, out == 0), z3.Implies(x > 1, out > 0), z3.Implies(z3.And(x > 0, x < 1), out < 0),
+            z3.Implies(x > 0, out <= x - 1)]
+
+
+def _bounded(x: Any, out: Any) -> list[Any]:
+    return [out >= -1, out <= 1]
+
+
+def _gcd(a: Any, b: Any, out: Any) -> list[Any]:
+    return [out >= 0, (out == 0) == z3.And(a == 0, b == 0), z3.Implies(a != 0, out <= _abs(a)),
+            z3.Implies(b != 0, out <= _abs(b))]
+
+
+def _lcm(a: Any, b: Any, out: Any) -> list[Any]:
+    return [out >= 0, (out == 0) == z3.Or(a == 0, b == 0),
+            z3.Implies(z3.And(a != 0, b != 0), z3.And(out >= _abs(a), out >= _abs(b)))]
+
+
+def _fact(n: Any, out: Any) -> list[Any]:
+    return [out >= 1, z3.Implies(n >= 1, out >= n)]
+
+
+def _choose(n: Any, k: Any, out: Any) -> list[Any]:
+    return [out >= 0, z3.Implies(k > n, out == 0), z3.Implies(k == 0, out == 1), z3.Implies(k == n, out == 1),
+            z3.Implies(z3.And(k >= 0, k <= n), out >= 1)]
+
+
+def _prime(x: Any, out: Any) -> list[Any]:
+    # Lean's `Prime (-3 : ℤ)` holds, so only |x| is known to be at least 2 (ℕ variables are ≥ 0 anyway)
+    return [z3.Implies(out, _abs(x) >= 2), z3.Implies(z3.And(out, x % 2 == 0), _abs(x) == 2)]
+
+
+FACTS: dict[str, Callable[..., list[Any]]] = {
+    "uf:exp": _exp, "uf:ln": _ln, "uf:sin": _bounded, "uf:cos": _bounded, "uf:gcd": _gcd, "uf:lcm": _lcm,
+    "uf:fact": _fact, "uf:choose": _choose, "uf:prime": _prime,
+}
+
+
+def about(name: str, args: list[Any], out: Any) -> list[Any]:
+    """The facts known about `name(*args) = out` (none for an unknown name or unexpected arity/sorts)."""
+    f = FACTS.get(name)
+    if f is None:
+        return []
+    try:
+        return f(*args, out)
+    except (TypeError, z3.Z3Exception):
+        return []

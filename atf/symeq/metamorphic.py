@@ -1,0 +1,440 @@
+"""Metamorphic variants of a Lean 4 statement, for testing SymEq on gold benchmark statements.
+
+A *rewrite* keeps the meaning (SymEq must merge it with the original); a *mutation* changes it (SymEq must
+not). Each works on the statement's tokens (`lean_frontend.tokenize`), and returns None where it does not
+apply (no hypothesis to reorder, no literal to change, ...). Variants are printed with one space between
+tokens, which Lean reads the same way.
+
+Rewrites: rename every variable (also inside types, opaque terms and dotted names), reverse the hypotheses,
+split a hypothesis `A ∧ B` in two, merge two hypotheses into `A ∧ B`, move the last hypothesis into the
+conclusion as `A → C`, swap the sides of an equation, write `x ≠ y` as `¬ x = y`, write `a ≤ b` as `b ≥ a`,
+write `2 * x` as `x * 2`, shift the index of a sum over `Finset.Icc 1 n` to `Finset.range n`.
+Mutations: change a literal, change a relation, drop a hypothesis, change a variable's type between ℕ, ℤ
+and ℝ, widen a range or interval bound, change `+` into `-`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from atf.symeq.ir import scope_end
+from atf.symeq.lean_frontend import is_type_binder, strip_comments, tokenize
+
+Tok = tuple[str, str]
+OPEN, CLOSE = ("(", "[", "{", "⟨", "⦃"), (")", "]", "}", "⟩", "⦄")
+_LOW = {"→", "->", "↔", "∨", "∧", "∀", "∃", "∃!", "fun", "λ", ",", "∑", "∏", "if", "then", "else", "=>", "↦", "$",
+        "<|", "∫", "⋃", "⋂"}
+_REL = {"=", "≠", "<", ">", "≤", "≥"}
+
+
+@dataclass
+class Parts:
+    """A statement cut into tokens: name, binder groups (each with its brackets), conclusion."""
+
+    name: str
+    binders: list[list[Tok]]
+    conclusion: list[Tok]
+    hyps: list[int] = field(default_factory=list)  # indices of binders that are hypotheses
+
+    def text(self) -> str:
+        groups = " ".join(_join(b) for b in self.binders)
+        return f"theorem {self.name} {groups} : {_join(self.conclusion)} := by sorry"
+
+    def copy(self) -> Parts:
+        return Parts(self.name, [list(b) for b in self.binders], list(self.conclusion), list(self.hyps))
+
+
+def _join(toks: list[Tok]) -> str:
+    return " ".join(t for _, t in toks)
+
+
+def cut(text: str) -> Parts | None:
+    """The statement's parts, or None when it is not `theorem name binders : conclusion :=`."""
+    toks = tokenize(strip_comments(text))
+    idx = [k for k, (_, t) in enumerate(toks) if t in ("theorem", "lemma")]
+    if not idx or idx[-1] + 1 >= len(toks):
+        return None
+    i = idx[-1] + 1
+    name = toks[i][1]
+    i += 1
+    binders: list[list[Tok]] = []
+    while i < len(toks) and toks[i][1] in OPEN:
+        j = _close(toks, i)
+        if j is None:
+            return None
+        binders.append(toks[i:j + 1])
+        i = j + 1
+    if i >= len(toks) or toks[i][1] != ":":
+        return None
+    j, depth = i + 1, 0
+    while j < len(toks):
+        t = toks[j][1]
+        depth += t in OPEN
+        depth -= t in CLOSE
+        if depth == 0 and t == ":=":
+            break
+        j += 1
+    concl = toks[i + 1:j]
+    if not concl:
+        return None
+    parts = Parts(name, binders, concl)
+    type_vars = {b[1][1] for b in binders if len(b) > 3 and b[2][1] == ":" and b[3][1].startswith(("Type", "Sort"))}
+    for k, b in enumerate(binders):
+        inner = b[1:-1]
+        colon = next((p for p, (_, t) in enumerate(inner) if t == ":"), None)
+        if b[0][1] == "(" and colon is not None and not is_type_binder(inner[colon + 1:], type_vars):
+            parts.hyps.append(k)
+    return parts
+
+
+def _close(toks: list[Tok], i: int) -> int | None:
+    depth = 0
+    for j in range(i, len(toks)):
+        depth += toks[j][1] in OPEN
+        depth -= toks[j][1] in CLOSE
+        if depth == 0:
+            return j
+    return None
+
+
+def _hyp(b: list[Tok]) -> tuple[list[Tok], list[Tok]]:
+    """(names, proposition) of a hypothesis binder `(h : P)`."""
+    inner = b[1:-1]
+    colon = next(p for p, (_, t) in enumerate(inner) if t == ":")
+    return inner[:colon], inner[colon + 1:]
+
+
+def _paren(toks: list[Tok]) -> list[Tok]:
+    return [("op", "(")] + toks + [("op", ")")]
+
+
+def _depth0(toks: list[Tok]) -> list[tuple[int, str]]:
+    out, depth = [], 0
+    for k, (_, t) in enumerate(toks):
+        if t in OPEN:
+            depth += 1
+        elif t in CLOSE:
+            depth -= 1
+        elif depth == 0:
+            out.append((k, t))
+    return out
+
+
+def _top_relation(toks: list[Tok]) -> int | None:
+    """Index of the single relation of a proposition `a R b` with nothing of lower precedence around it."""
+    top = _depth0(toks)
+    if any(t in _LOW for _, t in top) or (top and top[0][1] == "¬"):
+        return None
+    rels = [k for k, t in top if t in _REL]
+    return rels[0] if len(rels) == 1 else None
+
+
+def variables(p: Parts) -> list[str]:
+    out = []
+    for k, b in enumerate(p.binders):
+        if k in p.hyps or b[0][1] == "[":
+            continue
+        inner = b[1:-1]
+        for kind, t in inner:
+            if t == ":":
+                break
+            if kind == "ident":
+                out.append(t)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- rewrites
+
+
+def rename(p: Parts) -> Parts | None:
+    """Every variable renamed `v₁`-style, wherever it occurs (types, opaque terms, `p.Prime`)."""
+    names = variables(p)
+    if not names:
+        return None
+    new = {n: f"var{k}" for k, n in enumerate(names)}
+
+    def ren(toks: list[Tok]) -> list[Tok]:
+        out = []
+        for kind, t in toks:
+            if kind == "ident":
+                head, dot, rest = t.partition(".")
+                if head in new:
+                    t = new[head] + dot + rest
+            out.append((kind, t))
+        return out
+
+    q = p.copy()
+    q.binders = [ren(b) for b in q.binders]
+    q.conclusion = ren(q.conclusion)
+    return q
+
+
+def reorder(p: Parts) -> Parts | None:
+    if len(p.hyps) < 2:
+        return None
+    q = p.copy()
+    hyps = [p.binders[k] for k in p.hyps]
+    others = [b for k, b in enumerate(p.binders) if k not in p.hyps]
+    q.binders = others + hyps[::-1]
+    q.hyps = list(range(len(others), len(q.binders)))
+    return q
+
+
+def split_and(p: Parts) -> Parts | None:
+    for k in p.hyps:
+        names, prop = _hyp(p.binders[k])
+        top = _depth0(prop)
+        ands = [i for i, t in top if t == "∧"]
+        if len(ands) != 1 or any(t in _LOW - {"∧"} for _, t in top) or (top and top[0][1] == "¬"):
+            continue
+        a, b = prop[:ands[0]], prop[ands[0] + 1:]
+        q = p.copy()
+        h = names[0][1]
+        q.binders[k:k + 1] = [_paren([("ident", h + "_l"), ("op", ":")] + a),
+                              _paren([("ident", h + "_r"), ("op", ":")] + b)]
+        q.hyps = [x if x <= k else x + 1 for x in p.hyps] + [k + 1]
+        return q
+    return None
+
+
+def merge_and(p: Parts) -> Parts | None:
+    if len(p.hyps) < 2:
+        return None
+    k1, k2 = p.hyps[-2], p.hyps[-1]
+    (n1, a), (_, b) = _hyp(p.binders[k1]), _hyp(p.binders[k2])
+    q = p.copy()
+    q.binders[k1] = _paren(n1 + [("op", ":")] + _paren(a) + [("op", "∧")] + _paren(b))
+    del q.binders[k2]
+    q.hyps = [x for x in p.hyps if x != k2]
+    return q
+
+
+def hyp_to_conclusion(p: Parts) -> Parts | None:
+    if not p.hyps or p.hyps[-1] != len(p.binders) - 1:
+        return None
+    k = p.hyps[-1]
+    _, prop = _hyp(p.binders[k])
+    q = p.copy()
+    del q.binders[k]
+    q.hyps = p.hyps[:-1]
+    q.conclusion = _paren(prop) + [("op", "→")] + _paren(p.conclusion)
+    return q
+
+
+def _rewrite_conclusion_relation(p: Parts, f: Callable[[list[Tok], str, list[Tok]], list[Tok] | None]) -> Parts | None:
+    r = _top_relation(p.conclusion)
+    if r is None:
+        return None
+    out = f(p.conclusion[:r], p.conclusion[r][1], p.conclusion[r + 1:])
+    if out is None:
+        return None
+    q = p.copy()
+    q.conclusion = out
+    return q
+
+
+def swap_sides(p: Parts) -> Parts | None:
+    flip = {"=": "=", "≠": "≠", "<": ">", ">": "<", "≤": "≥", "≥": "≤"}
+    return _rewrite_conclusion_relation(p, lambda a, r, b: b + [("op", flip[r])] + a)
+
+
+def flip_relation(p: Parts) -> Parts | None:
+    """`a ≤ b` as `b ≥ a` in the first hypothesis (or the conclusion) that is an order relation."""
+    flip = {"<": ">", ">": "<", "≤": "≥", "≥": "≤"}
+    for k in p.hyps:
+        names, prop = _hyp(p.binders[k])
+        r = _top_relation(prop)
+        if r is not None and prop[r][1] in flip:
+            q = p.copy()
+            q.binders[k] = _paren(names + [("op", ":")] + prop[r + 1:] + [("op", flip[prop[r][1]])] + prop[:r])
+            return q
+    return None
+
+
+def ne_as_not_eq(p: Parts) -> Parts | None:
+    for k in p.hyps:
+        names, prop = _hyp(p.binders[k])
+        r = _top_relation(prop)
+        if r is not None and prop[r][1] == "≠":
+            q = p.copy()
+            q.binders[k] = _paren(names + [("op", ":"), ("op", "¬")] + _paren(prop[:r] + [("op", "=")] + prop[r + 1:]))
+            return q
+    r = _top_relation(p.conclusion)
+    if r is not None and p.conclusion[r][1] == "≠":
+        q = p.copy()
+        q.conclusion = [("op", "¬")] + _paren(p.conclusion[:r] + [("op", "=")] + p.conclusion[r + 1:])
+        return q
+    return None
+
+
+_MUL_BEFORE = {"(", "=", "+", "-", "<", "≤", ">", "≥", ",", "≠", ":", "∧", "∨", "→", "*"}
+_MUL_AFTER = {")", "=", "+", "-", "<", "≤", ">", "≥", ",", "≠", "∧", "∨", "→", "*", ":"}
+
+
+def commute_product(p: Parts) -> Parts | None:
+    """`2 * x` as `x * 2` where the product stands alone (`2 * x ^ 2`, `a / 2 * x` are left as they are)."""
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i in range(len(toks) - 2):
+            if toks[i][0] == "num" and toks[i + 1][1] == "*" and toks[i + 2][0] == "ident" \
+                    and (i == 0 or toks[i - 1][1] in _MUL_BEFORE) \
+                    and (i + 3 == len(toks) or toks[i + 3][1] in _MUL_AFTER):
+                return toks[:i] + [toks[i + 2], toks[i + 1], toks[i]] + toks[i + 3:]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+_BODY_END = frozenset({")", "]", "}", "+", "-", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", ",", ":="})
+
+
+def shift_sum(p: Parts) -> Parts | None:
+    """`∑ i in Finset.Icc 1 n, f i` as `∑ i in Finset.range n, (f (i + 1))` (an untyped index; the body is
+    what Mathlib reads at precedence 67: up to a `+`, a relation or the enclosing bracket)."""
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i in range(len(toks) - 7):
+            if toks[i][1] == "∑" and toks[i + 1][0] == "ident" and toks[i + 2][1] in ("in", "∈") \
+                    and toks[i + 3][1] == "Finset.Icc" and toks[i + 4][1] == "1":
+                v = toks[i + 1][1]
+                end = (i + 5) if toks[i + 5][1] not in OPEN else _close(toks, i + 5)
+                if end is None or end + 2 >= len(toks) or toks[end + 1][1] != "," or toks[end + 2][1] == "-":
+                    continue
+                k = scope_end(toks, end + 2, _BODY_END)
+                new_body: list[Tok] = []
+                for t in toks[end + 2:k]:
+                    new_body += _paren([("ident", v), ("op", "+"), ("num", "1")]) if t == ("ident", v) else [t]
+                hi = toks[i + 5:end + 1]
+                return (toks[:i + 3] + [("ident", "Finset.range")] + hi + [("op", ",")] + _paren(new_body)
+                        + toks[k:])
+        return None
+
+    out = one(p.conclusion)
+    if out is None:
+        return None
+    q = p.copy()
+    q.conclusion = out
+    return q
+
+
+REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
+    "rename": rename, "reorder": reorder, "split_and": split_and, "merge_and": merge_and,
+    "hyp_to_conclusion": hyp_to_conclusion, "swap_sides": swap_sides, "flip_relation": flip_relation,
+    "ne_as_not_eq": ne_as_not_eq, "commute_product": commute_product, "shift_sum": shift_sum,
+}
+
+
+# ----------------------------------------------------------------------------------------------- mutations
+
+
+def _first_in_conclusion_or_hyps(p: Parts, f: Callable[[list[Tok]], list[Tok] | None]) -> Parts | None:
+    out = f(p.conclusion)
+    if out is not None:
+        q = p.copy()
+        q.conclusion = out
+        return q
+    for k in p.hyps:
+        names, prop = _hyp(p.binders[k])
+        out = f(prop)
+        if out is not None:
+            q = p.copy()
+            q.binders[k] = _paren(names + [("op", ":")] + out)
+            return q
+    return None
+
+
+def change_literal(p: Parts) -> Parts | None:
+    """The last numeral of the conclusion (else of a hypothesis) plus one."""
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i in range(len(toks) - 1, -1, -1):
+            kind, t = toks[i]
+            if kind == "num" and "." not in t and not (i > 0 and toks[i - 1][1] in ("^", "MOD", "ZMOD")):
+                return toks[:i] + [("num", str(int(t) + 1))] + toks[i + 1:]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def change_relation(p: Parts) -> Parts | None:
+    swap = {"<": "≤", "≤": "<", ">": "≥", "≥": ">", "=": "≠", "≠": "="}
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for k, t in _depth0(toks):
+            if t in swap:
+                return toks[:k] + [("op", swap[t])] + toks[k + 1:]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def drop_hypothesis(p: Parts) -> Parts | None:
+    if not p.hyps:
+        return None
+    q = p.copy()
+    k = p.hyps[0]
+    del q.binders[k]
+    q.hyps = [x - 1 for x in p.hyps[1:]]
+    return q
+
+
+def change_type(p: Parts) -> Parts | None:
+    """The first variable binder of type ℕ, ℤ or ℝ gets another of the three."""
+    other = {"ℕ": "ℤ", "ℤ": "ℝ", "ℝ": "ℕ"}
+    for k, b in enumerate(p.binders):
+        if k in p.hyps:
+            continue
+        inner = b[1:-1]
+        if len(inner) >= 3 and inner[-2][1] == ":" and inner[-1][1] in other:
+            q = p.copy()
+            q.binders[k] = b[:-2] + [("op", other[inner[-1][1]]), b[-1]]
+            return q
+    return None
+
+
+def widen_bound(p: Parts) -> Parts | None:
+    """`Finset.range n` / `Finset.Icc a b` (and Ico, Set.Icc, ...) with the upper bound plus one."""
+    heads = {"Finset.range", "Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo", "Set.Icc", "Set.Ico",
+             "Set.Ioc", "Set.Ioo"}
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i, (_, t) in enumerate(toks):
+            if t in heads:
+                j = i + 1
+                if t != "Finset.range":  # skip the lower bound
+                    j = _close(toks, j) + 1 if toks[j][1] in OPEN else j + 1
+                if j >= len(toks):
+                    return None
+                end = _close(toks, j) if toks[j][1] in OPEN else j
+                hi = toks[j:end + 1]
+                return toks[:j] + _paren(hi + [("op", "+"), ("num", "1")]) + toks[end + 1:]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def plus_to_minus(p: Parts) -> Parts | None:
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i, (_, t) in enumerate(toks):
+            if t == "+":
+                return toks[:i] + [("op", "-")] + toks[i + 1:]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
+    "change_literal": change_literal, "change_relation": change_relation, "drop_hypothesis": drop_hypothesis,
+    "change_type": change_type, "widen_bound": widen_bound, "plus_to_minus": plus_to_minus,
+}
+
+
+def variants(text: str, kinds: dict[str, Callable[[Parts], Parts | None]]) -> dict[str, str]:
+    """name -> variant text for each transformation in `kinds` that applies to the statement."""
+    p = cut(text)
+    if p is None:
+        return {}
+    out = {}
+    for name, f in kinds.items():
+        q = f(p)
+        if q is not None:
+            out[name] = q.text()
+    return out

@@ -1,0 +1,147 @@
+"""SymEq on metamorphic variants of gold benchmark statements (miniF2F / ProofNet, Lean 4).
+
+    nice python eval/symeq_metamorphic.py --split valid            # development split
+    nice python eval/symeq_metamorphic.py --split test             # report split (nothing tuned on it)
+    nice python eval/symeq_metamorphic.py --split valid --show 20  # print merged mutations / missed rewrites
+
+For each gold statement, every meaning-preserving rewrite of `atf.symeq.metamorphic` (rename variables,
+reorder or split/merge hypotheses, move one into the conclusion, swap equation sides, ...) should land in
+the statement's SymEq class, and no meaning-changing mutation (change a literal, a relation, a type, a
+bound; drop a hypothesis) should. Prints the merge rate of rewrites and the merges of mutations by kind.
+A mutation that merges because Z3 proves the original *and* the mutant outright (two true closed
+propositions are logically equivalent) is counted apart from the false merges; every other merged
+mutation is listed with --show for inspection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+
+from tqdm import tqdm
+
+from atf.cliargs import add_seconds
+from atf.data.benchmarks import load_benchmark
+from atf.symeq.equivalence import SymEq, parse, truth
+from atf.symeq.metamorphic import MUTATIONS, REWRITES, variants
+
+
+def both_valid(a: str, b: str, timeout_ms: int) -> bool:
+    try:
+        return truth(parse(a, "lean"), timeout_ms) == "valid" and truth(parse(b, "lean"), timeout_ms) == "valid"
+    except Exception:  # noqa: BLE001 - undecided: not both valid
+        return False
+
+
+def check_statement(gold: str, timeout_ms: int) -> dict:
+    """Every rewrite's and mutation's verdict against the gold statement (run in a worker process)."""
+    symeq = SymEq("lean", timeout_ms=timeout_ms)
+    try:
+        parse(gold, "lean")
+    except Exception:  # noqa: BLE001 - reported as a count
+        return {"unparsed": True}
+    rw = {kind: symeq.compare(gold, text).equivalent for kind, text in variants(gold, REWRITES).items()}
+    mu = {}
+    for kind, text in variants(gold, MUTATIONS).items():
+        mu[kind] = "apart" if not symeq.compare(gold, text).equivalent else \
+            "both valid" if both_valid(gold, text, timeout_ms) else "merged"
+    return {"unparsed": False, "rewrites": rw, "mutations": mu}
+
+
+def _serve(conn, timeout_ms: int) -> None:
+    while (gold := conn.recv()) is not None:
+        conn.send(check_statement(gold, timeout_ms))
+
+
+def bounded(golds: list[str], timeout_ms: int, deadline_s: float):
+    """(gold, result or None) for each statement, one worker process killed when a statement overruns
+    `deadline_s` (Z3 does not always stop at its own timeout)."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    proc = conn = None
+    for gold in golds:
+        if proc is None:
+            conn, child = ctx.Pipe()
+            proc = ctx.Process(target=_serve, args=(child, timeout_ms), daemon=True)
+            proc.start()
+        conn.send(gold)
+        if conn.poll(deadline_s):
+            yield gold, conn.recv()
+        else:
+            proc.kill()
+            proc.join()
+            proc = None
+            yield gold, None
+    if proc is not None:
+        conn.send(None)
+        proc.join(timeout=5)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--split", default="valid", choices=("valid", "test"),
+                   help="valid to develop on, test to report (default %(default)s)")
+    p.add_argument("--benchmarks", default="minif2f,proofnet", help="comma-separated benchmark names")
+    add_seconds(p, "--timeout-s", 1.0, "Z3 timeout per query")
+    p.add_argument("--limit", type=int, default=None, help="at most this many statements per benchmark")
+    add_seconds(p, "--deadline-s", 60.0, "wall-clock bound per gold statement (all its variants); a worker past "
+                "it is killed")
+    p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
+    args = p.parse_args(argv)
+    t0 = time.perf_counter()
+    for bench in args.benchmarks.split(","):
+        problems = load_benchmark(bench, args.split)[: args.limit]
+        golds = {p.id: p.formal.removeprefix(p.header) for p in problems}
+        rw: dict[str, Counter] = defaultdict(Counter)
+        mu: dict[str, Counter] = defaultdict(Counter)
+        missed, merged, late = [], [], []
+        unparsed = 0
+        by_text = {g: pid for pid, g in golds.items()}
+        timeout_ms = round(args.timeout_s * 1000)
+        for gold, res in tqdm(bounded(list(golds.values()), timeout_ms, args.deadline_s), total=len(golds),
+                              desc=f"{bench} {args.split}"):
+            pid = by_text[gold]
+            if res is None:
+                late.append(pid)
+                continue
+            if res["unparsed"]:
+                unparsed += 1
+                continue
+            texts = {**variants(gold, REWRITES), **variants(gold, MUTATIONS)}
+            for kind, ok in res["rewrites"].items():
+                rw[kind]["merged" if ok else "missed"] += 1
+                if not ok:
+                    missed.append((pid, kind, texts[kind]))
+            for kind, verdict in res["mutations"].items():
+                mu[kind][verdict] += 1
+                if verdict == "merged":
+                    merged.append((pid, kind, texts[kind]))
+        n_rw = sum(sum(c.values()) for c in rw.values())
+        n_rw_ok = sum(c["merged"] for c in rw.values())
+        n_mu = sum(sum(c.values()) for c in mu.values())
+        print(f"\n{bench} {args.split}: {len(problems)} gold statements ({unparsed} unparsed, skipped; "
+              f"{len(late)} past the {args.deadline_s:.0f} s bound, skipped: {', '.join(late) or 'none'})")
+        print(f"  meaning-preserving rewrites merged: {n_rw_ok}/{n_rw} ({100 * n_rw_ok / max(n_rw, 1):.1f}%)")
+        for kind in REWRITES:
+            c = rw.get(kind, Counter())
+            print(f"    {kind:18s} {c['merged']:4d}/{c['merged'] + c['missed']:<4d}")
+        print(f"  meaning-changing mutations merged (each a false merge unless the pair is equivalent after all; "
+              f"listed with --show): {sum(c['merged'] for c in mu.values())}/{n_mu}; "
+              f"merged because Z3 proves both statements: {sum(c['both valid'] for c in mu.values())}")
+        for kind in MUTATIONS:
+            c = mu.get(kind, Counter())
+            print(f"    {kind:18s} merged {c['merged']:3d}, both valid {c['both valid']:3d}, apart {c['apart']:4d}")
+        for pid, kind, text in merged[: args.show]:
+            print(f"  MERGED mutation {kind} of {pid}: {text}")
+        for pid, kind, text in missed[: args.show]:
+            print(f"  missed rewrite {kind} of {pid}: {text}")
+    print(f"\n{time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
