@@ -6,7 +6,8 @@ from types import SimpleNamespace
 import pytest
 
 from atf.data.isabelle import load_math, load_minif2f, minif2f_problem_text
-from atf.rerank.evaluate import (
+from atf.symeq.config import SymEqConfig
+from eval.harness import (
     Method, ScoredProblem, labelling_efficiency, n_at_k, pass_at, pass_at_k, random_pick, read_cache, symeq_records,
     tune_alpha,
 )
@@ -85,20 +86,20 @@ LEAN_CANDS = ["theorem a (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry",
 def test_symeq_records_in_workers_are_cached_and_resumed(tmp_path):
     problems = [SimpleNamespace(id=f"p{i}", statements=LEAN_CANDS) for i in range(3)]
     cache = tmp_path / "s.jsonl"
-    rows = symeq_records(problems[:2], "lean", cache, workers=2, deadline_s=120)
+    rows = symeq_records(problems[:2], "lean", cache, SymEqConfig(workers=2))
     assert rows["p0"]["classes"] == [[0, 1], [2]] and not rows["p0"].get("timed_out")
     assert len(cache.read_text().splitlines()) == 2
-    rows = symeq_records(problems, "lean", cache, workers=1, deadline_s=120)  # only p2 is computed
+    rows = symeq_records(problems, "lean", cache, SymEqConfig(workers=1))  # only p2 is computed
     assert rows["p2"]["classes"] == [[0, 1], [2]]
     ids = [json.loads(x)["id"] for x in cache.read_text().splitlines()]
     assert sorted(ids[:2]) == ["p0", "p1"] and ids[2] == "p2"  # two workers finish in either order
 
 
-def test_a_problem_past_its_deadline_is_recorded_unmerged_and_the_rest_go_on(tmp_path):
-    # A fresh worker needs about a second to import z3 and atf, so 10 ms is always exceeded; each
-    # timed-out worker is killed and replaced, and every problem still gets its line.
+def test_a_problem_past_its_budget_is_recorded_unmerged_and_the_rest_go_on(tmp_path):
+    # A fresh worker needs a few hundred ms to import z3 and atf, so 10 ms is always exceeded; each
+    # worker past the budget is killed and replaced, and every problem still gets its line.
     problems = [SimpleNamespace(id=f"p{i}", statements=LEAN_CANDS) for i in range(2)]
-    rows = symeq_records(problems, "lean", tmp_path / "s.jsonl", workers=1, deadline_s=0.01)
+    rows = symeq_records(problems, "lean", tmp_path / "s.jsonl", SymEqConfig(problem_budget_s=0.01))
     for r in rows.values():
         assert r["timed_out"] and r["classes"] == [[0], [1], [2]] and r["symeq"] == [1 / 3] * 3
     assert len((tmp_path / "s.jsonl").read_text().splitlines()) == 2

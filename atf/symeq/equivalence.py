@@ -20,9 +20,11 @@ import logging
 import re
 import time
 from dataclasses import dataclass, field, replace
+from typing import Iterator
 
 from atf.symeq import ir
 from atf.symeq.align import top_matchings
+from atf.symeq.config import SymEqConfig
 from atf.symeq.elaborate import elaborate
 from atf.symeq.ir import Bind, ParseError, Statement, Term
 from atf.symeq.normalize import standardize
@@ -213,7 +215,8 @@ class SymEqResult:
     """classes: lists of candidate indices, largest first; scores[i] = |class of i| / k.
 
     statements[i] is None when candidate i could not be parsed (errors[i] says why); pairs holds every
-    pair verdict in the order checked.
+    pair verdict in the order checked; budget_exhausted: the problem's time budget ran out (the pairs
+    not decided by then count as not equivalent).
     """
 
     classes: list[list[int]]
@@ -223,6 +226,7 @@ class SymEqResult:
     pairs: list[PairResult]
     seconds: float = 0.0
     vacuous: list[bool] = field(default_factory=list)
+    budget_exhausted: bool = False
 
     def class_of(self, i: int) -> list[int]:
         return next(c for c in self.classes if i in c)
@@ -238,6 +242,64 @@ class SymEqResult:
         return sum(s is not None for s in self.statements)
 
 
+Event = tuple  # see SymEq.events
+
+
+@dataclass
+class Resume:
+    """What an earlier, killed run of `SymEq.events` decided: candidates that failed (index -> reason)
+    and pairs with a verdict ((i, j) -> status)."""
+
+    failed: dict[int, str] = field(default_factory=dict)
+    pairs: dict[tuple[int, int], str] = field(default_factory=dict)
+
+
+class ClusterBuilder:
+    """Folds `SymEq.events` into a SymEqResult (also across a killed run and its resumption)."""
+
+    def __init__(self, k: int):
+        self.k = k
+        self.statements: list[Statement | None] = [None] * k
+        self.errors: list[str | None] = [None] * k
+        self.vacuous = [False] * k
+        self.seen: set[int] = set()
+        self.pairs: list[PairResult] = []
+        self.uf = UnionFind(k)
+        self.resume = Resume()
+
+    def add(self, event: Event) -> None:
+        if event[0] == "parsed":
+            _, i, st, err, vac = event
+            if i not in self.seen:
+                self.seen.add(i)
+                self.statements[i], self.errors[i], self.vacuous[i] = st, err, vac
+        elif event[0] == "pair":
+            self.record(event[1])
+
+    def record(self, res: PairResult) -> None:
+        if (res.i, res.j) in self.resume.pairs:
+            return
+        self.pairs.append(res)
+        self.resume.pairs[(res.i, res.j)] = res.status
+        if res.equivalent:
+            self.uf.union(res.i, res.j)
+
+    def fail_candidate(self, i: int, reason: str) -> None:
+        self.resume.failed[i] = reason
+        self.seen.add(i)
+        self.statements[i], self.errors[i] = None, reason
+
+    def result(self, seconds: float, budget_exhausted: bool = False) -> SymEqResult:
+        for i in range(self.k):
+            if i not in self.seen:
+                self.errors[i] = self.errors[i] or "not read: the problem's time budget ran out"
+        classes = self.uf.classes()
+        size = {x: len(c) for c in classes for x in c}
+        scores = [size[i] / self.k for i in range(self.k)] if self.k else []
+        return SymEqResult(classes, scores, self.statements, self.errors, self.pairs, seconds,
+                           vacuous=self.vacuous, budget_exhausted=budget_exhausted)
+
+
 def _normalize_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -251,7 +313,8 @@ class SymEq:
     lean: an optional `LeanEquivalence` backend, asked when Z3 cannot decide a pair.
     """
 
-    def __init__(self, language: str = "lean", timeout_ms: int = 300, top_k: int = 3, lean=None):
+    def __init__(self, language: str = "lean", timeout_ms: int = SymEqConfig.timeout_ms,
+                 top_k: int = SymEqConfig.top_k, lean=None):
         if language not in ("lean", "isabelle"):
             raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
         self.language = language
@@ -273,34 +336,41 @@ class SymEq:
         return self.compare_statements(sa, sb, a, b, i, j)
 
     def cluster(self, candidates: list[str]) -> SymEqResult:
-        """Equivalence classes of the candidates (union-find, transitivity-implied pairs skipped)."""
+        """Equivalence classes of the candidates (union-find, transitivity-implied pairs skipped), in this
+        process and unbounded: `atf.symeq.pool.SymEqPool` runs the same steps under a hard time bound."""
         t0 = time.perf_counter()
+        acc = ClusterBuilder(len(candidates))
+        for event in self.events(candidates):
+            acc.add(event)
+        return acc.result(time.perf_counter() - t0)
+
+    def events(self, candidates: list[str], skip: Resume | None = None) -> Iterator[Event]:
+        """The steps of `cluster`, one event each: ("begin", kind, i, j) before a step that may take long,
+        then ("parsed", i, statement, error, vacuous) or ("pair", PairResult). `skip` carries what a killed
+        earlier run already decided, so a resumed run does not repeat (or hang on) it."""
+        skip = skip or Resume()
         k = len(candidates)
         statements: list[Statement | None] = []
-        errors: list[str | None] = []
-        for text in candidates:
-            try:
-                statements.append(self.parse(text))
-                errors.append(None)
-            except (ParseError, RecursionError, ValueError) as err:
-                statements.append(None)
-                errors.append(str(err) or type(err).__name__)
-            except Exception as err:  # noqa: BLE001 - one odd candidate must not sink the other k - 1
-                log.warning("internal error reading a candidate: %r", err)
-                statements.append(None)
-                errors.append(f"internal error: {err!r}")
+        vacuous: list[bool] = []
+        for idx, text in enumerate(candidates):
+            st, err, vac = None, skip.failed.get(idx), False
+            if err is None:
+                yield ("begin", "parse", idx, idx)
+                st, err = self._parse_one(text)
+                vac = st is not None and self.is_vacuous(st)
+            statements.append(st)
+            vacuous.append(vac)
+            yield ("parsed", idx, st, err, vac)
         uf = UnionFind(k)
-        pairs: list[PairResult] = []
         keys: dict[tuple, int] = {}
         texts: dict[str, int] = {}
-        vacuous = [st is not None and self.is_vacuous(st) for st in statements]
         for idx, st in enumerate(statements):  # identical standard forms / texts join for free
             if vacuous[idx]:
                 continue
             norm = _normalize_text(candidates[idx])
             if norm in texts:
                 uf.union(texts[norm], idx)
-                pairs.append(PairResult(texts[norm], idx, "equivalent", "string"))
+                yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
                 continue
             texts[norm] = idx
             if st is None:
@@ -308,30 +378,38 @@ class SymEq:
             key = st.key()
             if key in keys:
                 uf.union(keys[key], idx)
-                pairs.append(PairResult(keys[key], idx, "equivalent", "syntactic"))
+                yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
             else:
                 keys[key] = idx
+        for (i, j), status in skip.pairs.items():
+            if status == "equivalent":
+                uf.union(i, j)
         for j in range(k):
             for i in range(j):
-                if uf.find(i) == uf.find(j):
+                if uf.find(i) == uf.find(j) or (i, j) in skip.pairs:
                     continue
                 if statements[i] is None or statements[j] is None or vacuous[i] or vacuous[j]:
                     continue
                 if statements[i].system != statements[j].system:
                     continue
+                yield ("begin", "pair", i, j)
                 try:
                     res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j)
                 except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
                     log.warning("internal error comparing #%d and #%d: %r", i, j, err)
                     res = PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
-                pairs.append(res)
+                yield ("pair", res)
                 if res.equivalent:
                     uf.union(i, j)
-        classes = uf.classes()
-        size = {x: len(c) for c in classes for x in c}
-        scores = [size[i] / k for i in range(k)] if k else []
-        return SymEqResult(classes, scores, statements, errors, pairs, time.perf_counter() - t0,
-                           vacuous=vacuous)
+
+    def _parse_one(self, text: str) -> tuple[Statement | None, str | None]:
+        try:
+            return self.parse(text), None
+        except (ParseError, RecursionError, ValueError) as err:
+            return None, str(err) or type(err).__name__
+        except Exception as err:  # noqa: BLE001 - one odd candidate must not sink the other k - 1
+            log.warning("internal error reading a candidate: %r", err)
+            return None, f"internal error: {err!r}"
 
     def is_vacuous(self, st: Statement) -> bool:
         """Premises Z3 proves contradictory: such a statement says nothing and joins no class."""

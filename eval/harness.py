@@ -12,9 +12,7 @@ work on those records:
 from __future__ import annotations
 
 import logging
-import os
 import statistics
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -23,11 +21,10 @@ from tqdm import tqdm
 
 from atf.jsonl import JsonlWriter, resume_jsonl
 from atf.rerank.combine import combine, rank, select
+from atf.symeq.config import SymEqConfig
+from atf.symeq.pool import SymEqPool
 
 log = logging.getLogger(__name__)
-
-# Wall clock per problem for SymEq in the evaluations (Z3 can overrun its per-query timeout by minutes).
-SYMEQ_DEADLINE_S = 120.0
 
 
 @dataclass
@@ -64,18 +61,14 @@ class ScoredProblem:
 # ----------------------------------------------------------------------------------------------- scoring
 
 
-def _symeq_job(args: tuple[str, list[str], str, int, int]) -> dict:
-    pid, statements, language, timeout_ms, top_k = args
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from atf.symeq.equivalence import SymEq
-
-    res = SymEq(language, timeout_ms=timeout_ms, top_k=top_k).cluster(statements)
+def _symeq_row(pid: str, res) -> dict:
     counts: dict[str, int] = {}
     for p in res.pairs:
         key = f"{p.status}:{p.method}" if p.method else p.status
         counts[key] = counts.get(key, 0) + 1
     return {"id": pid, "classes": res.classes, "symeq": res.scores, "parsed": res.parsed,
-            "vacuous": sum(res.vacuous), "pair_counts": counts, "seconds": res.seconds}
+            "vacuous": sum(res.vacuous), "pair_counts": counts, "seconds": res.seconds,
+            "timed_out": res.budget_exhausted}
 
 
 def _string_classes(statements: Sequence[str]) -> list[list[int]]:
@@ -90,86 +83,30 @@ def read_cache(path: Path) -> dict[str, dict]:
     return {row["id"]: row for row in resume_jsonl(path)}
 
 
-def _worker_loop(conn) -> None:
-    while True:
-        job = conn.recv()
-        if job is None:
-            return
-        conn.send(_symeq_job(job))
-
-
-def deadline_map(jobs: Sequence[tuple], workers: int, deadline_s: float) -> Iterable[tuple[tuple, dict | None]]:
-    """Run `_symeq_job` on every job in `workers` processes, yielding (job, row) as they finish; a job
-    that runs past `deadline_s` yields (job, None) and its worker is killed and replaced. (Z3 does not
-    always honour its own timeout, so a wall clock outside the solver is the only bound that holds.)"""
-    import multiprocessing as mp
-    from multiprocessing.connection import wait
-
-    ctx = mp.get_context("spawn")
-    pending = list(jobs)[::-1]
-    running: dict = {}  # conn -> (process, job, started)
-
-    def start(conn=None, proc=None):
-        if conn is None:
-            conn, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker_loop, args=(child,), daemon=True)
-            proc.start()
-        if pending:
-            job = pending.pop()
-            conn.send(job)
-            running[conn] = (proc, job, time.monotonic())
-        else:
-            conn.send(None)
-            proc.join(timeout=5)
-
-    for _ in range(max(1, min(workers, len(pending)))):
-        start()
-    while running:
-        now = time.monotonic()
-        wait_s = max(0.0, min(t0 + deadline_s - now for _, _, t0 in running.values()))
-        for conn in wait(list(running), timeout=wait_s):
-            proc, job, _ = running.pop(conn)
-            try:
-                row = conn.recv()
-            except EOFError:  # the worker died (out of memory, a crash in Z3): no verdicts for this job
-                row = None
-                proc.join()
-                conn, proc = None, None
-            yield job, row
-            start(conn, proc)
-        now = time.monotonic()
-        for conn, (proc, job, t0) in list(running.items()):
-            if now - t0 > deadline_s:
-                running.pop(conn)
-                proc.kill()
-                proc.join()
-                yield job, None
-                start()
-
-
-def _timed_out_row(job: tuple, deadline_s: float) -> dict:
-    pid, statements = job[0], job[1]
-    k = len(statements)
-    return {"id": pid, "classes": [[i] for i in range(k)], "symeq": [1.0 / k] * k, "parsed": 0, "vacuous": 0,
-            "pair_counts": {}, "seconds": deadline_s, "timed_out": True}
-
-
-def symeq_records(problems: Sequence, language: str, cache: Path, workers: int = 1, timeout_ms: int = 300,
-                  top_k: int = 3, deadline_s: float = SYMEQ_DEADLINE_S) -> dict[str, dict]:
-    """SymEq classes for every problem, appended to `cache` as they finish (resumable). A problem that
-    takes longer than `deadline_s` in all is recorded with no classes merged (`timed_out`)."""
+def symeq_records(problems: Sequence, language: str, cache: Path, config: SymEqConfig | None = None,
+                  pool: SymEqPool | None = None) -> dict[str, dict]:
+    """SymEq classes for every problem, appended to `cache` as they finish (resumable), in `config.workers`
+    processes under SymEq's hard budgets: a problem that runs out of `config.problem_budget_s` keeps the
+    merges made by then and is marked `timed_out`."""
+    config = config or SymEqConfig()
     cache.parent.mkdir(parents=True, exist_ok=True)
     done = read_cache(cache)
-    todo = [(p.id, p.statements, language, timeout_ms, top_k) for p in problems if p.id not in done]
+    todo = [p for p in problems if p.id not in done]
     if todo:
-        with JsonlWriter(cache) as out, tqdm(total=len(todo), desc=f"SymEq {cache.stem}") as bar:
-            for job, row in deadline_map(todo, workers, deadline_s):
-                if row is None:
-                    log.warning("SymEq on %s stopped after %.0f s: recorded with no classes merged", job[0], deadline_s)
-                    row = _timed_out_row(job, deadline_s)
-                out.write(row)
-                done[row["id"]] = row
-                bar.update()
+        own = pool is None
+        pool = pool or SymEqPool(config.workers)
+        try:
+            with JsonlWriter(cache) as out, tqdm(total=len(todo), desc=f"SymEq {cache.stem}") as bar:
+                for idx, res in pool.map([(p.statements, language) for p in todo], config):
+                    row = _symeq_row(todo[idx].id, res)
+                    if res.budget_exhausted:
+                        log.warning("SymEq on %s ran out of its %.0f s budget", row["id"], config.problem_budget_s)
+                    out.write(row)
+                    done[row["id"]] = row
+                    bar.update()
+        finally:
+            if own:
+                pool.close()
     return done
 
 
@@ -192,9 +129,9 @@ def semco_records(problems: Sequence, cache: Path, embedder=None) -> dict[str, l
     return done
 
 
-def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str, workers: int = 1,
-                   timeout_ms: int = 300, top_k: int = 3, embedder=None) -> list[ScoredProblem]:
-    sym = symeq_records(problems, language, cache_dir / f"{name}.symeq.jsonl", workers, timeout_ms, top_k)
+def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str, config: SymEqConfig | None = None,
+                   embedder=None) -> list[ScoredProblem]:
+    sym = symeq_records(problems, language, cache_dir / f"{name}.symeq.jsonl", config)
     sem = semco_records(problems, cache_dir / f"{name}.semco.jsonl", embedder)
     out = []
     for p in problems:
@@ -338,13 +275,14 @@ def labelling_efficiency(problems: Sequence[ScoredProblem], m: Method) -> Labell
                      statistics.fmean(find_cls))
 
 
-def score_isa_sets(cache: Path, workers: int = 1, timeout_ms: int = 300, limit: int | None = None,
+def score_isa_sets(cache: Path, config: SymEqConfig | None = None, limit: int | None = None,
                    sets: Sequence[str] = ("math_train", "math_test", "minif2f")) -> dict[str, list[ScoredProblem]]:
     """The Isa-AutoFormal sets scored with one shared cache (eval/table1.py and eval/rerank_eval.py)."""
     from atf.data.isabelle import load_math, load_minif2f
     from atf.symeq.equivalence import VERSION
 
-    tag = f"t{timeout_ms}_v{VERSION}"
+    config = config or SymEqConfig()
+    tag = f"t{config.timeout_ms}_v{VERSION}"
     suffix = f".first{limit}" if limit else ""
     loaders = {"math_train": lambda: load_math("train"), "math_test": lambda: load_math("test"),
                "minif2f": lambda: load_minif2f()}
@@ -354,5 +292,5 @@ def score_isa_sets(cache: Path, workers: int = 1, timeout_ms: int = 300, limit: 
         if limit and name != "math_train":
             problems = problems[:limit]
         out[name] = score_problems(problems, "isabelle", cache, f"{name}_{tag}{suffix if name != 'math_train' else ''}",
-                                   workers, timeout_ms)
+                                   config)
     return out
