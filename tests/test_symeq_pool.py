@@ -22,10 +22,10 @@ HANG_WORKER = textwrap.dedent("""
     import atf.symeq.equivalence
     e = sys.modules["atf.symeq.equivalence"]
     compare, parse = e.SymEq.compare_statements, e.SymEq.parse
-    def hang_compare(self, sa, sb, ta, tb, i, j):
+    def hang_compare(self, sa, sb, ta, tb, *rest):
         if "HANG" in ta + tb:
             time.sleep(3600)
-        return compare(self, sa, sb, ta, tb, i, j)
+        return compare(self, sa, sb, ta, tb, *rest)
     def hang_parse(self, text):
         if "SLOWREAD" in text:
             time.sleep(3600)

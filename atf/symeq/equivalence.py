@@ -28,7 +28,7 @@ from atf.symeq.config import SymEqConfig
 from atf.symeq.elaborate import elaborate
 from atf.symeq.ir import Bind, ParseError, Statement, Term
 from atf.symeq.normalize import standardize
-from atf.symeq.smt import Translator, Untranslatable, check_valid
+from atf.symeq.smt import Translator, Untranslatable, Verdict, check_valid
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +106,28 @@ def _full_mapping(a: Statement, b: Statement, matching: dict[str, str]) -> dict[
     return out
 
 
-def _premise_keys(st: Statement) -> list[str]:
-    return sorted(repr(ir.alpha_key(p)) for p in st.premises)
+class PairCache:
+    """What one problem's pairs share, computed once per candidate (and per renaming of it): renamed
+    statements, alpha keys, and Z3 translations (`Translator.cached_prop`). Keys name a candidate by its
+    index, so one cache serves one problem."""
+
+    def __init__(self, solver_budget_s: float = SymEqConfig.solver_budget_s):
+        self.data: dict[tuple, object] = {}
+        self.solver_left_s = solver_budget_s
+
+    def timeout_ms(self, full_ms: int) -> int:
+        """The Z3 timeout of the next query: the full one while the problem's solver budget lasts."""
+        return full_ms if self.solver_left_s > 0 else max(10, full_ms // 10)
+
+    def spent(self, seconds: float) -> None:
+        self.solver_left_s -= seconds
+
+    def get(self, key: tuple, make):
+        try:
+            return self.data[key]
+        except KeyError:
+            out = self.data[key] = make()
+            return out
 
 
 def _project(premise: Term, st: Statement, names: list[str]) -> Term:
@@ -118,8 +138,10 @@ def _project(premise: Term, st: Statement, names: list[str]) -> Term:
 
 
 def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: int = 3,
-                i: int = 0, j: int = 1) -> PairResult:
-    """Decide whether two standardized statements of one system are equivalent (see module doc)."""
+                i: int = 0, j: int = 1, cache: PairCache | None = None) -> PairResult:
+    """Decide whether two standardized statements of one system are equivalent (see module doc).
+    `cache`: shared by the pairs of one problem, where i and j are the candidates' indices."""
+    cache = cache or PairCache()
     if a.system != b.system:
         raise ValueError(f"cannot compare a {a.system} statement with a {b.system} one")
     t0 = time.perf_counter()
@@ -127,8 +149,9 @@ def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: in
     first: PairResult | None = None
     for _, matching in matchings:
         mapping = _full_mapping(a, b, matching)
-        b2 = _rename_statement(b, mapping)
-        res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j)
+        bkey = (j, tuple(sorted((k, v) for k, v in mapping.items() if k != v)))
+        b2 = cache.get(("renamed", *bkey), lambda: _rename_statement(b, mapping))
+        res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j, cache, bkey)
         if res.equivalent:
             res.seconds = time.perf_counter() - t0
             return res
@@ -142,36 +165,47 @@ def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: in
 
 
 def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching: dict[str, str],
-                   timeout_ms: int, i: int, j: int) -> PairResult:
-    if a.key() == b.key():
+                   timeout_ms: int, i: int, j: int, cache: PairCache, bkey: tuple) -> PairResult:
+    akey = (i, ())
+    key_a = cache.get(("key", *akey), a.key)
+    key_b = cache.get(("key", *bkey), b.key)
+    if key_a == key_b:
         return PairResult(i, j, "equivalent", "syntactic", dict(matching))
-    same_premises = _premise_keys(a) == _premise_keys(b)
-    same_conclusion = repr(ir.alpha_key(a.conclusion)) == repr(ir.alpha_key(b.conclusion))
+    same_premises = key_a[0] == key_b[0]
+    same_conclusion = key_a[1] == key_b[1]
     matched_b = set(matching.values())
     only_a = [n for n in a.variables if n not in matched_b]
     only_b = [mapping[n] for n in mapping if n not in matching]
     shown = list(a.variables) + only_b
     tr = Translator(a.system)
     try:
-        pa = tr.prop(ir.conj(a.premises))
-        pb = tr.prop(ir.conj(b.premises))
-        ca = tr.prop(a.conclusion)
-        cb = tr.prop(b.conclusion)
+        pa = tr.cached_prop(cache, ("prem", *akey), lambda: ir.conj(a.premises))
+        pb = tr.cached_prop(cache, ("prem", *bkey), lambda: ir.conj(b.premises))
+        ca = tr.cached_prop(cache, ("concl", *akey), lambda: a.conclusion)
+        cb = tr.cached_prop(cache, ("concl", *bkey), lambda: b.conclusion)
         prem_formula = None
         if not same_premises:
-            lhs = tr.prop(_project(ir.conj(a.premises), a, only_a)) if only_a else pa
-            rhs = tr.prop(_project(ir.conj(b.premises), b, only_b)) if only_b else pb
+            lhs = tr.cached_prop(cache, ("proj", *akey, tuple(only_a)),
+                                 lambda: _project(ir.conj(a.premises), a, only_a)) if only_a else pa
+            rhs = tr.cached_prop(cache, ("proj", *bkey, tuple(only_b)),
+                                 lambda: _project(ir.conj(b.premises), b, only_b)) if only_b else pb
             prem_formula = lhs == rhs
     except (Untranslatable, RecursionError) as err:
         return PairResult(i, j, "unknown", "z3", dict(matching), detail=f"untranslatable: {err}")
     import z3
 
+    def check(formula) -> Verdict:
+        t0 = time.perf_counter()
+        v = check_valid(tr, formula, cache.timeout_ms(timeout_ms), shown)
+        cache.spent(time.perf_counter() - t0)
+        return v
+
     if prem_formula is not None:
-        v = check_valid(tr, prem_formula, timeout_ms, shown)
+        v = check(prem_formula)
         if v.status != "valid":
             return _failure(v, "premises", i, j, matching)
     if not same_conclusion:
-        v = check_valid(tr, z3.Implies(z3.And(pa, pb), ca == cb), timeout_ms, shown)
+        v = check(z3.Implies(z3.And(pa, pb), ca == cb))
         if v.status != "valid":
             return _failure(v, "conclusions", i, j, matching)
     return PairResult(i, j, "equivalent", "z3", dict(matching))
@@ -308,18 +342,21 @@ class SymEq:
     """Symbolic equivalence of candidate statements.
 
     language: "lean" or "isabelle".
-    timeout_ms: Z3 timeout per query (two queries per alignment at most).
-    top_k: how many variable alignments to try per pair.
+    timeout_ms, top_k: override the config's Z3 timeout per query and alignments per pair.
     lean: an optional `LeanEquivalence` backend, asked when Z3 cannot decide a pair.
+    config: the settings (`SymEqConfig`). `cluster` runs here, unbounded; `atf.symeq.pool.SymEqPool` runs
+        the same steps in worker processes under the config's hard time budgets.
     """
 
-    def __init__(self, language: str = "lean", timeout_ms: int = SymEqConfig.timeout_ms,
-                 top_k: int = SymEqConfig.top_k, lean=None):
+    def __init__(self, language: str = "lean", timeout_ms: int | None = None, top_k: int | None = None, lean=None,
+                 config: SymEqConfig | None = None):
         if language not in ("lean", "isabelle"):
             raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
+        config = config or SymEqConfig()
         self.language = language
-        self.timeout_ms = timeout_ms
-        self.top_k = top_k
+        self.timeout_ms = timeout_ms or config.timeout_ms
+        self.top_k = top_k or config.top_k
+        self.solver_budget_s = config.solver_budget_s
         self.lean = lean
 
     def parse(self, text: str) -> Statement:
@@ -350,6 +387,7 @@ class SymEq:
         earlier run already decided, so a resumed run does not repeat (or hang on) it."""
         skip = skip or Resume()
         k = len(candidates)
+        cache = PairCache(self.solver_budget_s)
         statements: list[Statement | None] = []
         vacuous: list[bool] = []
         for idx, text in enumerate(candidates):
@@ -394,7 +432,8 @@ class SymEq:
                     continue
                 yield ("begin", "pair", i, j)
                 try:
-                    res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j)
+                    res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j,
+                                                  cache)
                 except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
                     log.warning("internal error comparing #%d and #%d: %r", i, j, err)
                     res = PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
@@ -426,8 +465,9 @@ class SymEq:
             log.warning("vacuity check failed: %r", err)
             return False
 
-    def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int) -> PairResult:
-        res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j)
+    def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int,
+                           cache: PairCache | None = None) -> PairResult:
+        res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j, cache=cache)
         if res.status != "equivalent" and self.lean is not None and self.lean.available \
                 and not (res.status == "different" and res.exact):
             lean_res = self.lean.check(ta, tb, res.alignment or None)

@@ -65,19 +65,22 @@ def worker_main(fd: int, parent: int) -> None:
             return
         if msg is None:
             return
-        job_id, candidates, language, timeout_ms, top_k, resume = msg
-        key = (language, timeout_ms, top_k)
-        engine = engines.get(key) or engines.setdefault(key, SymEq(language, timeout_ms, top_k))
+        job_id, candidates, language, config, resume = msg
+        key = (language, config)
+        engine = engines.get(key) or engines.setdefault(key, SymEq(language, config=config))
         t0 = time.perf_counter()
-        for event in engine.events(list(candidates), resume):
-            if event[0] == "parsed" and event[2] is not None:
-                try:
-                    conn.send((job_id, event))
-                    continue
-                except (RecursionError, TypeError, AttributeError):  # a statement pickle cannot carry
-                    event = (*event[:2], None, "statement too deep to return", event[4])
-            conn.send((job_id, event))
-        conn.send((job_id, ("done", time.perf_counter() - t0)))
+        try:
+            for event in engine.events(list(candidates), resume):
+                if event[0] == "parsed" and event[2] is not None:
+                    try:
+                        conn.send((job_id, event))
+                        continue
+                    except (RecursionError, TypeError, AttributeError):  # a statement pickle cannot carry
+                        event = (*event[:2], None, "statement too deep to return", event[4])
+                conn.send((job_id, event))
+            conn.send((job_id, ("done", time.perf_counter() - t0)))
+        except OSError:  # the owner is gone
+            return
 
 
 @dataclass
@@ -110,8 +113,7 @@ class _Run:
         self.builder = ClusterBuilder(len(self.candidates))
 
     def message(self) -> tuple:
-        c = self.config
-        return (self.job_id, self.candidates, self.language, c.timeout_ms, c.top_k, self.builder.resume)
+        return (self.job_id, self.candidates, self.language, self.config, self.builder.resume)
 
     def deadline(self) -> float:
         return min(self.started + self.config.problem_budget_s, self.last_event + self.config.step_budget_s)
