@@ -12,6 +12,7 @@ work on those records:
 from __future__ import annotations
 
 import logging
+import re
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,21 @@ class ScoredProblem:
     pair_counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     timed_out: bool = False
+    category: str = ""
+    answers: list[str | None] = field(default_factory=list)
+
+    @property
+    def answer_classes(self) -> list[list[int]]:
+        """Candidates stating the same literal answer form a class; one without a literal answer is alone."""
+        groups: dict[str, list[int]] = {}
+        out: list[list[int]] = []
+        for i in range(self.k):
+            a = self.answers[i] if i < len(self.answers) else None
+            if a is None:
+                out.append([i])
+            else:
+                groups.setdefault(a, []).append(i)
+        return sorted(out + list(groups.values()), key=lambda g: (-len(g), g[0]))
 
     @property
     def k(self) -> int:
@@ -61,6 +77,18 @@ class ScoredProblem:
 # ----------------------------------------------------------------------------------------------- scoring
 
 
+def _answer(st) -> str | None:
+    from atf.symeq.normalize import answer
+
+    if st is None:
+        return None
+    try:
+        a = answer(st)
+    except Exception:  # noqa: BLE001 - no answer is a fine reading of an odd statement
+        return None
+    return None if a is None else str(a)
+
+
 def _symeq_row(pid: str, res) -> dict:
     counts: dict[str, int] = {}
     for p in res.pairs:
@@ -68,7 +96,7 @@ def _symeq_row(pid: str, res) -> dict:
         counts[key] = counts.get(key, 0) + 1
     return {"id": pid, "classes": res.classes, "symeq": res.scores, "parsed": res.parsed,
             "vacuous": sum(res.vacuous), "pair_counts": counts, "seconds": res.seconds,
-            "timed_out": res.budget_exhausted}
+            "timed_out": res.budget_exhausted, "answers": [_answer(st) for st in res.statements]}
 
 
 def _string_classes(statements: Sequence[str]) -> list[list[int]]:
@@ -110,6 +138,16 @@ def symeq_records(problems: Sequence, language: str, cache: Path, config: SymEqC
     return done
 
 
+def category_of(p) -> str:
+    """MATH: the subject (Algebra, Number Theory, ...); miniF2F: the source (aime, amc12, mathd_algebra, imo, ...)."""
+    meta = getattr(p, "meta", {}) or {}
+    if meta.get("type"):
+        return str(meta["type"])
+    parts = str(p.id).split("/")[-1].split("_")
+    head = "_".join(parts[:2]) if parts[0] == "mathd" and len(parts) > 1 else parts[0]
+    return re.sub(r"(?<=\d)[ab]$", "", head) or "other"
+
+
 def semco_records(problems: Sequence, cache: Path, embedder=None) -> dict[str, list[float]]:
     """SemCo cosines from the problems' back-translations (cached)."""
     done = {k: v["semco"] for k, v in read_cache(cache).items()}
@@ -143,7 +181,8 @@ def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str
             _string_classes(p.statements),
             repo_sy if all(x is not None for x in repo_sy) else None,
             repo_se if all(x is not None for x in repo_se) else None,
-            s["parsed"], s["vacuous"], s["pair_counts"], s["seconds"], s.get("timed_out", False)))
+            s["parsed"], s["vacuous"], s["pair_counts"], s["seconds"], s.get("timed_out", False),
+            category_of(p), s.get("answers") or [None] * len(p.statements)))
     return out
 
 
@@ -152,31 +191,44 @@ def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str
 
 @dataclass(frozen=True)
 class Method:
-    """How candidates are ordered: name in symeq | semco | log | linear | quadratic | majority |
-    repo_symeq | repo_semco | repo_linear; alpha for the combinations; syntax: invalid candidates last."""
+    """How candidates are ordered: name in symeq | semco | log | linear | quadratic | majority | answer |
+    repo_symeq | repo_semco; alpha for the combinations; tiebreak: "index" (sampling order) or "semco"
+    (the higher SemCo score first) among equal scores; syntax: invalid candidates last."""
 
     name: str
     alpha: float = 0.5
     syntax: bool = True
     tau_symeq: float = 0.25
     tau_semco: float = 1 / 3
+    tiebreak: str = "index"
+
+    def label(self) -> str:
+        alpha = f" a={self.alpha:.2f}" if self.name in ("log", "linear", "quadratic") else ""
+        return f"{self.name}{alpha}{', SemCo breaks ties' if self.tiebreak == 'semco' else ''}"
 
 
 def order_for(p: ScoredProblem, m: Method) -> tuple[list[int], list[list[int]] | None]:
     """(order, classes used by n@k selection) of one problem under a method."""
     valid = p.valid if m.syntax else None
+    tb = p.semco if m.tiebreak == "semco" else None
     k = p.k
+
+    def by_class_size(classes: list[list[int]]) -> list[int]:
+        size = {i: len(c) / k for c in classes for i in c}
+        return rank([size[i] for i in range(k)], valid, tb)
+
     if m.name == "symeq":
-        return rank(p.symeq, valid), p.classes
+        return rank(p.symeq, valid, tb), p.classes
     if m.name == "semco":
         return rank(p.semco, valid), None
     if m.name in ("log", "linear", "quadratic"):
-        return rank(combine(p.symeq, p.semco, m.name, m.alpha, m.tau_symeq, m.tau_semco), valid), p.classes
+        return rank(combine(p.symeq, p.semco, m.name, m.alpha, m.tau_symeq, m.tau_semco), valid, tb), p.classes
     if m.name == "majority":
-        size = {i: len(c) / k for c in p.string_classes for i in c}
-        return rank([size[i] for i in range(k)], valid), p.string_classes
+        return by_class_size(p.string_classes), p.string_classes
+    if m.name == "answer":
+        return by_class_size(p.answer_classes), p.answer_classes
     if m.name == "repo_symeq" and p.repo_symeq is not None:
-        return rank(p.repo_symeq, valid), None
+        return rank(p.repo_symeq, valid, tb), None
     if m.name == "repo_semco" and p.repo_semco is not None:
         return rank(p.repo_semco, valid), None
     raise ValueError(f"method {m.name} not available for {p.id}")
@@ -218,6 +270,34 @@ def tune_alpha(problems: Sequence[ScoredProblem], method: str, grid: Sequence[fl
     top = [a for a, s in zip(grid, scores) if s == best]
     alpha = top[len(top) // 2]
     return alpha, best
+
+
+def tune(problems: Sequence[ScoredProblem], name: str, alphas: Sequence[float] | None = None,
+         tiebreaks: Sequence[str] = ("index", "semco")) -> tuple[Method, float]:
+    """The knobs (alpha for a combination, the tie-break) that maximize 1@k on `problems`: (method, 1@k).
+    Among equal scores: the middle of the best alpha plateau, and sampling order before SemCo."""
+    if name in ("log", "linear", "quadratic"):
+        grid = list(alphas) if alphas is not None else [i / 20 for i in range(21)]
+    else:
+        grid = [0.5]
+    best: tuple[float, list[Method]] = (-1.0, [])
+    for tiebreak in tiebreaks:
+        for a in grid:
+            m = Method(name, a, tiebreak=tiebreak)
+            score = n_at_k(problems, m, 1)
+            if score > best[0] + 1e-12:
+                best = (score, [m])
+            elif abs(score - best[0]) <= 1e-12:
+                best[1].append(m)
+    score, top = best
+    first = [m for m in top if m.tiebreak == top[0].tiebreak]
+    return first[len(first) // 2], score
+
+
+def positional_correctness(problems: Sequence[ScoredProblem]) -> list[float]:
+    """Share of correct candidates at each sample index (a flat curve is what unbiased labels give)."""
+    k = max((p.k for p in problems), default=0)
+    return [statistics.fmean(p.labels[i] for p in problems if p.k > i) for i in range(k)] if problems else []
 
 
 @dataclass

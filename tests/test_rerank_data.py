@@ -8,8 +8,8 @@ import pytest
 from atf.data.isabelle import load_math, load_minif2f, minif2f_problem_text
 from atf.symeq.config import SymEqConfig
 from eval.harness import (
-    Method, ScoredProblem, labelling_efficiency, n_at_k, pass_at, pass_at_k, random_pick, read_cache, symeq_records,
-    tune_alpha,
+    Method, ScoredProblem, category_of, labelling_efficiency, n_at_k, pass_at, pass_at_k, positional_correctness,
+    random_pick, read_cache, symeq_records, tune, tune_alpha,
 )
 
 
@@ -61,6 +61,29 @@ def test_tune_alpha_finds_the_plateau():
     p2 = sp([True, False], [[0], [1]], [0.9, 0.1], [0.49, 0.51], pid="2")
     alpha, best = tune_alpha([p1, p2], "linear")
     assert best == 1.0 and 0 < alpha < 1
+
+
+def test_tune_chooses_the_tie_break_and_alpha_from_the_problems_it_is_given():
+    # two SymEq classes of equal size: only SemCo's opinion separates them, and it is right here
+    tie = sp([False, False, True, True], [[0, 1], [2, 3]], [0.5] * 4, [0.1, 0.2, 0.9, 0.8], pid="tie")
+    m, best = tune([tie], "symeq")
+    assert m.tiebreak == "semco" and best == 1.0
+    assert n_at_k([tie], Method("symeq"), 1) == 0.0  # sampling order picks the wrong class
+    # where SemCo is wrong on ties, sampling order is kept
+    wrong = sp([True, True, False, False], [[0, 1], [2, 3]], [0.5] * 4, [0.1, 0.2, 0.9, 0.8], pid="w")
+    assert tune([wrong], "symeq")[0].tiebreak == "index"
+
+
+def test_answer_agreement_classes_and_positional_bias():
+    p = sp([True, False, True, False], [[0], [1], [2], [3]], [0.25] * 4, [0.5] * 4)
+    p.answers = ["5", None, "5", "7"]
+    assert p.answer_classes == [[0, 2], [1], [3]]
+    assert n_at_k([p], Method("answer"), 1) == 1.0
+    q = sp([True, False, False, False], [[0], [1], [2], [3]], [0.25] * 4, [0.5] * 4)
+    assert positional_correctness([p, q]) == [1.0, 0.0, 0.5, 0.0]
+    assert category_of(SimpleNamespace(id="mathd_numbertheory_12", meta={})) == "mathd_numbertheory"
+    assert category_of(SimpleNamespace(id="amc12b_2002_p3", meta={})) == "amc12"
+    assert category_of(SimpleNamespace(id="x", meta={"type": "Geometry"})) == "Geometry"
 
 
 def test_labelling_efficiency():
