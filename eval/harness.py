@@ -14,9 +14,9 @@ from __future__ import annotations
 import logging
 import re
 import statistics
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from tqdm import tqdm
 

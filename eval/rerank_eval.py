@@ -24,8 +24,15 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file (python eval/rerank_eval.py): the repository root is the package root
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from atf.symeq.config import SymEqConfig  # noqa: E402
-from eval.harness import Method, labelling_efficiency, n_at_k, pass_at, score_isa_sets, tune_alpha  # noqa: E402
+from atf.symeq.config import SymEqConfig
+from eval.harness import (
+    Method,
+    labelling_efficiency,
+    n_at_k,
+    pass_at,
+    score_isa_sets,
+    tune_alpha,
+)
 
 COMBOS = ("log", "linear", "quadratic")
 

@@ -33,10 +33,18 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file (python eval/table1.py): the repository root is the package root
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from atf.symeq.config import SymEqConfig  # noqa: E402
-from eval.harness import (  # noqa: E402
-    Method, ScoredProblem, labelling_efficiency, n_at_k, pass_at, pass_at_k, positional_correctness, random_pick,
-    score_isa_sets, tune,
+from atf.symeq.config import SymEqConfig
+from eval.harness import (
+    Method,
+    ScoredProblem,
+    labelling_efficiency,
+    n_at_k,
+    pass_at,
+    pass_at_k,
+    positional_correctness,
+    random_pick,
+    score_isa_sets,
+    tune,
 )
 
 NS = (1, 2, 3)

@@ -8,8 +8,19 @@ import pytest
 from atf.data.isabelle import load_math, load_minif2f, minif2f_problem_text
 from atf.symeq.config import SymEqConfig
 from eval.harness import (
-    Method, ScoredProblem, category_of, labelling_efficiency, n_at_k, pass_at, pass_at_k, positional_correctness,
-    random_pick, read_cache, symeq_records, tune, tune_alpha,
+    Method,
+    ScoredProblem,
+    category_of,
+    labelling_efficiency,
+    n_at_k,
+    pass_at,
+    pass_at_k,
+    positional_correctness,
+    random_pick,
+    read_cache,
+    symeq_records,
+    tune,
+    tune_alpha,
 )
 
 

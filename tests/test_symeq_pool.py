@@ -164,7 +164,7 @@ def test_the_issue_case_returns_within_the_budget_with_its_merges(data_dir):
         [sys.executable, "-m", "atf.cli", "rerank", "--input", "-", "--language", "lean", "--json",
          "--budget-s", str(budget), "--step-budget-s", "2"],
         input=json.dumps({"problem": "IMO 1997 P5", "candidates": cands}), capture_output=True, text=True,
-        timeout=budget + 60, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+        timeout=budget + 60, check=False, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert out.returncode == 0, out.stderr
     record = json.loads(out.stdout.strip().splitlines()[-1])
     wall = time.monotonic() - t0

@@ -19,8 +19,8 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Iterator
 
 from atf.symeq import ir
 from atf.symeq.align import top_matchings
@@ -150,7 +150,7 @@ def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: in
     for _, matching in matchings:
         mapping = _full_mapping(a, b, matching)
         bkey = (j, tuple(sorted((k, v) for k, v in mapping.items() if k != v)))
-        b2 = cache.get(("renamed", *bkey), lambda: _rename_statement(b, mapping))
+        b2 = cache.get(("renamed", *bkey), lambda m=mapping: _rename_statement(b, m))
         res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j, cache, bkey)
         if res.equivalent:
             res.seconds = time.perf_counter() - t0

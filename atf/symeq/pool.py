@@ -26,9 +26,10 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Iterator, Sequence
+from typing import Self
 
 from atf.symeq.config import SymEqConfig
 from atf.symeq.equivalence import ClusterBuilder, PairResult, SymEqResult, UnionFind
@@ -216,7 +217,7 @@ class SymEqPool:
                 self._reap(w)
             self._idle.clear()
 
-    def __enter__(self) -> SymEqPool:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:
