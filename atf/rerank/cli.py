@@ -123,7 +123,9 @@ def run(args) -> int:
         record = {
             "id": item["id"], "language": language, "order": res.order, "selected": picks,
             "scores": res.scores, "symeq": res.symeq_scores, "semco": res.semco_scores, "classes": res.classes,
-            "semco_source": res.semco_source, "budget_exhausted": res.symeq.budget_exhausted, "unparsed": {i: e for i, e in enumerate(res.symeq.errors) if e},
+            "semco_source": res.semco_source, "budget_exhausted": res.symeq.budget_exhausted,
+            "symeq_seconds": round(res.symeq.seconds, 3),
+            "unparsed": {i: e for i, e in enumerate(res.symeq.errors) if e},
             "pairs": [{"i": p.i, "j": p.j, "status": p.status, "method": p.method, "detail": p.detail,
                        "counterexample": p.counterexample} for p in res.symeq.pairs],
         }

@@ -58,6 +58,7 @@ def worker_main(fd: int, parent: int) -> None:
     from atf.symeq.equivalence import SymEq
 
     conn = Connection(fd)
+    conn.send((0, ("ready",)))  # imports done: step deadlines start now, not at the interpreter's start
     engines: dict[tuple, SymEq] = {}
     while True:
         try:
@@ -109,6 +110,7 @@ class _Run:
     run_started: float = field(default_factory=time.monotonic)
     seconds: float = 0.0  # time spent inside workers
     job_id: int = 0
+    ready: bool = True  # False while its fresh worker is still importing (no step deadline then)
 
     def __post_init__(self):
         self.builder = ClusterBuilder(len(self.candidates))
@@ -117,7 +119,8 @@ class _Run:
         return (self.job_id, self.candidates, self.language, self.config, self.builder.resume)
 
     def deadline(self) -> float:
-        return min(self.started + self.config.problem_budget_s, self.last_event + self.config.step_budget_s)
+        end = self.started + self.config.problem_budget_s
+        return min(end, self.last_event + self.config.step_budget_s) if self.ready else end
 
     def apply(self, event: tuple) -> bool:
         """Fold one event in; True when the run is complete."""
@@ -188,6 +191,13 @@ class SymEqPool:
             self._reap(w)  # died while idle (killed from outside): replaced
         return self._start()
 
+    def _replace(self, w: _Worker) -> None:
+        """Reap a killed or dead worker and keep a spare started, so that the next resumption does not wait
+        for a fresh interpreter to import Z3 (seconds on a loaded machine)."""
+        self._reap(w)
+        if not self._closed and not any(x.alive() for x in self._idle):
+            self._idle.append(self._start())
+
     def _reap(self, w: _Worker) -> None:
         if w.alive():
             w.proc.kill()
@@ -250,6 +260,7 @@ class SymEqPool:
             self._next_job += 1
             run.job_id = self._next_job
             run.current, run.last_event, run.run_started = None, time.monotonic(), time.monotonic()
+            run.ready = w.heard
             w.conn.send(run.message())
             runs[w.conn] = (w, run)
 
@@ -274,7 +285,9 @@ class SymEqPool:
                         while not done and conn.poll():
                             job_id, event = conn.recv()
                             w.heard = True
-                            if job_id == run.job_id:
+                            if job_id == 0:  # a fresh worker is ready
+                                run.last_event, run.ready = time.monotonic(), True
+                            elif job_id == run.job_id:
                                 done = run.apply(event)
                     except (EOFError, OSError):
                         died = True
@@ -289,7 +302,7 @@ class SymEqPool:
                             raise RuntimeError(f"a SymEq worker exited at start (code {w.proc.returncode}); "
                                                "its error is on stderr")
                         run.seconds += time.monotonic() - run.run_started
-                        self._reap(w)
+                        self._replace(w)
                         log.warning("a SymEq worker died during %s", run.current)
                         if run.fail_current("the worker died on this step") and \
                                 time.monotonic() < run.started + config.problem_budget_s:
@@ -301,7 +314,7 @@ class SymEqPool:
                     if now < run.deadline():
                         continue
                     del runs[conn]
-                    self._reap(w)
+                    self._replace(w)
                     run.seconds += now - run.run_started
                     out_of_budget = now >= run.started + config.problem_budget_s
                     why = f"killed after {now - run.last_event:.1f} s"
