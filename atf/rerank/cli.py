@@ -49,7 +49,8 @@ def add_parser(sub) -> None:
                    help="weight of SymEq (1: SymEq only, 0: SemCo only; default %(default)s)")
     p.add_argument("-n", type=int, default=1, help="how many candidates to select (n@k, one per class; default 1)")
     add_seconds(p, "--timeout-s", default_of(SymEqConfig, "timeout_ms") / 1000,
-                "Z3's own timeout per query (soft: Z3 may overrun it; the budgets below are hard)", old_ms=("--timeout-ms",))
+                "Z3's own timeout per query (soft: Z3 may overrun it; the budgets below are hard)",
+                old_ms=("--timeout-ms",))
     add_seconds(p, "--budget-s", default_of(SymEqConfig, "problem_budget_s"),
                 "hard wall clock of SymEq per problem: pairs undecided by then stay unmerged")
     add_seconds(p, "--step-budget-s", default_of(SymEqConfig, "step_budget_s"),

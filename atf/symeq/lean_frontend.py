@@ -2,8 +2,8 @@
 
 The statement's structure (header, the last theorem/lemma/example, its binders and conclusion) comes from
 `atf.lean.statement`, the project's one reader of Lean statements; this module parses only the
-expressions inside. Its bracketed binders are sorted into variables (their type is a type: ℝ, ℕ → ℝ, Finset ℕ, a declared
-`Type*`) and hypotheses (their type is a proposition), instance binders `[Group G]` become opaque
+expressions inside. Its bracketed binders are sorted into variables (their type is a type: ℝ, ℕ → ℝ,
+Finset ℕ, a declared `Type*`) and hypotheses (their type is a proposition), instance binders `[Group G]` become opaque
 premises, and type variables are renamed by position (`(G : Type*)` and `(H : Type*)` read alike).
 
 Expressions are read by a Pratt parser with Lean 4 / Mathlib precedences: `∀ ∃ ∃! fun λ`, `∧ ∨ ¬ → ↔`,

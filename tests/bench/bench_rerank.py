@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--k", type=int, nargs="+", default=[10, 16])
     ap.add_argument("--lean", type=int, default=0, metavar="N", help="also N FormalAlign Lean 4 problems")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (each problem runs in one)")
-    add_seconds(ap, "--timeout-s", SymEqConfig.timeout_ms / 1000, "Z3's own timeout per query", old_ms=("--timeout-ms",))
+    add_seconds(ap, "--timeout-s", SymEqConfig.timeout_ms / 1000, "Z3's own timeout per query",
+                old_ms=("--timeout-ms",))
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="cProfile the N slowest problems")
     args = ap.parse_args(argv)
     config = SymEqConfig(timeout_ms=round(args.timeout_s * 1000), workers=args.workers)
