@@ -63,7 +63,7 @@ def rewrite(statement: str, rng: random.Random, change_numeral: bool) -> str:
         i, j = assume[1], assume[2]
         lines[i], lines[j] = lines[j], lines[i]
     out = "\n".join(lines)
-    if change_numeral:
+    if change_numeral and "shows" in out:
         nums = list(re.finditer(r"(?<![\w.])(\d+)(?![\w.])", out.split("shows", 1)[-1]))
         if nums:
             k = nums[rng.randrange(len(nums))]
