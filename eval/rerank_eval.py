@@ -1,6 +1,6 @@
 """n@k and labelling efficiency of SymEq/SemCo reranking on the Isa-AutoFormal GPT-4 candidates.
 
-    nice python -m eval.rerank_eval --workers 2          # shares the cache of eval/table1.py (runs/rerank)
+    nice python eval/rerank_eval.py --workers 2          # shares the cache of eval/table1.py (runs/rerank)
 
 Prints, for MATH test (761, human labels) and miniF2F (488, ATP-oracle labels):
   n@k for n = 1..5 by method (picks remove their SymEq class; SemCo alone takes its top n);

@@ -1,9 +1,9 @@
 """Table 1 of "Autoformalize Mathematical Statements by Symbolic Equivalence and Semantic Consistency" (Li et
 al., NeurIPS 2024), recomputed with atf on the paper's own GPT-4 candidates (Isabelle, k = 10).
 
-    nice python -m eval.table1 --workers 2            # everything (cached under runs/rerank, resumable)
-    nice python -m eval.table1 --limit 40             # a quick look at the first 40 problems of each set
-    nice python -m eval.table1 --markdown             # also the README's table
+    nice python eval/table1.py --workers 2            # everything (cached under runs/rerank, resumable)
+    nice python eval/table1.py --limit 40             # a quick look at the first 40 problems of each set
+    nice python eval/table1.py --markdown             # also the README's table
 
 Main table, on the problems the paper reports:
   MATH-400   the paper's random 400 MATH test problems (in isa-autoformal-assess exactly those whose

@@ -107,7 +107,7 @@ def profile(jobs: list[tuple[list[str], str]], config: SymEqConfig, top: int = 2
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--limit", type=int, default=None, help="first N of the 400 problems")
-    ap.add_argument("--k", type=int, nargs="+", default=[10, 16])
+    ap.add_argument("--k", type=int, nargs="+", default=[10, 16], help="candidates per problem (default %(default)s)")
     ap.add_argument("--lean", type=int, default=0, metavar="N", help="also N FormalAlign Lean 4 problems")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (each problem runs in one)")
     add_seconds(ap, "--timeout-s", SymEqConfig.timeout_ms / 1000, "Z3's own timeout per query",
