@@ -21,18 +21,25 @@ from collections import Counter
 from tqdm import tqdm
 
 from atf.data.labelled import load_beq
-from atf.symeq.ir import ParseError
-from atf.symeq.equivalence import equivalence, parse
+from atf.symeq.config import SymEqConfig
+from atf.symeq.pool import SymEqPool
 
 
-def verdict(item, timeout_ms: int) -> tuple[str, str, bool]:
-    """(verdict, reason, fully modelled)."""
-    try:
-        gold = parse(item.gold, "lean")
-        cand = parse(item.candidate, "lean")
-    except (ParseError, RecursionError, ValueError) as err:
-        return "unknown", f"unparsed: {err}", False
-    res = equivalence(gold, cand, timeout_ms=timeout_ms)
+def verdicts(items, config: SymEqConfig):
+    """(item, verdict, reason, fully modelled) per pair, each decided in a worker under SymEq's hard budgets."""
+    with SymEqPool(config.workers) as pool:
+        for idx, result in pool.map([([it.gold, it.candidate], "lean") for it in items], config):
+            yield (items[idx], *verdict(result))
+
+
+def verdict(result) -> tuple[str, str, bool]:
+    """(verdict, reason, fully modelled) from the SymEq result on [gold, candidate]."""
+    gold, cand = result.statements
+    if gold is None or cand is None:
+        return "unknown", f"unparsed: {result.errors[0] or result.errors[1]}", False
+    res = next((p for p in result.pairs if p.status != "skipped"), None)
+    if res is None:
+        return "unknown", "vacuous premises" if any(result.vacuous) else "not compared", False
     modelled = gold.fully_modelled and cand.fully_modelled
     if res.status == "equivalent":
         return "equivalent", res.method, modelled
@@ -48,14 +55,13 @@ def main(argv: list[str] | None = None) -> int:
     add_seconds(p, "--timeout-s", 2.0, "Z3 timeout per query", old_ms=("--timeout-ms",))
     p.add_argument("--split", default="all", choices=("all", "dev", "test"),
                    help="which BEq pairs (dev/test halves, or all; default %(default)s)")
+    p.add_argument("--workers", type=int, default=SymEqConfig.workers, help="SymEq worker processes")
     p.add_argument("--show", type=int, default=0, help="print this many verdicts with reasons")
     args = p.parse_args(argv)
     items = load_beq(args.split)
-    rows = []
+    config = SymEqConfig(timeout_ms=round(args.timeout_s * 1000), workers=args.workers)
     t0 = time.perf_counter()
-    for it in tqdm(items, desc="BEq pairs"):
-        v, why, modelled = verdict(it, round(args.timeout_s * 1000))
-        rows.append((it, v, why, modelled))
+    rows = list(tqdm(verdicts(items, config), total=len(items), desc="BEq pairs"))
     secs = (time.perf_counter() - t0) / max(len(items), 1)
 
     def report(name, rs):

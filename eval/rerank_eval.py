@@ -21,7 +21,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from atf.rerank.evaluate import Method, labelling_efficiency, n_at_k, pass_at, score_isa_sets, tune_alpha
+if __package__ in (None, ""):  # run as a file (python eval/rerank_eval.py): the repository root is the package root
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from atf.symeq.config import SymEqConfig
+from eval.harness import (
+    Method,
+    labelling_efficiency,
+    n_at_k,
+    pass_at,
+    score_isa_sets,
+    tune_alpha,
+)
 
 COMBOS = ("log", "linear", "quadratic")
 
@@ -32,16 +43,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cache", type=Path, default=Path("runs/rerank"),
                    help="per-problem score cache, shared with eval/table1.py (default %(default)s)")
-    p.add_argument("--workers", type=int, default=1, help="processes for SymEq (default %(default)s)")
-    add_seconds(p, "--timeout-s", 0.3, "Z3 timeout per query", old_ms=("--timeout-ms",))
+    p.add_argument("--workers", type=int, default=SymEqConfig.workers, help="processes for SymEq (default %(default)s)")
+    add_seconds(p, "--timeout-s", SymEqConfig.timeout_ms / 1000, "Z3 timeout per query", old_ms=("--timeout-ms",))
     p.add_argument("--limit", type=int, default=None, help="first N problems of each set (a quick look)")
     p.add_argument("--max-n", type=int, default=5, help="n@k is reported for n = 1..max-n (default %(default)s)")
     p.add_argument("--lean-formalalign", type=int, default=0, metavar="N",
                    help="also cluster N FormalAlign (Lean 4) problems")
     args = p.parse_args(argv)
+    config = SymEqConfig(timeout_ms=round(args.timeout_s * 1000), workers=args.workers)
     if args.lean_formalalign:
-        formalalign(args.lean_formalalign, round(args.timeout_s * 1000), args.cache, args.workers)
-    scored = score_isa_sets(args.cache, args.workers, round(args.timeout_s * 1000), args.limit)
+        formalalign(args.lean_formalalign, config, args.cache)
+    scored = score_isa_sets(args.cache, config, args.limit)
     train = scored["math_train"]
     ns = range(1, args.max_n + 1)
 
@@ -75,20 +87,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def formalalign(n: int, timeout_ms: int, cache: Path, workers: int) -> None:
+def formalalign(n: int, config: SymEqConfig, cache: Path) -> None:
     import json
     import re
     from types import SimpleNamespace
 
     from atf.paths import shared_data_dir
-    from atf.rerank.evaluate import symeq_records
     from atf.symeq.equivalence import VERSION
+    from eval.harness import symeq_records
 
     path = shared_data_dir() / "formalalign/data/minif2f/misalignment/test_misalignment.json"
     rows = [r for r in json.loads(path.read_text(encoding="utf-8")) if len(r["outputs"]) >= 2][:n]
     problems = [SimpleNamespace(id=str(i), statements=[re.sub(r":=[\s\S]*$", "", o["response"]).rstrip() + " := by sorry"
                                                        for o in row["outputs"]]) for i, row in enumerate(rows)]
-    records = symeq_records(problems, "lean", cache / f"formalalign_t{timeout_ms}_v{VERSION}.symeq.jsonl", workers, timeout_ms)
+    records = symeq_records(problems, "lean", cache / f"formalalign_t{config.timeout_ms}_v{VERSION}.symeq.jsonl", config)
     merged, total, alone, parsed, cands, late = 0, 0, 0, 0, 0, 0
     by_type: dict[str, list[int]] = {}
     for p, row in zip(problems, rows):
@@ -108,7 +120,7 @@ def formalalign(n: int, timeout_ms: int, cache: Path, workers: int) -> None:
             total += 1
             by_type.setdefault(o.get("misalign_type") or "?", []).append(hit)
     print(f"\nFormalAlign miniF2F (Lean 4), {len(rows)} problems, {cands} candidates ({100 * parsed / cands:.1f}% parsed, "
-          f"{late} problem(s) past the deadline):")
+          f"{late} problem(s) past the time budget):")
     print(f"  gold statement alone in its class: {alone}/{len(rows)}; misaligned variants in the gold class: "
           f"{merged}/{total} ({100 * merged / max(total, 1):.1f}%)")
     print("  by misalignment type: " + ", ".join(f"{t} {sum(v)}/{len(v)}" for t, v in sorted(by_type.items())))

@@ -65,3 +65,10 @@ def test_select_removes_the_chosen_class_each_round():
     assert select(order, None, 2) == [3, 0]
     with pytest.raises(ValueError):
         select(order, classes, 0)
+
+
+def test_rank_breaks_ties_by_the_second_score_then_by_sampling_order():
+    from atf.rerank.combine import rank
+
+    assert rank([0.5, 0.5, 0.9, 0.5], tiebreak=[0.1, 0.3, 0.0, 0.3]) == [2, 1, 3, 0]
+    assert rank([0.5, 0.5], valid=[False, True], tiebreak=[0.9, 0.1]) == [1, 0]

@@ -6,8 +6,20 @@ from types import SimpleNamespace
 import pytest
 
 from atf.data.isabelle import load_math, load_minif2f, minif2f_problem_text
-from atf.rerank.evaluate import (
-    Method, ScoredProblem, labelling_efficiency, n_at_k, pass_at, pass_at_k, random_pick, read_cache, symeq_records,
+from atf.symeq.config import SymEqConfig
+from eval.harness import (
+    Method,
+    ScoredProblem,
+    category_of,
+    labelling_efficiency,
+    n_at_k,
+    pass_at,
+    pass_at_k,
+    positional_correctness,
+    random_pick,
+    read_cache,
+    symeq_records,
+    tune,
     tune_alpha,
 )
 
@@ -62,6 +74,29 @@ def test_tune_alpha_finds_the_plateau():
     assert best == 1.0 and 0 < alpha < 1
 
 
+def test_tune_chooses_the_tie_break_and_alpha_from_the_problems_it_is_given():
+    # two SymEq classes of equal size: only SemCo's opinion separates them, and it is right here
+    tie = sp([False, False, True, True], [[0, 1], [2, 3]], [0.5] * 4, [0.1, 0.2, 0.9, 0.8], pid="tie")
+    m, best = tune([tie], "symeq")
+    assert m.tiebreak == "semco" and best == 1.0
+    assert n_at_k([tie], Method("symeq"), 1) == 0.0  # sampling order picks the wrong class
+    # where SemCo is wrong on ties, sampling order is kept
+    wrong = sp([True, True, False, False], [[0, 1], [2, 3]], [0.5] * 4, [0.1, 0.2, 0.9, 0.8], pid="w")
+    assert tune([wrong], "symeq")[0].tiebreak == "index"
+
+
+def test_answer_agreement_classes_and_positional_bias():
+    p = sp([True, False, True, False], [[0], [1], [2], [3]], [0.25] * 4, [0.5] * 4)
+    p.answers = ["5", None, "5", "7"]
+    assert p.answer_classes == [[0, 2], [1], [3]]
+    assert n_at_k([p], Method("answer"), 1) == 1.0
+    q = sp([True, False, False, False], [[0], [1], [2], [3]], [0.25] * 4, [0.5] * 4)
+    assert positional_correctness([p, q]) == [1.0, 0.0, 0.5, 0.0]
+    assert category_of(SimpleNamespace(id="mathd_numbertheory_12", meta={})) == "mathd_numbertheory"
+    assert category_of(SimpleNamespace(id="amc12b_2002_p3", meta={})) == "amc12"
+    assert category_of(SimpleNamespace(id="x", meta={"type": "Geometry"})) == "Geometry"
+
+
 def test_labelling_efficiency():
     p = sp([True, True, False, False], [[0, 1], [2, 3]], [0.5, 0.5, 0.5, 0.5], [0.1, 0.2, 0.9, 0.8])
     eff = labelling_efficiency([p], Method("semco"))
@@ -85,20 +120,20 @@ LEAN_CANDS = ["theorem a (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry",
 def test_symeq_records_in_workers_are_cached_and_resumed(tmp_path):
     problems = [SimpleNamespace(id=f"p{i}", statements=LEAN_CANDS) for i in range(3)]
     cache = tmp_path / "s.jsonl"
-    rows = symeq_records(problems[:2], "lean", cache, workers=2, deadline_s=120)
+    rows = symeq_records(problems[:2], "lean", cache, SymEqConfig(workers=2))
     assert rows["p0"]["classes"] == [[0, 1], [2]] and not rows["p0"].get("timed_out")
     assert len(cache.read_text().splitlines()) == 2
-    rows = symeq_records(problems, "lean", cache, workers=1, deadline_s=120)  # only p2 is computed
+    rows = symeq_records(problems, "lean", cache, SymEqConfig(workers=1))  # only p2 is computed
     assert rows["p2"]["classes"] == [[0, 1], [2]]
     ids = [json.loads(x)["id"] for x in cache.read_text().splitlines()]
     assert sorted(ids[:2]) == ["p0", "p1"] and ids[2] == "p2"  # two workers finish in either order
 
 
-def test_a_problem_past_its_deadline_is_recorded_unmerged_and_the_rest_go_on(tmp_path):
-    # A fresh worker needs about a second to import z3 and atf, so 10 ms is always exceeded; each
-    # timed-out worker is killed and replaced, and every problem still gets its line.
+def test_a_problem_past_its_budget_is_recorded_unmerged_and_the_rest_go_on(tmp_path):
+    # A fresh worker needs a few hundred ms to import z3 and atf, so 10 ms is always exceeded; each
+    # worker past the budget is killed and replaced, and every problem still gets its line.
     problems = [SimpleNamespace(id=f"p{i}", statements=LEAN_CANDS) for i in range(2)]
-    rows = symeq_records(problems, "lean", tmp_path / "s.jsonl", workers=1, deadline_s=0.01)
+    rows = symeq_records(problems, "lean", tmp_path / "s.jsonl", SymEqConfig(problem_budget_s=0.01))
     for r in rows.values():
         assert r["timed_out"] and r["classes"] == [[0], [1], [2]] and r["symeq"] == [1 / 3] * 3
     assert len((tmp_path / "s.jsonl").read_text().splitlines()) == 2

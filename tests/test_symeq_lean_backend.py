@@ -97,3 +97,39 @@ def test_symeq_asks_lean_only_when_z3_cannot_decide(data_dir):
     se2 = SymEq("lean", lean=LeanEquivalence(repl=repl2))
     r2 = se2.compare("theorem a (x : ℝ) (h : x > 1) : x > 0 := by sorry", "theorem b (x : ℝ) (h : x > 2) : x > 0 := by sorry")
     assert r2.status == "different" and r2.exact and repl2.requests == []
+
+
+# ----------------------------------------------------------------------------------------------- one reader
+
+READER_CASES = [
+    # universe parameters after the name
+    ("theorem t.{u} {α : Type u} (s : Finset α) (h : 0 < s.card) : s.Nonempty := by sorry", ["s"], 1),
+    # a string literal with a closing bracket inside a binder must not end the binder
+    ('theorem t (n : ℕ) (h : toString n ≠ ")") (m : ℕ) (h₁ : n = 2) : n + 1 = 3 := by sorry', ["n", "m"], 2),
+    # a comment with brackets and `:=` between binders
+    ("theorem t (x : ℝ) /- (y : ℝ) := -/ (h : x = 1) : x + 1 = 2 := by sorry", ["x"], 1),
+    # a nested block comment
+    ("theorem t (x : ℕ) /- a /- b ) -/ c -/ (h : x = 1) : x = 1 := by sorry", ["x"], 1),
+]
+
+
+@pytest.mark.parametrize("text,variables,hypotheses", READER_CASES)
+def test_front_end_and_backend_read_binders_as_the_statement_reader_does(text, variables, hypotheses):
+    from atf.lean.statement import parse_statement as read
+    from atf.symeq import lean_frontend
+
+    st = read(text)
+    assert [n for b in st.binders for n in b.names if n in variables] == variables
+    parts = split_parts(text)
+    assert [n for names, _ in parts.variables for n in names if not names[0].startswith("α")] == variables
+    assert len(parts.hypotheses) == hypotheses
+    assert parts.conclusion == st.conclusion.strip()
+    raw = lean_frontend.parse_statement(text)
+    assert [n for n, _ in raw.variables] == variables
+    assert len(raw.premises) == hypotheses
+
+
+def test_universe_parameters_do_not_change_the_meaning():
+    a = "theorem t.{u} (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry"
+    b = "theorem t (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry"
+    assert SymEq("lean").compare(a, b).equivalent

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from atf.symeq.config import SymEqConfig
+
 EPILOG = """\
 input (--input FILE, or stdin with -):
   a JSON object   {"problem": "...", "candidates": ["theorem ...", ...],
@@ -46,8 +48,14 @@ def add_parser(sub) -> None:
     p.add_argument("--alpha", type=float, default=default_of(Reranker, "alpha"),
                    help="weight of SymEq (1: SymEq only, 0: SemCo only; default %(default)s)")
     p.add_argument("-n", type=int, default=1, help="how many candidates to select (n@k, one per class; default 1)")
-    add_seconds(p, "--timeout-s", default_of(Reranker, "timeout_ms") / 1000, "Z3 timeout per query",
+    add_seconds(p, "--timeout-s", default_of(SymEqConfig, "timeout_ms") / 1000,
+                "Z3's own timeout per query (soft: Z3 may overrun it; the budgets below are hard)",
                 old_ms=("--timeout-ms",))
+    add_seconds(p, "--budget-s", default_of(SymEqConfig, "problem_budget_s"),
+                "hard wall clock of SymEq per problem: pairs undecided by then stay unmerged")
+    add_seconds(p, "--step-budget-s", default_of(SymEqConfig, "step_budget_s"),
+                "hard wall clock per pair (or per candidate read): an overrunning one is killed and counts as "
+                "undecided")
     add_engine(p, "--informalizer", "engine for SemCo informalization (default: none, see below)")
     p.add_argument("--lean", action="store_true", help="also try Lean tactics for pairs Z3 cannot decide "
                                                        "(needs a configured Lean REPL; see atf syntax-check)")
@@ -102,8 +110,9 @@ def run(args) -> int:
         lean = LeanEquivalence()
         if not lean.available:
             print("atf rerank: no Lean REPL configured; the Lean backend is skipped", file=sys.stderr)
-    reranker = Reranker(informalizer=informalizer, combine=args.combine, alpha=args.alpha,
-                        timeout_ms=round(args.timeout_s * 1000), lean=lean)
+    config = SymEqConfig(timeout_ms=round(args.timeout_s * 1000), step_budget_s=args.step_budget_s,
+                         problem_budget_s=args.budget_s)
+    reranker = Reranker(informalizer=informalizer, combine=args.combine, alpha=args.alpha, symeq=config, lean=lean)
     done = {str(row["id"]) for row in resume_jsonl(args.output)} if args.output else set()
     sink = JsonlWriter(args.output) if args.output else None
     for item in items:
@@ -115,7 +124,9 @@ def run(args) -> int:
         record = {
             "id": item["id"], "language": language, "order": res.order, "selected": picks,
             "scores": res.scores, "symeq": res.symeq_scores, "semco": res.semco_scores, "classes": res.classes,
-            "semco_source": res.semco_source, "unparsed": {i: e for i, e in enumerate(res.symeq.errors) if e},
+            "semco_source": res.semco_source, "budget_exhausted": res.symeq.budget_exhausted,
+            "symeq_seconds": round(res.symeq.seconds, 3),
+            "unparsed": {i: e for i, e in enumerate(res.symeq.errors) if e},
             "pairs": [{"i": p.i, "j": p.j, "status": p.status, "method": p.method, "detail": p.detail,
                        "counterexample": p.counterexample} for p in res.symeq.pairs],
         }
@@ -142,6 +153,8 @@ def _print(item: dict, res, picks: list[int], explain: bool) -> None:
         print(f"{r:>4} {i:>3} {res.scores[i]:>8.3f} {res.symeq_scores[i]:>6.2f} {res.semco_scores[i]:>6.3f} "
               f"{class_id[i]:>5}  {first}{note}")
     print(f"selected ({len(picks)}@{len(item['candidates'])}): {picks}")
+    if res.symeq.budget_exhausted:
+        print("note: SymEq's time budget ran out; the pairs it had not decided stay unmerged (see --budget-s)")
     if explain:
         for p in res.symeq.pairs:
             print("  " + p.describe())

@@ -50,10 +50,13 @@ def combine(symeq: Sequence[float], semco: Sequence[float], method: str = "log",
     return [alpha * a * a + (1 - alpha) * b * b for a, b in zip(p, q)]
 
 
-def rank(scores: Sequence[float], valid: Sequence[bool] | None = None) -> list[int]:
-    """Indices best first; ties keep the sampling order; candidates marked invalid go last."""
+def rank(scores: Sequence[float], valid: Sequence[bool] | None = None,
+         tiebreak: Sequence[float] | None = None) -> list[int]:
+    """Indices best first; ties go to the higher `tiebreak` score, then keep the sampling order;
+    candidates marked invalid go last."""
     ok = valid if valid is not None else [True] * len(scores)
-    return sorted(range(len(scores)), key=lambda i: (not ok[i], -scores[i], i))
+    tb = tiebreak if tiebreak is not None else [0.0] * len(scores)
+    return sorted(range(len(scores)), key=lambda i: (not ok[i], -scores[i], -tb[i], i))
 
 
 def select(order: Sequence[int], classes: Sequence[Sequence[int]] | None, n: int) -> list[int]:

@@ -8,7 +8,9 @@ from typing import Sequence
 from atf.llm.base import Engine, SamplingParams
 from atf.rerank.combine import combine, rank, select
 from atf.rerank.semco import Embedder, SemCo
-from atf.symeq.equivalence import SymEq, SymEqResult
+from atf.symeq.config import SymEqConfig
+from atf.symeq.equivalence import SymEqResult
+from atf.symeq.pool import SymEqPool, shared_pool
 
 
 @dataclass
@@ -45,14 +47,15 @@ class Reranker:
     combine: "log" | "linear" | "quadratic" (see `atf.rerank.combine`).
     alpha: weight of SymEq in the combination (1: SymEq only, 0: SemCo only).
     tau_symeq / tau_semco: softmax temperatures that put the two scores on one scale.
-    timeout_ms: Z3 timeout per query; top_k: variable alignments tried per pair.
+    symeq: SymEq's settings (Z3 timeout, alignments, the hard time budgets per step and per problem).
+    pool: the worker processes SymEq runs in (default: the process-wide shared pool).
     lean: optional `LeanEquivalence` backend for pairs Z3 cannot decide.
     informalize_params: sampling settings for the informalizer.
     """
 
     def __init__(self, informalizer: Engine | None = None, embedder: Embedder | None = None,
                  combine: str = "log", alpha: float = 0.5, tau_symeq: float = 0.25, tau_semco: float = 1 / 3,
-                 timeout_ms: int = 300, top_k: int = 3, lean=None,
+                 symeq: SymEqConfig | None = None, pool: SymEqPool | None = None, lean=None,
                  informalize_params: SamplingParams | None = None):
         if combine not in ("log", "linear", "quadratic"):
             raise ValueError(f"combine must be log, linear or quadratic, got {combine!r}")
@@ -62,17 +65,10 @@ class Reranker:
         self.alpha = alpha
         self.tau_symeq = tau_symeq
         self.tau_semco = tau_semco
-        self.timeout_ms = timeout_ms
-        self.top_k = top_k
+        self.symeq_config = symeq or SymEqConfig()
+        self.pool = pool
         self.lean = lean
         self.semco = SemCo(informalizer, embedder, informalize_params)
-        self._symeq: dict[str, SymEq] = {}
-
-    def symeq_for(self, language: str) -> SymEq:
-        if language not in self._symeq:
-            self._symeq[language] = SymEq(language, self.timeout_ms, self.top_k,
-                                          lean=self.lean if language == "lean" else None)
-        return self._symeq[language]
 
     def rerank(self, problem: str, candidates: Sequence[str], back_translations: Sequence[str] | None = None,
                language: str = "lean", valid: Sequence[bool] | None = None) -> RerankResult:
@@ -84,7 +80,8 @@ class Reranker:
             raise ValueError("no candidates to rerank")
         if valid is not None and len(valid) != len(candidates):
             raise ValueError(f"{len(valid)} validity flags for {len(candidates)} candidates")
-        sym = self.symeq_for(language).cluster(list(candidates))
+        pool = self.pool or shared_pool(self.symeq_config.workers)
+        sym = pool.cluster(list(candidates), language, self.symeq_config, self.lean if language == "lean" else None)
         sem = self.semco.score(problem, candidates, back_translations, language)
         scores = combine(sym.scores, sem.scores, self.method, self.alpha, self.tau_symeq, self.tau_semco)
         return RerankResult(rank(scores, valid), scores, sym.scores, sem.scores, sym.classes,

@@ -7,12 +7,17 @@
     smt           IR -> Z3 with each system's semantics
     align         variable alignments between two statements
     equivalence   pairwise equivalence and SymEq classes (union-find)
+    pool          the same, in worker processes with a hard time bound per pair and per problem
+    config        SymEqConfig: every SymEq default, once
     lean_backend  the same question asked to Lean where it is installed
 
-    from atf.symeq import SymEq
-    SymEq().classes(candidates, language="lean")
+    from atf.symeq import SymEqPool
+    with SymEqPool() as pool:
+        result = pool.cluster(candidates, "lean")     # bounded by SymEqConfig.problem_budget_s
 """
 
+from atf.symeq.config import SymEqConfig
 from atf.symeq.equivalence import PairResult, SymEq, SymEqResult, equivalence, parse
+from atf.symeq.pool import SymEqPool, shared_pool
 
-__all__ = ["SymEq", "SymEqResult", "PairResult", "equivalence", "parse"]
+__all__ = ["SymEq", "SymEqConfig", "SymEqPool", "SymEqResult", "PairResult", "equivalence", "parse", "shared_pool"]

@@ -19,19 +19,21 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from atf.symeq import ir
 from atf.symeq.align import top_matchings
+from atf.symeq.config import SymEqConfig
 from atf.symeq.elaborate import elaborate
 from atf.symeq.ir import App, Bind, ParseError, Statement, Term
 from atf.symeq.normalize import standardize
-from atf.symeq.smt import Translator, Untranslatable, check_valid
+from atf.symeq.smt import Translator, Untranslatable, Verdict, check_valid
 
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 6
+VERSION = 7
 
 
 @dataclass
@@ -110,8 +112,28 @@ def _full_mapping(a: Statement, b: Statement, matching: dict[str, str]) -> dict[
     return out
 
 
-def _premise_keys(st: Statement) -> list[str]:
-    return sorted(repr(ir.alpha_key(p)) for p in st.premises)
+class PairCache:
+    """What one problem's pairs share, computed once per candidate (and per renaming of it): renamed
+    statements, alpha keys, and Z3 translations (`Translator.cached_prop`). Keys name a candidate by its
+    index, so one cache serves one problem."""
+
+    def __init__(self, solver_budget_s: float = SymEqConfig.solver_budget_s):
+        self.data: dict[tuple, object] = {}
+        self.solver_left_s = solver_budget_s
+
+    def timeout_ms(self, full_ms: int) -> int:
+        """The Z3 timeout of the next query: the full one while the problem's solver budget lasts."""
+        return full_ms if self.solver_left_s > 0 else max(10, full_ms // 10)
+
+    def spent(self, seconds: float) -> None:
+        self.solver_left_s -= seconds
+
+    def get(self, key: tuple, make):
+        try:
+            return self.data[key]
+        except KeyError:
+            out = self.data[key] = make()
+            return out
 
 
 def _project(premise: Term, st: Statement, names: list[str]) -> Term:
@@ -122,8 +144,10 @@ def _project(premise: Term, st: Statement, names: list[str]) -> Term:
 
 
 def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: int = 3,
-                i: int = 0, j: int = 1) -> PairResult:
-    """Decide whether two standardized statements of one system are equivalent (see module doc)."""
+                i: int = 0, j: int = 1, cache: PairCache | None = None) -> PairResult:
+    """Decide whether two standardized statements of one system are equivalent (see module doc).
+    `cache`: shared by the pairs of one problem, where i and j are the candidates' indices."""
+    cache = cache or PairCache()
     if a.system != b.system:
         raise ValueError(f"cannot compare a {a.system} statement with a {b.system} one")
     t0 = time.perf_counter()
@@ -131,12 +155,13 @@ def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: in
     first: PairResult | None = None
     for _, matching in matchings:
         mapping = _full_mapping(a, b, matching)
-        b2 = _rename_statement(b, mapping)
+        bkey = (j, tuple(sorted((k, v) for k, v in mapping.items() if k != v)))
+        b2 = cache.get(("renamed", *bkey), lambda m=mapping: _rename_statement(b, m))
         if any(b2.variables[x] != a.variables[x] for x in matching.values()):
             # matched by type shape, but `Fin n` became `Fin k` under this matching: not an alignment
             res = PairResult(i, j, "different", "", dict(matching), None, "variable types", exact=False)
         else:
-            res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j)
+            res = _check_aligned(a, b2, mapping, matching, timeout_ms, i, j, cache, bkey)
         if res.equivalent:
             res.seconds = time.perf_counter() - t0
             return res
@@ -150,42 +175,51 @@ def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: in
 
 
 def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching: dict[str, str],
-                   timeout_ms: int, i: int, j: int) -> PairResult:
-    if a.key() == b.key():
+                   timeout_ms: int, i: int, j: int, cache: PairCache, bkey: tuple) -> PairResult:
+    akey = (i, ())
+    key_a = cache.get(("key", *akey), a.key)
+    key_b = cache.get(("key", *bkey), b.key)
+    if key_a == key_b:
         return PairResult(i, j, "equivalent", "syntactic", dict(matching))
-    # alike up to bound names *and types* (alpha keys alone do not see `Fin n` against `Fin k`)
-    same_premises = _premise_keys(a) == _premise_keys(b) and \
-        ir.type_signature(a.premises) == ir.type_signature(b.premises)
-    same_conclusion = repr(ir.alpha_key(a.conclusion)) == repr(ir.alpha_key(b.conclusion)) and \
-        ir.type_signature([a.conclusion]) == ir.type_signature([b.conclusion])
+    # alike up to bound names *and types* (the keys carry type signatures, see Statement.key)
+    same_premises = key_a[0] == key_b[0] and key_a[2] == key_b[2]
+    same_conclusion = key_a[1] == key_b[1] and key_a[3] == key_b[3]
     matched_b = set(matching.values())
     only_a = [n for n in a.variables if n not in matched_b]
     only_b = [mapping[n] for n in mapping if n not in matching]
     shown = list(a.variables) + only_b
     tr = Translator(a.system)
     try:
-        pa = tr.prop(ir.conj(a.premises))
-        pb = tr.prop(ir.conj(b.premises))
-        ca = tr.prop(a.conclusion)
-        cb = tr.prop(b.conclusion)
+        pa = tr.cached_prop(cache, ("prem", *akey), lambda: ir.conj(a.premises))
+        pb = tr.cached_prop(cache, ("prem", *bkey), lambda: ir.conj(b.premises))
+        ca = tr.cached_prop(cache, ("concl", *akey), lambda: a.conclusion)
+        cb = tr.cached_prop(cache, ("concl", *bkey), lambda: b.conclusion)
         prem_formula = None
         if not same_premises:
-            lhs = tr.prop(_project(ir.conj(a.premises), a, only_a)) if only_a else pa
-            rhs = tr.prop(_project(ir.conj(b.premises), b, only_b)) if only_b else pb
+            lhs = tr.cached_prop(cache, ("proj", *akey, tuple(only_a)),
+                                 lambda: _project(ir.conj(a.premises), a, only_a)) if only_a else pa
+            rhs = tr.cached_prop(cache, ("proj", *bkey, tuple(only_b)),
+                                 lambda: _project(ir.conj(b.premises), b, only_b)) if only_b else pb
             prem_formula = lhs == rhs
     except (Untranslatable, RecursionError) as err:
         return PairResult(i, j, "unknown", "z3", dict(matching), detail=f"untranslatable: {err}")
     import z3
 
+    def check(formula) -> Verdict:
+        t0 = time.perf_counter()
+        v = check_valid(tr, formula, cache.timeout_ms(timeout_ms), shown)
+        cache.spent(time.perf_counter() - t0)
+        return v
+
     if prem_formula is not None:
-        v = check_valid(tr, prem_formula, timeout_ms, shown)
+        v = check(prem_formula)
         if v.status != "valid":
             # a hypothesis moved into the conclusion changes the number of premises: only then compare whole
             if len(a.premises) != len(b.premises) and _whole_statements_agree(tr, a, b, only_a, only_b, timeout_ms):
                 return PairResult(i, j, "equivalent", "z3", dict(matching))
             return _failure(v, "premises", i, j, matching)
     if not same_conclusion:
-        v = check_valid(tr, z3.Implies(z3.And(pa, pb), ca == cb), timeout_ms, shown)
+        v = check(z3.Implies(z3.And(pa, pb), ca == cb))
         if v.status != "valid":
             return _failure(v, "conclusions", i, j, matching)
     return PairResult(i, j, "equivalent", "z3", dict(matching))
@@ -252,7 +286,8 @@ class SymEqResult:
     """classes: lists of candidate indices, largest first; scores[i] = |class of i| / k.
 
     statements[i] is None when candidate i could not be parsed (errors[i] says why); pairs holds every
-    pair verdict in the order checked.
+    pair verdict in the order checked; budget_exhausted: the problem's time budget ran out (the pairs
+    not decided by then count as not equivalent).
     """
 
     classes: list[list[int]]
@@ -262,6 +297,7 @@ class SymEqResult:
     pairs: list[PairResult]
     seconds: float = 0.0
     vacuous: list[bool] = field(default_factory=list)
+    budget_exhausted: bool = False
 
     def class_of(self, i: int) -> list[int]:
         return next(c for c in self.classes if i in c)
@@ -277,6 +313,64 @@ class SymEqResult:
         return sum(s is not None for s in self.statements)
 
 
+Event = tuple  # see SymEq.events
+
+
+@dataclass
+class Resume:
+    """What an earlier, killed run of `SymEq.events` decided: candidates that failed (index -> reason)
+    and pairs with a verdict ((i, j) -> status)."""
+
+    failed: dict[int, str] = field(default_factory=dict)
+    pairs: dict[tuple[int, int], str] = field(default_factory=dict)
+
+
+class ClusterBuilder:
+    """Folds `SymEq.events` into a SymEqResult (also across a killed run and its resumption)."""
+
+    def __init__(self, k: int):
+        self.k = k
+        self.statements: list[Statement | None] = [None] * k
+        self.errors: list[str | None] = [None] * k
+        self.vacuous = [False] * k
+        self.seen: set[int] = set()
+        self.pairs: list[PairResult] = []
+        self.uf = UnionFind(k)
+        self.resume = Resume()
+
+    def add(self, event: Event) -> None:
+        if event[0] == "parsed":
+            _, i, st, err, vac = event
+            if i not in self.seen:
+                self.seen.add(i)
+                self.statements[i], self.errors[i], self.vacuous[i] = st, err, vac
+        elif event[0] == "pair":
+            self.record(event[1])
+
+    def record(self, res: PairResult) -> None:
+        if (res.i, res.j) in self.resume.pairs:
+            return
+        self.pairs.append(res)
+        self.resume.pairs[(res.i, res.j)] = res.status
+        if res.equivalent:
+            self.uf.union(res.i, res.j)
+
+    def fail_candidate(self, i: int, reason: str) -> None:
+        self.resume.failed[i] = reason
+        self.seen.add(i)
+        self.statements[i], self.errors[i] = None, reason
+
+    def result(self, seconds: float, budget_exhausted: bool = False) -> SymEqResult:
+        for i in range(self.k):
+            if i not in self.seen:
+                self.errors[i] = self.errors[i] or "not read: the problem's time budget ran out"
+        classes = self.uf.classes()
+        size = {x: len(c) for c in classes for x in c}
+        scores = [size[i] / self.k for i in range(self.k)] if self.k else []
+        return SymEqResult(classes, scores, self.statements, self.errors, self.pairs, seconds,
+                           vacuous=self.vacuous, budget_exhausted=budget_exhausted)
+
+
 def _normalize_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -285,17 +379,21 @@ class SymEq:
     """Symbolic equivalence of candidate statements.
 
     language: "lean" or "isabelle".
-    timeout_ms: Z3 timeout per query (two queries per alignment at most).
-    top_k: how many variable alignments to try per pair.
+    timeout_ms, top_k: override the config's Z3 timeout per query and alignments per pair.
     lean: an optional `LeanEquivalence` backend, asked when Z3 cannot decide a pair.
+    config: the settings (`SymEqConfig`). `cluster` runs here, unbounded; `atf.symeq.pool.SymEqPool` runs
+        the same steps in worker processes under the config's hard time budgets.
     """
 
-    def __init__(self, language: str = "lean", timeout_ms: int = 300, top_k: int = 3, lean=None):
+    def __init__(self, language: str = "lean", timeout_ms: int | None = None, top_k: int | None = None, lean=None,
+                 config: SymEqConfig | None = None):
         if language not in ("lean", "isabelle"):
             raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
+        config = config or SymEqConfig()
         self.language = language
-        self.timeout_ms = timeout_ms
-        self.top_k = top_k
+        self.timeout_ms = timeout_ms or config.timeout_ms
+        self.top_k = top_k or config.top_k
+        self.solver_budget_s = config.solver_budget_s
         self.lean = lean
 
     def parse(self, text: str) -> Statement:
@@ -312,34 +410,42 @@ class SymEq:
         return self.compare_statements(sa, sb, a, b, i, j)
 
     def cluster(self, candidates: list[str]) -> SymEqResult:
-        """Equivalence classes of the candidates (union-find, transitivity-implied pairs skipped)."""
+        """Equivalence classes of the candidates (union-find, transitivity-implied pairs skipped), in this
+        process and unbounded: `atf.symeq.pool.SymEqPool` runs the same steps under a hard time bound."""
         t0 = time.perf_counter()
+        acc = ClusterBuilder(len(candidates))
+        for event in self.events(candidates):
+            acc.add(event)
+        return acc.result(time.perf_counter() - t0)
+
+    def events(self, candidates: list[str], skip: Resume | None = None) -> Iterator[Event]:
+        """The steps of `cluster`, one event each: ("begin", kind, i, j) before a step that may take long,
+        then ("parsed", i, statement, error, vacuous) or ("pair", PairResult). `skip` carries what a killed
+        earlier run already decided, so a resumed run does not repeat (or hang on) it."""
+        skip = skip or Resume()
         k = len(candidates)
+        cache = PairCache(self.solver_budget_s)
         statements: list[Statement | None] = []
-        errors: list[str | None] = []
-        for text in candidates:
-            try:
-                statements.append(self.parse(text))
-                errors.append(None)
-            except (ParseError, RecursionError, ValueError) as err:
-                statements.append(None)
-                errors.append(str(err) or type(err).__name__)
-            except Exception as err:  # noqa: BLE001 - one odd candidate must not sink the other k - 1
-                log.warning("internal error reading a candidate: %r", err)
-                statements.append(None)
-                errors.append(f"internal error: {err!r}")
+        vacuous: list[bool] = []
+        for idx, text in enumerate(candidates):
+            st, err, vac = None, skip.failed.get(idx), False
+            if err is None:
+                yield ("begin", "parse", idx, idx)
+                st, err = self._parse_one(text)
+                vac = st is not None and self.is_vacuous(st)
+            statements.append(st)
+            vacuous.append(vac)
+            yield ("parsed", idx, st, err, vac)
         uf = UnionFind(k)
-        pairs: list[PairResult] = []
         keys: dict[tuple, int] = {}
         texts: dict[str, int] = {}
-        vacuous = [st is not None and self.is_vacuous(st) for st in statements]
         for idx, st in enumerate(statements):  # identical standard forms / texts join for free
             if vacuous[idx]:
                 continue
             norm = _normalize_text(candidates[idx])
             if norm in texts:
                 uf.union(texts[norm], idx)
-                pairs.append(PairResult(texts[norm], idx, "equivalent", "string"))
+                yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
                 continue
             texts[norm] = idx
             if st is None:
@@ -347,30 +453,39 @@ class SymEq:
             key = st.key()
             if key in keys:
                 uf.union(keys[key], idx)
-                pairs.append(PairResult(keys[key], idx, "equivalent", "syntactic"))
+                yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
             else:
                 keys[key] = idx
+        for (i, j), status in skip.pairs.items():
+            if status == "equivalent":
+                uf.union(i, j)
         for j in range(k):
             for i in range(j):
-                if uf.find(i) == uf.find(j):
+                if uf.find(i) == uf.find(j) or (i, j) in skip.pairs:
                     continue
                 if statements[i] is None or statements[j] is None or vacuous[i] or vacuous[j]:
                     continue
                 if statements[i].system != statements[j].system:
                     continue
+                yield ("begin", "pair", i, j)
                 try:
-                    res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j)
+                    res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j,
+                                                  cache)
                 except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
                     log.warning("internal error comparing #%d and #%d: %r", i, j, err)
                     res = PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
-                pairs.append(res)
+                yield ("pair", res)
                 if res.equivalent:
                     uf.union(i, j)
-        classes = uf.classes()
-        size = {x: len(c) for c in classes for x in c}
-        scores = [size[i] / k for i in range(k)] if k else []
-        return SymEqResult(classes, scores, statements, errors, pairs, time.perf_counter() - t0,
-                           vacuous=vacuous)
+
+    def _parse_one(self, text: str) -> tuple[Statement | None, str | None]:
+        try:
+            return self.parse(text), None
+        except (ParseError, RecursionError, ValueError) as err:
+            return None, str(err) or type(err).__name__
+        except Exception as err:  # noqa: BLE001 - one odd candidate must not sink the other k - 1
+            log.warning("internal error reading a candidate: %r", err)
+            return None, f"internal error: {err!r}"
 
     def is_vacuous(self, st: Statement) -> bool:
         """Premises Z3 proves contradictory: such a statement says nothing and joins no class."""
@@ -387,8 +502,9 @@ class SymEq:
             log.warning("vacuity check failed: %r", err)
             return False
 
-    def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int) -> PairResult:
-        res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j)
+    def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int,
+                           cache: PairCache | None = None) -> PairResult:
+        res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j, cache=cache)
         if res.status != "equivalent" and self.lean is not None and self.lean.available \
                 and not (res.status == "different" and res.exact):
             lean_res = self.lean.check(ta, tb, res.alignment or None)

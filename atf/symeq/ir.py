@@ -336,33 +336,39 @@ def size(t: Term) -> int:
 COMMUTATIVE = {"and", "or", "eq", "iff", "add", "mul", "min", "max", "gcd", "lcm"}
 
 
-def alpha_key(t: Term, free_map: dict[str, str] | None = None) -> tuple:
-    """A hashable key equal for alpha-equivalent terms (bound names become de Bruijn levels).
+def _atom(s: str) -> str:
+    return f"{len(s)}#{s}"  # length-prefixed, so that no name or template can be confused with structure
 
-    free_map renames free variables first (used after alignment)."""
+
+def alpha_key(t: Term, free_map: dict[str, str] | None = None) -> str:
+    """A key equal for alpha-equivalent terms (bound names become de Bruijn levels; arguments of a
+    commutative operation are a multiset).
+
+    The key is a string built bottom-up, each child's once, so a term costs O(size · log) rather than
+    re-rendering subtrees at every level. free_map renames free variables first (used after alignment)."""
     free_map = free_map or {}
 
-    def go(x: Term, env: dict[str, int], depth: int) -> tuple:
+    def go(x: Term, env: dict[str, int], depth: int) -> str:
         if isinstance(x, Var):
             if x.name in env:
-                return ("b", env[x.name])
-            return ("v", free_map.get(x.name, x.name))
+                return f"b{env[x.name]}"
+            return "v" + _atom(free_map.get(x.name, x.name))
         if isinstance(x, Num):
-            return ("n", x.value, str(x.ty))
+            return f"n{x.value}|" + _atom(str(x.ty))
         if isinstance(x, App):
-            kids = tuple(go(a, env, depth) for a in x.args)
+            kids = [go(a, env, depth) for a in x.args]
             if x.op in COMMUTATIVE and (x.op not in ("add", "mul") or is_numeric(x.ty)):
-                kids = tuple(sorted(kids, key=repr))  # `*` in a group or on matrices does not commute
-            return ("a", x.op, str(x.ty) if x.op == "cast" else "", kids)
+                kids.sort()  # `*` in a group or on matrices does not commute
+            return "a" + _atom(x.op) + (_atom(str(x.ty)) if x.op == "cast" else "") + "(" + ",".join(kids) + ")"
         if isinstance(x, Bind):
             inner = dict(env)
             for i, (n, _) in enumerate(x.vars):
                 inner[n] = depth + i
-            dom = go(x.dom, env, depth) if x.dom is not None else None
-            return ("q", x.kind, tuple(str(ty) for _, ty in x.vars), dom,
-                    go(x.body, inner, depth + len(x.vars)))
+            dom = go(x.dom, env, depth) if x.dom is not None else "-"
+            tys = "".join(_atom(str(ty)) for _, ty in x.vars)
+            return "q" + _atom(x.kind) + "[" + tys + "]" + dom + ";" + go(x.body, inner, depth + len(x.vars))
         if isinstance(x, Opaque):
-            return ("o", x.template, str(x.ty), tuple(go(a, env, depth) for a in x.args))
+            return "o" + _atom(x.template) + _atom(str(x.ty)) + "(" + ",".join(go(a, env, depth) for a in x.args) + ")"
         raise TypeError(type(x))
 
     return go(t, {}, 0)
@@ -427,10 +433,10 @@ class Statement:
     source: str = ""
 
     def key(self, free_map: dict[str, str] | None = None) -> tuple:
-        """Alpha-equivalence key: premises as a multiset, conclusion as is."""
-        types = type_signature([*self.premises, self.conclusion], free_map)
-        return (tuple(sorted(repr(alpha_key(p, free_map)) for p in self.premises)),
-                repr(alpha_key(self.conclusion, free_map)), types)
+        """Alpha-equivalence key: premises as a multiset, conclusion as is, then the type signatures of each
+        (alpha keys alone do not see `Fin n` against `Fin k`)."""
+        return (tuple(sorted(alpha_key(p, free_map) for p in self.premises)), alpha_key(self.conclusion, free_map),
+                type_signature(self.premises, free_map), type_signature([self.conclusion], free_map))
 
     @property
     def fully_modelled(self) -> bool:

@@ -67,69 +67,24 @@ _IDENT_RE = re.compile(lean_fe._IDENT)
 
 
 def split_parts(text: str) -> LeanParts:
-    """Binders and conclusion of the last theorem/lemma/example, as source text."""
-    src = lean_fe.strip_comments(text)
-    m = None
-    for m in re.finditer(r"(?<![\w.])(theorem|lemma|example)(?![\w.])", src):
-        pass
-    if m is None:
-        raise ValueError("no theorem/lemma/example")
-    i = m.end()
-    if m.group(1) != "example":
-        nm = re.compile(r"\s*(" + lean_fe._IDENT + r")").match(src, i)
-        if nm:
-            i = nm.end()
-    pairs = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
-    groups: list[tuple[str, str]] = []
-    while True:
-        while i < len(src) and src[i].isspace():
-            i += 1
-        if i < len(src) and src[i] in pairs:
-            depth, j = 0, i
-            while j < len(src):
-                if src[j] in pairs:
-                    depth += 1
-                elif src[j] in pairs.values():
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            groups.append((src[i], src[i + 1:j]))
-            i = j + 1
-        else:
-            break
-    if i >= len(src) or src[i] != ":":
-        raise ValueError("expected ':' before the conclusion")
-    depth, j = 0, i + 1
-    while j < len(src):
-        if src[j] in "([{⦃⟨":
-            depth += 1
-        elif src[j] in ")]}⦄⟩":
-            depth -= 1
-        elif depth == 0 and src.startswith(":=", j):
-            break
-        j += 1
-    conclusion = src[i + 1:j].strip()
+    """Binders and conclusion of the last theorem/lemma/example, as source text (read by `atf.lean`'s
+    statement reader, as the front-end does)."""
+    st = lean_fe.read_statement(text)
     variables, hyps, insts = [], [], []
     type_vars: set[str] = set()
-    for bracket, inner in groups:
-        names_part, colon, ty = inner.partition(":")
-        if bracket == "[":
-            insts.append(inner.strip())
-            continue
-        names = names_part.split()
-        if not colon:
+    for binder, (kind, names, ty) in zip(st.binders, lean_fe.binder_groups(st)):
+        if binder.is_instance:
+            insts.append(lean_fe.strip_comments(binder.text[1:-1]).strip())
+        elif kind == "vars":
             variables.append((names, "_"))
-            continue
-        ty = ty.strip()
-        if ty.startswith(("Type", "Sort")):
+        elif kind == "type":
             type_vars.update(names)
             variables.append((names, ty))
         elif lean_fe.is_type_binder(lean_fe.tokenize(ty), type_vars):
             variables.append((names, ty))
         else:
             hyps.append(ty)
-    return LeanParts(variables, hyps, insts, conclusion)
+    return LeanParts(variables, hyps, insts, lean_fe.strip_comments(st.conclusion).strip())
 
 
 def rename_idents(text: str, mapping: dict[str, str]) -> str:

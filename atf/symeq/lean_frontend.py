@@ -1,9 +1,9 @@
 """Lean 4 front-end: `theorem name (x y : ℝ) (h₀ : ...) : conclusion := ...` into the logic IR.
 
-The statement is split here (a small splitter of its own, so that this module does not depend on the
-syntax-check package): header lines and comments are dropped, the last theorem/lemma/example is read,
-its bracketed binders are sorted into variables (their type is a type: ℝ, ℕ → ℝ, Finset ℕ, a declared
-`Type*`) and hypotheses (their type is a proposition), instance binders `[Group G]` become opaque
+The statement's structure (header, the last theorem/lemma/example, its binders and conclusion) comes from
+`atf.lean.statement`, the project's one reader of Lean statements; this module parses only the
+expressions inside. Its bracketed binders are sorted into variables (their type is a type: ℝ, ℕ → ℝ,
+Finset ℕ, a declared `Type*`) and hypotheses (their type is a proposition), instance binders `[Group G]` become opaque
 premises, and type variables are renamed by position (`(G : Type*)` and `(H : Type*)` read alike).
 
 Expressions are read by a Pratt parser with Lean 4 / Mathlib precedences: `∀ ∃ ∃! fun λ`, `∧ ∨ ¬ → ↔`,
@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from atf.lean import statement as lean_statement
+from atf.lean.statement import LeanStatement
 from atf.symeq import ir
 from atf.symeq.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
 
@@ -630,11 +632,41 @@ def is_type_binder(type_tokens: list[tuple[str, str]], type_vars: set[str]) -> b
 # ----------------------------------------------------------------------------------------------- statement
 
 
-def _main_declaration(tokens: list[tuple[str, str]]) -> int:
-    idx = [k for k, (kind, t) in enumerate(tokens) if t in ("theorem", "lemma", "example")]
-    if not idx:
-        raise ParseError("no theorem/lemma/example")
-    return idx[-1]
+def read_statement(text: str) -> LeanStatement:
+    """The statement's structure from `atf.lean`'s statement reader (the one reader of theorem headers,
+    binders and `:=` that knows Lean's lexer: strings, nested comments, `«»` names, `t.{u}`). A candidate
+    written without a body is read as if it ended in `:= sorry`."""
+    try:
+        return lean_statement.parse_statement(text)
+    except lean_statement.StatementParseError as err:
+        if "missing `:=`" not in err.bare:
+            raise ParseError(str(err)) from err
+    try:
+        return lean_statement.parse_statement(text.rstrip() + " := sorry")
+    except lean_statement.StatementParseError as err:
+        raise ParseError(str(err)) from err
+
+
+def _is_universe(type_text: str) -> bool:
+    toks = tokenize(type_text)
+    return bool(toks) and (toks[0][1] in ("Type", "Sort") or toks[0][1].startswith("Type"))
+
+
+def binder_groups(st: LeanStatement) -> list[tuple[str, list[str], str]]:
+    """Each binder as (kind, names, type text): kind "inst" (an instance `[Group G]`), "vars" (names with
+    no type: `{n}`), "type" (a type variable `(α : Type*)`) or "typed" (a variable or a hypothesis)."""
+    out = []
+    for b in st.binders:
+        type_text = strip_comments(b.type or "")
+        if b.bracket == "[" and len(b.names) != 1:
+            out.append(("inst", [], type_text))
+        elif b.type is None:
+            out.append(("vars", list(b.names), ""))
+        elif _is_universe(type_text):
+            out.append(("type", list(b.names), type_text))
+        else:
+            out.append(("typed", list(b.names), type_text))
+    return out
 
 
 def parse_prop(tokens: list[tuple[str, str]], notes: list[str]) -> Term:
@@ -647,71 +679,25 @@ def parse_prop(tokens: list[tuple[str, str]], notes: list[str]) -> Term:
 
 def parse_statement(text: str) -> RawStatement:
     """Read the last theorem/lemma/example of a Lean 4 text."""
-    tokens = tokenize(strip_comments(text))
-    k = _main_declaration(tokens)
-    kw = tokens[k][1]
-    i = k + 1
-    if kw != "example" and i < len(tokens) and tokens[i][0] == "ident":
-        i += 1
-    # universe/attribute noise such as `theorem foo.{u}`
-    groups: list[tuple[str, list[tuple[str, str]]]] = []
-    while i < len(tokens) and tokens[i][1] in ("(", "{", "[", "⦃", "⟨"):
-        open_ = tokens[i][1]
-        close = {"(": ")", "{": "}", "[": "]", "⦃": "⦄", "⟨": "⟩"}[open_]
-        depth, j = 0, i
-        while j < len(tokens):
-            if tokens[j][1] in ("(", "{", "[", "⦃", "⟨"):
-                depth += 1
-            elif tokens[j][1] in (")", "}", "]", "⦄", "⟩"):
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        if j >= len(tokens) or tokens[j][1] != close:
-            raise ParseError(f"unclosed binder {open_}")
-        groups.append((open_, tokens[i + 1:j]))
-        i = j + 1
-    if i >= len(tokens) or tokens[i][1] != ":":
-        raise ParseError("expected ':' before the conclusion")
-    depth, j = 0, i + 1
-    while j < len(tokens):
-        t = tokens[j][1]
-        if t in ("(", "{", "[", "⦃", "⟨"):
-            depth += 1
-        elif t in (")", "}", "]", "⦄", "⟩"):
-            depth -= 1
-        elif depth == 0 and t == ":=":
-            break
-        j += 1
-    concl_tokens = tokens[i + 1:j]
+    st = read_statement(text)
+    concl_tokens = tokenize(strip_comments(st.conclusion))
     if not concl_tokens:
         raise ParseError("empty conclusion")
+    groups = [(kind, names, tokenize(ty)) for kind, names, ty in binder_groups(st)]
 
     notes: list[str] = []
     type_vars: dict[str, str] = {}
     variables: list[tuple[str, Ty | None]] = []
     premises: list[Term] = []
-    binder_groups: list[tuple[str, list[str], list[tuple[str, str]]]] = []
-    for open_, inner in groups:
-        colon = next((p for p, (_, t) in enumerate(inner) if t == ":"), None)
-        if open_ == "[" and (colon is None or inner[0][0] != "ident" or colon > 1):
-            binder_groups.append(("inst", [], inner))
-            continue
-        if colon is None:
-            names = [t for kind, t in inner if kind == "ident"]
-            binder_groups.append(("vars", names, []))
-            continue
-        names = [t for kind, t in inner[:colon]]
-        binder_groups.append(("typed", names, inner[colon + 1:]))
-    for kind, names, ty_toks in binder_groups:  # type variables first, so that they can be renamed
-        if kind == "typed" and ty_toks and (ty_toks[0][1] in ("Type", "Sort") or ty_toks[0][1].startswith("Type")):
+    for kind, names, ty_toks in groups:  # type variables first, so that they can be renamed
+        if kind == "type":
             # `Type*` / `Type u` are universe-polymorphic, `Type` is `Type 0`: a less general statement
             level = "".join(t for _, t in ty_toks[1:])
             mark = "" if level and level != "0" else "₀"
             for n in names:
                 type_vars[n] = f"τ{len(type_vars) + 1}{mark}"
-    declared = {n for _, names, _ in binder_groups for n in names}
-    for kind, _, ty_toks in binder_groups:  # `[Group G]` with G declared nowhere: Lean auto-binds G : Type u_1
+    declared = {n for _, names, _ in groups for n in names}
+    for kind, _, ty_toks in groups:  # `[Group G]` with G declared nowhere: Lean auto-binds G : Type u_1
         if kind == "inst":
             for kd, t in ty_toks[1:]:
                 if kd == "ident" and AUTO_BOUND.fullmatch(t) and t not in declared and t not in type_vars:
@@ -721,7 +707,7 @@ def parse_statement(text: str) -> RawStatement:
         return [(kd, type_vars.get(t, t)) if kd == "ident" else (kd, t) for kd, t in toks]
 
     tv = set(type_vars.values())
-    for kind, names, ty_toks in binder_groups:
+    for kind, names, ty_toks in groups:
         if kind == "inst":  # `[IsSolvable G]` assumes what `(h : IsSolvable G)` does
             premises.append(parse_prop(rename(ty_toks), notes))
             notes.append("instance binder " + " ".join(t for _, t in ty_toks))
@@ -729,7 +715,7 @@ def parse_statement(text: str) -> RawStatement:
         if kind == "vars":
             variables.extend((n, None) for n in names)
             continue
-        if names and names[0] in type_vars:
+        if kind == "type":
             continue
         ty_toks = rename(ty_toks)
         if is_type_binder(ty_toks, tv):

@@ -133,16 +133,35 @@ def is_false(t: Term) -> bool:
 # ----------------------------------------------------------------------------------------------- simplify
 
 
+_DONE = "_simplified"  # attribute set on a term simplify returned: a second pass over it is skipped
+
+
 def simplify(t: Term, system: str) -> Term:
-    """Bottom-up simplification (semantics-preserving for `system`)."""
+    """Bottom-up simplification (semantics-preserving for `system`). A term it returned is marked, so that
+    callers that rebuild around simplified parts (unrolled sums, folded casts) do not re-walk them: without
+    this an unrolled sum of n terms costs O(n²) and nested ones more."""
+    if t.__dict__.get(_DONE) == system:
+        return t
+    out = _simplify(t, system)
+    object.__setattr__(out, _DONE, system)  # terms are frozen dataclasses; the mark is not a field
+    return out
+
+
+def _same(new: tuple, old: tuple) -> bool:
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
+
+
+def _simplify(t: Term, system: str) -> Term:
     if isinstance(t, (Var, Num, Opaque)):
         if isinstance(t, Opaque):
-            return replace(t, args=tuple(simplify(a, system) for a in t.args))
+            args = tuple(simplify(a, system) for a in t.args)
+            return t if _same(args, t.args) else replace(t, args=args)
         return t
     if isinstance(t, Bind):
         dom = simplify(t.dom, system) if t.dom is not None else None
         body = simplify(t.body, system)
-        t = replace(t, body=body, dom=dom)
+        if body is not t.body or dom is not t.dom:
+            t = replace(t, body=body, dom=dom)
         if t.kind in ("sum", "prod"):
             return _unroll(t, system)
         if t.kind in ("forall", "exists") and (is_true(body) or is_false(body)):
@@ -150,7 +169,8 @@ def simplify(t: Term, system: str) -> Term:
         return t
     assert isinstance(t, App)
     args = tuple(simplify(a, system) for a in t.args)
-    t = replace(t, args=args)
+    if not _same(args, t.args):
+        t = App(t.op, args, t.ty, t.target)
     op, ty = t.op, t.ty
     nums = [a.value for a in args if isinstance(a, Num)]
     all_num = len(nums) == len(args) and args

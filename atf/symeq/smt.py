@@ -150,6 +150,25 @@ class Translator:
         self.exact = False
         return self.uf("prop:" + _h(repr(ir.alpha_key(t)) + repr(ir.type_signature([t]))), (), BOOL, [])
 
+    def cached_prop(self, cache, key: tuple, make_term) -> z3.BoolRef:
+        """`prop(make_term())`, translated once per `key` in `cache` (an `equivalence.PairCache`) and merged
+        into this translator: the Z3 term with the axioms, variable domains and symbols it brought."""
+        def translate():
+            sub = Translator(self.system)
+            expr = sub.prop(make_term())
+            return expr, sub.axioms, sub.domain, sub.exact, sub.free, sub.free_types
+
+        expr, axioms, domain, exact, free, free_types = cache.get(("z3", *key), translate)
+        seen = {x.get_id() for x in self.axioms}
+        self.axioms.extend(x for x in axioms if x.get_id() not in seen)
+        seen = {x.get_id() for x in self.domain}
+        self.domain.extend(x for x in domain if x.get_id() not in seen)
+        self.exact = self.exact and exact
+        for name, val in free.items():
+            if name not in self.free:
+                self.free[name], self.free_types[name] = val, free_types[name]
+        return expr
+
     def fallback(self, t: Term, env: dict[str, Any]) -> Any:
         """An uninterpreted function of t's first-order free variables, named by t's shape."""
         self.exact = False

@@ -12,22 +12,20 @@ work on those records:
 from __future__ import annotations
 
 import logging
-import os
+import re
 import statistics
-import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from tqdm import tqdm
 
 from atf.jsonl import JsonlWriter, resume_jsonl
 from atf.rerank.combine import combine, rank, select
+from atf.symeq.config import SymEqConfig
+from atf.symeq.pool import SymEqPool
 
 log = logging.getLogger(__name__)
-
-# Wall clock per problem for SymEq in the evaluations (Z3 can overrun its per-query timeout by minutes).
-SYMEQ_DEADLINE_S = 120.0
 
 
 @dataclass
@@ -55,6 +53,21 @@ class ScoredProblem:
     pair_counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     timed_out: bool = False
+    category: str = ""
+    answers: list[str | None] = field(default_factory=list)
+
+    @property
+    def answer_classes(self) -> list[list[int]]:
+        """Candidates stating the same literal answer form a class; one without a literal answer is alone."""
+        groups: dict[str, list[int]] = {}
+        out: list[list[int]] = []
+        for i in range(self.k):
+            a = self.answers[i] if i < len(self.answers) else None
+            if a is None:
+                out.append([i])
+            else:
+                groups.setdefault(a, []).append(i)
+        return sorted(out + list(groups.values()), key=lambda g: (-len(g), g[0]))
 
     @property
     def k(self) -> int:
@@ -64,18 +77,26 @@ class ScoredProblem:
 # ----------------------------------------------------------------------------------------------- scoring
 
 
-def _symeq_job(args: tuple[str, list[str], str, int, int]) -> dict:
-    pid, statements, language, timeout_ms, top_k = args
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from atf.symeq.equivalence import SymEq
+def _answer(st) -> str | None:
+    from atf.symeq.normalize import answer
 
-    res = SymEq(language, timeout_ms=timeout_ms, top_k=top_k).cluster(statements)
+    if st is None:
+        return None
+    try:
+        a = answer(st)
+    except Exception:  # noqa: BLE001 - no answer is a fine reading of an odd statement
+        return None
+    return None if a is None else str(a)
+
+
+def _symeq_row(pid: str, res) -> dict:
     counts: dict[str, int] = {}
     for p in res.pairs:
         key = f"{p.status}:{p.method}" if p.method else p.status
         counts[key] = counts.get(key, 0) + 1
     return {"id": pid, "classes": res.classes, "symeq": res.scores, "parsed": res.parsed,
-            "vacuous": sum(res.vacuous), "pair_counts": counts, "seconds": res.seconds}
+            "vacuous": sum(res.vacuous), "pair_counts": counts, "seconds": res.seconds,
+            "timed_out": res.budget_exhausted, "answers": [_answer(st) for st in res.statements]}
 
 
 def _string_classes(statements: Sequence[str]) -> list[list[int]]:
@@ -90,87 +111,41 @@ def read_cache(path: Path) -> dict[str, dict]:
     return {row["id"]: row for row in resume_jsonl(path)}
 
 
-def _worker_loop(conn) -> None:
-    while True:
-        job = conn.recv()
-        if job is None:
-            return
-        conn.send(_symeq_job(job))
-
-
-def deadline_map(jobs: Sequence[tuple], workers: int, deadline_s: float) -> Iterable[tuple[tuple, dict | None]]:
-    """Run `_symeq_job` on every job in `workers` processes, yielding (job, row) as they finish; a job
-    that runs past `deadline_s` yields (job, None) and its worker is killed and replaced. (Z3 does not
-    always honour its own timeout, so a wall clock outside the solver is the only bound that holds.)"""
-    import multiprocessing as mp
-    from multiprocessing.connection import wait
-
-    ctx = mp.get_context("spawn")
-    pending = list(jobs)[::-1]
-    running: dict = {}  # conn -> (process, job, started)
-
-    def start(conn=None, proc=None):
-        if conn is None:
-            conn, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker_loop, args=(child,), daemon=True)
-            proc.start()
-        if pending:
-            job = pending.pop()
-            conn.send(job)
-            running[conn] = (proc, job, time.monotonic())
-        else:
-            conn.send(None)
-            proc.join(timeout=5)
-
-    for _ in range(max(1, min(workers, len(pending)))):
-        start()
-    while running:
-        now = time.monotonic()
-        wait_s = max(0.0, min(t0 + deadline_s - now for _, _, t0 in running.values()))
-        for conn in wait(list(running), timeout=wait_s):
-            proc, job, _ = running.pop(conn)
-            try:
-                row = conn.recv()
-            except EOFError:  # the worker died (out of memory, a crash in Z3): no verdicts for this job
-                row = None
-                proc.join()
-                conn, proc = None, None
-            yield job, row
-            start(conn, proc)
-        now = time.monotonic()
-        for conn, (proc, job, t0) in list(running.items()):
-            if now - t0 > deadline_s:
-                running.pop(conn)
-                proc.kill()
-                proc.join()
-                yield job, None
-                start()
-
-
-def _timed_out_row(job: tuple, deadline_s: float) -> dict:
-    pid, statements = job[0], job[1]
-    k = len(statements)
-    return {"id": pid, "classes": [[i] for i in range(k)], "symeq": [1.0 / k] * k, "parsed": 0, "vacuous": 0,
-            "pair_counts": {}, "seconds": deadline_s, "timed_out": True}
-
-
-def symeq_records(problems: Sequence, language: str, cache: Path, workers: int = 1, timeout_ms: int = 300,
-                  top_k: int = 3, deadline_s: float = SYMEQ_DEADLINE_S) -> dict[str, dict]:
-    """SymEq classes for every problem, appended to `cache` as they finish (resumable). A problem that
-    takes longer than `deadline_s` in all is recorded with no classes merged (`timed_out`)."""
+def symeq_records(problems: Sequence, language: str, cache: Path, config: SymEqConfig | None = None,
+                  pool: SymEqPool | None = None) -> dict[str, dict]:
+    """SymEq classes for every problem, appended to `cache` as they finish (resumable), in `config.workers`
+    processes under SymEq's hard budgets: a problem that runs out of `config.problem_budget_s` keeps the
+    merges made by then and is marked `timed_out`."""
+    config = config or SymEqConfig()
     cache.parent.mkdir(parents=True, exist_ok=True)
     done = read_cache(cache)
-    todo = [(p.id, p.statements, language, timeout_ms, top_k) for p in problems if p.id not in done]
+    todo = [p for p in problems if p.id not in done]
     if todo:
-        with JsonlWriter(cache) as out, tqdm(total=len(todo), desc=f"SymEq {cache.stem}") as bar:
-            for job, row in deadline_map(todo, workers, deadline_s):
-                if row is None:
-                    log.warning("SymEq on %s stopped after %.0f s: recorded with no classes merged", job[0], deadline_s)
-                    row = _timed_out_row(job, deadline_s)
-                out.write(row)
-                done[row["id"]] = row
-                bar.update()
+        own = pool is None
+        pool = pool or SymEqPool(config.workers)
+        try:
+            with JsonlWriter(cache) as out, tqdm(total=len(todo), desc=f"SymEq {cache.stem}") as bar:
+                for idx, res in pool.map([(p.statements, language) for p in todo], config):
+                    row = _symeq_row(todo[idx].id, res)
+                    if res.budget_exhausted:
+                        log.warning("SymEq on %s ran out of its %.0f s budget", row["id"], config.problem_budget_s)
+                    out.write(row)
+                    done[row["id"]] = row
+                    bar.update()
+        finally:
+            if own:
+                pool.close()
     return done
+
+
+def category_of(p) -> str:
+    """MATH: the subject (Algebra, Number Theory, ...); miniF2F: the source (aime, amc12, mathd_algebra, imo, ...)."""
+    meta = getattr(p, "meta", {}) or {}
+    if meta.get("type"):
+        return str(meta["type"])
+    parts = str(p.id).split("/")[-1].split("_")
+    head = "_".join(parts[:2]) if parts[0] == "mathd" and len(parts) > 1 else parts[0]
+    return re.sub(r"(?<=\d)[ab]$", "", head) or "other"
 
 
 def semco_records(problems: Sequence, cache: Path, embedder=None) -> dict[str, list[float]]:
@@ -192,9 +167,9 @@ def semco_records(problems: Sequence, cache: Path, embedder=None) -> dict[str, l
     return done
 
 
-def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str, workers: int = 1,
-                   timeout_ms: int = 300, top_k: int = 3, embedder=None) -> list[ScoredProblem]:
-    sym = symeq_records(problems, language, cache_dir / f"{name}.symeq.jsonl", workers, timeout_ms, top_k)
+def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str, config: SymEqConfig | None = None,
+                   embedder=None) -> list[ScoredProblem]:
+    sym = symeq_records(problems, language, cache_dir / f"{name}.symeq.jsonl", config)
     sem = semco_records(problems, cache_dir / f"{name}.semco.jsonl", embedder)
     out = []
     for p in problems:
@@ -206,7 +181,8 @@ def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str
             _string_classes(p.statements),
             repo_sy if all(x is not None for x in repo_sy) else None,
             repo_se if all(x is not None for x in repo_se) else None,
-            s["parsed"], s["vacuous"], s["pair_counts"], s["seconds"], s.get("timed_out", False)))
+            s["parsed"], s["vacuous"], s["pair_counts"], s["seconds"], s.get("timed_out", False),
+            category_of(p), s.get("answers") or [None] * len(p.statements)))
     return out
 
 
@@ -215,31 +191,44 @@ def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str
 
 @dataclass(frozen=True)
 class Method:
-    """How candidates are ordered: name in symeq | semco | log | linear | quadratic | majority |
-    repo_symeq | repo_semco | repo_linear; alpha for the combinations; syntax: invalid candidates last."""
+    """How candidates are ordered: name in symeq | semco | log | linear | quadratic | majority | answer |
+    repo_symeq | repo_semco; alpha for the combinations; tiebreak: "index" (sampling order) or "semco"
+    (the higher SemCo score first) among equal scores; syntax: invalid candidates last."""
 
     name: str
     alpha: float = 0.5
     syntax: bool = True
     tau_symeq: float = 0.25
     tau_semco: float = 1 / 3
+    tiebreak: str = "index"
+
+    def label(self) -> str:
+        alpha = f" a={self.alpha:.2f}" if self.name in ("log", "linear", "quadratic") else ""
+        return f"{self.name}{alpha}{', SemCo breaks ties' if self.tiebreak == 'semco' else ''}"
 
 
 def order_for(p: ScoredProblem, m: Method) -> tuple[list[int], list[list[int]] | None]:
     """(order, classes used by n@k selection) of one problem under a method."""
     valid = p.valid if m.syntax else None
+    tb = p.semco if m.tiebreak == "semco" else None
     k = p.k
+
+    def by_class_size(classes: list[list[int]]) -> list[int]:
+        size = {i: len(c) / k for c in classes for i in c}
+        return rank([size[i] for i in range(k)], valid, tb)
+
     if m.name == "symeq":
-        return rank(p.symeq, valid), p.classes
+        return rank(p.symeq, valid, tb), p.classes
     if m.name == "semco":
         return rank(p.semco, valid), None
     if m.name in ("log", "linear", "quadratic"):
-        return rank(combine(p.symeq, p.semco, m.name, m.alpha, m.tau_symeq, m.tau_semco), valid), p.classes
+        return rank(combine(p.symeq, p.semco, m.name, m.alpha, m.tau_symeq, m.tau_semco), valid, tb), p.classes
     if m.name == "majority":
-        size = {i: len(c) / k for c in p.string_classes for i in c}
-        return rank([size[i] for i in range(k)], valid), p.string_classes
+        return by_class_size(p.string_classes), p.string_classes
+    if m.name == "answer":
+        return by_class_size(p.answer_classes), p.answer_classes
     if m.name == "repo_symeq" and p.repo_symeq is not None:
-        return rank(p.repo_symeq, valid), None
+        return rank(p.repo_symeq, valid, tb), None
     if m.name == "repo_semco" and p.repo_semco is not None:
         return rank(p.repo_semco, valid), None
     raise ValueError(f"method {m.name} not available for {p.id}")
@@ -281,6 +270,34 @@ def tune_alpha(problems: Sequence[ScoredProblem], method: str, grid: Sequence[fl
     top = [a for a, s in zip(grid, scores) if s == best]
     alpha = top[len(top) // 2]
     return alpha, best
+
+
+def tune(problems: Sequence[ScoredProblem], name: str, alphas: Sequence[float] | None = None,
+         tiebreaks: Sequence[str] = ("index", "semco")) -> tuple[Method, float]:
+    """The knobs (alpha for a combination, the tie-break) that maximize 1@k on `problems`: (method, 1@k).
+    Among equal scores: the middle of the best alpha plateau, and sampling order before SemCo."""
+    if name in ("log", "linear", "quadratic"):
+        grid = list(alphas) if alphas is not None else [i / 20 for i in range(21)]
+    else:
+        grid = [0.5]
+    best: tuple[float, list[Method]] = (-1.0, [])
+    for tiebreak in tiebreaks:
+        for a in grid:
+            m = Method(name, a, tiebreak=tiebreak)
+            score = n_at_k(problems, m, 1)
+            if score > best[0] + 1e-12:
+                best = (score, [m])
+            elif abs(score - best[0]) <= 1e-12:
+                best[1].append(m)
+    score, top = best
+    first = [m for m in top if m.tiebreak == top[0].tiebreak]
+    return first[len(first) // 2], score
+
+
+def positional_correctness(problems: Sequence[ScoredProblem]) -> list[float]:
+    """Share of correct candidates at each sample index (a flat curve is what unbiased labels give)."""
+    k = max((p.k for p in problems), default=0)
+    return [statistics.fmean(p.labels[i] for p in problems if p.k > i) for i in range(k)] if problems else []
 
 
 @dataclass
@@ -338,13 +355,14 @@ def labelling_efficiency(problems: Sequence[ScoredProblem], m: Method) -> Labell
                      statistics.fmean(find_cls))
 
 
-def score_isa_sets(cache: Path, workers: int = 1, timeout_ms: int = 300, limit: int | None = None,
+def score_isa_sets(cache: Path, config: SymEqConfig | None = None, limit: int | None = None,
                    sets: Sequence[str] = ("math_train", "math_test", "minif2f")) -> dict[str, list[ScoredProblem]]:
     """The Isa-AutoFormal sets scored with one shared cache (eval/table1.py and eval/rerank_eval.py)."""
     from atf.data.isabelle import load_math, load_minif2f
     from atf.symeq.equivalence import VERSION
 
-    tag = f"t{timeout_ms}_v{VERSION}"
+    config = config or SymEqConfig()
+    tag = f"t{config.timeout_ms}_v{VERSION}"
     suffix = f".first{limit}" if limit else ""
     loaders = {"math_train": lambda: load_math("train"), "math_test": lambda: load_math("test"),
                "minif2f": lambda: load_minif2f()}
@@ -354,5 +372,5 @@ def score_isa_sets(cache: Path, workers: int = 1, timeout_ms: int = 300, limit: 
         if limit and name != "math_train":
             problems = problems[:limit]
         out[name] = score_problems(problems, "isabelle", cache, f"{name}_{tag}{suffix if name != 'math_train' else ''}",
-                                   workers, timeout_ms)
+                                   config)
     return out

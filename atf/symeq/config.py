@@ -1,0 +1,35 @@
+"""The settings of SymEq, each default defined here once (the CLI, the Reranker and the eval scripts read it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SymEqConfig:
+    """timeout_ms: Z3's own timeout per query. A soft limit: Z3 checks it only in some places, and a
+        300 ms query has run for minutes, which is why the two budgets below exist.
+    top_k: variable alignments tried per pair of candidates.
+    solver_budget_s: Z3 time one problem may spend at the full `timeout_ms` per query; past it, each query
+        gets a tenth of it. A problem whose pairs all time out (quantified recursive definitions) then
+        costs seconds, not minutes, and what Z3 decides quickly (most verdicts take milliseconds) is kept.
+    step_budget_s: hard wall clock for one step (reading one candidate, or deciding one pair) inside a
+        worker process; a step that runs longer is killed with its worker: that pair becomes "unknown"
+        (that candidate unread) and the other steps keep their verdicts.
+    problem_budget_s: hard wall clock for one problem's SymEq (all k candidates, all pairs); when it runs
+        out, the pairs not decided yet count as not equivalent and the merges made so far stay.
+    workers: worker processes of the shared pool (problems are spread over them; one problem uses one).
+    """
+
+    timeout_ms: int = 300
+    top_k: int = 3
+    solver_budget_s: float = 2.0
+    step_budget_s: float = 5.0
+    problem_budget_s: float = 30.0
+    workers: int = 1
+
+    def __post_init__(self):
+        if self.timeout_ms <= 0 or self.top_k <= 0 or self.workers <= 0:
+            raise ValueError(f"timeout_ms, top_k and workers must be positive: {self}")
+        if self.step_budget_s <= 0 or self.problem_budget_s <= 0:
+            raise ValueError(f"the budgets must be positive: {self}")
