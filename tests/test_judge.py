@@ -110,15 +110,14 @@ def test_duplicate_judge_names_are_made_unique():
 
 
 def test_judge_spec_parsing():
-    assert parse_judge_spec("openai:http://h:8000/v1#qwen::temperature=0.6,samples=3,name=q,timeout=30,retries=2") == (
-        "openai:http://h:8000/v1#qwen",
-        {"temperature": 0.6, "samples": 3, "name": "q"},
-        {"timeout": 30, "retries": 2},
+    spec = "openai:http://h:8000/v1#qwen::temperature=0.6,samples=3,name=q,timeout=30,retries=2,thinking=true"
+    assert parse_judge_spec(spec) == (
+        "openai:http://h:8000/v1#qwen::retries=2,timeout=30.0",  # the engine's own keys stay with the engine
+        {"temperature": 0.6, "samples": 3, "name": "q", "thinking": True},
     )
-    assert parse_judge_spec("smollm2") == ("smollm2", {}, {})
-    assert parse_judge_spec("x::thinking=true")[1] == {"thinking": True}
-    with pytest.raises(ValueError, match="not a valid name"):
-        parse_judge_spec("smollm2::te-mp=1")
+    assert parse_judge_spec("smollm2") == ("smollm2", {})
+    with pytest.raises(ValueError, match="unknown judge option 'temp'"):
+        parse_judge_spec("smollm2::temp=1")
     with pytest.raises(ValueError, match="is not key=value"):
         parse_judge_spec("smollm2::samples")
 
@@ -382,4 +381,5 @@ def test_load_judge_reuses_a_cached_engine(monkeypatch):
 
     engine = ScriptedEngine("m", OK)
     monkeypatch.setattr("atf.llm.load_engine", lambda spec, **kw: pytest.fail("loaded again"))
-    assert load_judge("m::temperature=0", engines={"m": engine}).engine is engine  # judge options: same engine
+    judge = load_judge("tiny::temperature=0", engines={"tiny": engine})
+    assert judge.engine is engine  # judge options only: the cached engine

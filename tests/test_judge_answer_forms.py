@@ -11,6 +11,7 @@ import pytest
 from atf.judge import ConsistencyChecker, Judge
 from atf.judge.parsing import read_verdict
 from atf.llm import Completion, SamplingParams
+from atf.llm.base import Capabilities
 
 R = "\nREASONS:\n- same variables, hypotheses and goal"
 THINK = "Okay, let me compare the quantifiers. The draft says VERDICT: consistent. Hmm, but the bound...\n"
@@ -180,6 +181,7 @@ class ThinkingEngine:
 
     tokenizer = Tok()
     name = "qwq-like"
+    capabilities = Capabilities(token_io=True)
 
     def __init__(self, text: str, finish: str = "stop"):
         self.text, self.finish, self.params = text, finish, []
