@@ -28,8 +28,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from atf.data.labelled import LOADERS, SPLITS, LabelledItem, load_labelled
-from atf.judge import ConsistencyChecker, OAPConfig, load_judge
 from atf.jsonl import JsonlWriter
+from atf.judge import ConsistencyChecker, OAPConfig, load_judge
 from atf.judge.metrics import binary_scores, exact_agreement, pairwise_agreement
 
 SET_NAMES = {"beq": "BEq", "proofnetverif": "ProofNetVerif", "formalalign": "FormalAlign-80"}

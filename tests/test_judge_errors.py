@@ -72,10 +72,15 @@ class FakeOpenAI(BaseHTTPRequestHandler):
         self._send(200, json.dumps({"choices": choices}).encode())
 
 
+class Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default backlog of 5 refuses connections when 16 requests arrive at once
+    daemon_threads = True
+
+
 @pytest.fixture()
 def server():
     FakeOpenAI.seen = {}
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), FakeOpenAI)
+    httpd = Server(("127.0.0.1", 0), FakeOpenAI)
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
@@ -271,7 +276,7 @@ def test_oap_and_align_isolate_a_failed_item_too(mode, ok):
             choice = {"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}
             self._send(200, json.dumps({"choices": [choice]}).encode())
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Answers)
+    httpd = Server(("127.0.0.1", 0), Answers)
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from atf.judge.judge import Judge, Reply, ask
 from atf.judge.parsing import parse_findings

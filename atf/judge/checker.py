@@ -17,7 +17,8 @@ A judge whose request failed gives no verdict; see `decide` for what that does t
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Literal, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, Union
 
 from atf.judge.align import priority_verdict, run_align
 from atf.judge.judge import Judge, as_judges
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 
 Mode = Literal["vote", "oap", "align"]
 MODES = ("vote", "oap", "align")
-FVSource = Union[float, bool, Callable[[Sequence[str]], Sequence[Union[float, bool]]], Literal["auto"], None]
+FVSource = Union[float, bool, Callable[[Sequence[str]], Sequence[float | bool]], Literal["auto"], None]
 
 
 def syntax_fv(statements: Sequence[str], checker: Any = None) -> list[float | None]:

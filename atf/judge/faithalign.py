@@ -33,8 +33,9 @@ A predicted finding whose quotes could not be located in the text matches nothin
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from atf.judge.align import PRIORITY, priority_verdict
 from atf.judge.result import Finding

@@ -15,8 +15,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, Sequence
+from typing import Any, Literal, NamedTuple
 
 from atf.llm import Engine, Message, SamplingParams, render_prompt
 from atf.llm.errors import PartialBatchError

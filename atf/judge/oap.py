@@ -32,8 +32,8 @@ consistent only when all of these hold, and the vote says which one failed (`sco
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from atf.judge.judge import Judge, Reply, ask
 from atf.judge.parsing import parse_explanation, parse_rating, parse_yes_no

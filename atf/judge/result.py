@@ -51,7 +51,7 @@ class Finding:
         return f"{self.label}: {left} <-> {right}{located}{why}"
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Finding":
+    def from_dict(cls, d: dict[str, Any]) -> Finding:
         def span(v: Any) -> Any:  # [start, end], or a multi-span region [[start, end], ...]
             if v is None:
                 return None

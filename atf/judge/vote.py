@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from atf.judge.judge import Judge, Reply, ask
 from atf.judge.parsing import parse_verdict

@@ -17,12 +17,11 @@ import os
 import sys
 import threading
 import time
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from test_judge_errors import FakeOpenAI
+from test_judge_errors import FakeOpenAI, Server
 
 from atf.judge import ConsistencyChecker
 from atf.llm.openai_engine import OpenAIEngine
@@ -49,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--retries", type=int, default=1)
     args = p.parse_args(argv)
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), FakeOpenAI)
+    httpd = Server(("127.0.0.1", 0), FakeOpenAI)
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     engine = OpenAIEngine(url, "judge", timeout=args.timeout, retries=args.retries, sleep=lambda s: None)
