@@ -44,14 +44,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--items", type=int, default=32, help="items in the batch (the judge CLI's default batch is 16)")
     p.add_argument("--every", type=int, default=4, help="every N-th item fails")
     p.add_argument(
-        "--timeout", type=float, default=1.5, help="the judge's per-request timeout (s; the slow item answers after 4 s)"
+        "--timeout-s", type=float, default=1.5, help="the judge's per-request timeout (the slow item answers after 4 s)"
     )
-    p.add_argument("--retries", type=int, default=1)
+    p.add_argument("--retries", type=int, default=1, help="retries per request (default %(default)s)")
     args = p.parse_args(argv)
     httpd = Server(("127.0.0.1", 0), FakeOpenAI)
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    engine = OpenAIEngine(url, "judge", timeout=args.timeout, retries=args.retries, sleep=lambda s: None)
+    engine = OpenAIEngine(url, "judge", timeout=args.timeout_s, retries=args.retries, sleep=lambda s: None)
     checker = ConsistencyChecker([engine])
     try:
         clean = [r.verdict for r in checker.check_many(items(args.items, args.every, failing=False))]
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     errored = sum(v == "error" for v in mixed)
     changed = sum(mixed[i] != clean[i] for i in range(args.items) if i not in failing)
     failed_not_error = sum(mixed[i] != "error" for i in failing)
-    print(f"items {args.items}, failing requests {len(failing)} ({', '.join(FAILURES)}), timeout {args.timeout} s, "
+    print(f"items {args.items}, failing requests {len(failing)} ({', '.join(FAILURES)}), timeout {args.timeout_s} s, "
           f"retries {args.retries}")
     print(f"errored {errored}; failing items with a verdict anyway {failed_not_error}; "
           f"other items whose verdict changed {changed} (target 0)")
