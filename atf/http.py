@@ -41,8 +41,10 @@ def auth_headers(api_key: str | None) -> dict[str, str]:
 
 
 def post_json(client: Any, url: str, payload: Any, policy: RetryPolicy = RetryPolicy(),
-              headers: dict[str, str] | None = None, sleep=time.sleep) -> Any:
-    """POST `payload` as JSON with retries; the decoded JSON answer of the first 2xx response."""
+              headers: dict[str, str] | None = None, sleep=time.sleep,
+              retry_status: frozenset[int] = RETRY_STATUS) -> Any:
+    """POST `payload` as JSON with retries; the decoded JSON answer of the first 2xx response. retry_status:
+    the statuses worth retrying (OpenAI-compatible servers also answer 500 to an overload)."""
     import httpx
 
     last = ""
@@ -56,7 +58,7 @@ def post_json(client: Any, url: str, payload: Any, policy: RetryPolicy = RetryPo
             if resp.status_code < 300:
                 return resp.json()
             detail = resp.text[:300]
-            if resp.status_code not in RETRY_STATUS:
+            if resp.status_code not in retry_status:
                 raise ToolUnavailable(f"{url} answered {resp.status_code}: {detail}")
             last, retry_after = f"HTTP {resp.status_code}: {detail}", resp.headers.get("retry-after")
         if attempt < policy.retries:

@@ -12,6 +12,8 @@ among humans is reported too, and accuracy against the synthetic gold/misaligned
 
 Positive = consistent. FPR = inconsistent candidates the judge lets through / all inconsistent ones.
 parse = share of answers the parser could read (unreadable answers count as inconsistent).
+Items whose check errored (a judge request failed: no verdict) are left out of every figure, counted in the
+"err" column, not saved, and checked again on rerun; the exit status is 1 when any errored.
 Predictions are appended to --output (JSONL) and reused on rerun with the same settings.
 """
 
@@ -26,8 +28,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from atf.data.labelled import LOADERS, SPLITS, LabelledItem, load_labelled
-from atf.judge import ConsistencyChecker, OAPConfig, load_judge
 from atf.jsonl import JsonlWriter
+from atf.judge import ConsistencyChecker, OAPConfig, load_judge
 from atf.judge.metrics import binary_scores, exact_agreement, pairwise_agreement
 
 SET_NAMES = {"beq": "BEq", "proofnetverif": "ProofNetVerif", "formalalign": "FormalAlign-80"}
@@ -43,7 +45,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--sets", default="beq,proofnetverif,formalalign", help="comma-separated: " + ",".join(LOADERS))
     p.add_argument("--split", choices=SPLITS, default="test", help="half of the problems (by sha1); default test")
     p.add_argument("--limit", type=int, help="first N items of each set (file order, after the split)")
-    p.add_argument("--max-new-tokens", type=int, default=128, help="default for judges that do not set it (%(default)s)")
+    p.add_argument(
+        "--max-new-tokens", type=int, help="for judges whose spec does not set it (default: the judge's, 384 or 8192 thinking)"
+    )
     add_batch_size(p, 8, "items per judge call")
     p.add_argument("--fv", default="none", help="oap mode FV: none (default, judge only), auto, or a number")
     p.add_argument("--oap-threshold", type=float, default=OAPConfig.threshold, help="oap mode (default %(default)s)")
@@ -86,37 +90,48 @@ def record(name: str, item: LabelledItem, result, key: str) -> dict:
     }
 
 
-def run_set(checker: ConsistencyChecker, name: str, items: list[LabelledItem], done: dict, sink, key: str, batch_size: int) -> tuple[list[dict], float, int]:
+def run_set(
+    checker: ConsistencyChecker, name: str, items: list[LabelledItem], done: dict, sink, key: str, batch_size: int
+) -> tuple[list[dict], float, int, int]:
+    """(records of the items with a verdict, seconds, items judged now, items whose check errored)."""
     todo = [i for i in items if (name, i.id) not in done]
+    errored = 0
     t0 = time.perf_counter()
     with tqdm(total=len(items), initial=len(items) - len(todo), desc=SET_NAMES[name], unit="item") as bar:
         for start in range(0, len(todo), batch_size):
             chunk = todo[start : start + batch_size]
             results = checker.check_many([(i.problem, i.candidate) for i in chunk])
             for item, result in zip(chunk, results):
+                if result.errored:  # no verdict: not a prediction, so not saved; a rerun asks again
+                    errored += 1
+                    continue
                 rec = record(name, item, result, key)
                 done[(name, item.id)] = rec
                 sink.write(rec)
             bar.update(len(chunk))
-    return [done[(name, i.id)] for i in items], time.perf_counter() - t0, len(todo)
+    return [done[(name, i.id)] for i in items if (name, i.id) in done], time.perf_counter() - t0, len(todo), errored
 
 
 def fmt(x: float | None) -> str:
     return "  -  " if x is None else f"{x:5.3f}"
 
 
-def parse_rate(votes: list[dict]) -> float:
-    return sum(v["samples_parsed"] / v["samples"] for v in votes) / len(votes)
+def parse_rate(votes: list[dict]) -> float | None:
+    return sum(v["samples_parsed"] / v["samples"] for v in votes) / len(votes) if votes else None
 
 
-def table(rows: list[tuple[str, str, list[bool], list[bool], float]]) -> list[str]:
-    """rows: (set, rater, predictions, gold labels, parse rate)."""
-    out = [f"{'set':<15} {'judge':<22} {'n':>4} {'pos':>5} {'acc':>5} {'FPR':>5} {'prec':>5} {'rec':>5} {'parse':>5}"]
-    for set_name, rater, preds, gold, parse in rows:
+def table(rows: list[tuple[str, str, list[bool], list[bool], float, int]]) -> list[str]:
+    """rows: (set, rater, predictions, gold labels, parse rate, errored items left out)."""
+    head = f"{'set':<15} {'judge':<22} {'n':>4} {'pos':>5} {'acc':>5} {'FPR':>5} {'prec':>5} {'rec':>5} {'parse':>5} {'err':>4}"
+    out = [head]
+    for set_name, rater, preds, gold, parse, errored in rows:
+        if not gold:
+            out.append(f"{SET_NAMES[set_name]:<15} {rater:<22} {0:>4} (every item errored) {errored:>4}")
+            continue
         s = binary_scores(preds, gold)
         out.append(
             f"{SET_NAMES[set_name]:<15} {rater:<22} {s.n:>4} {s.base_rate:5.3f} {s.accuracy:5.3f} "
-            f"{fmt(s.fpr)} {fmt(s.precision)} {fmt(s.recall)} {fmt(parse)}"
+            f"{fmt(s.fpr)} {fmt(s.precision)} {fmt(s.recall)} {fmt(parse)} {errored:>4}"
         )
     return out
 
@@ -130,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     specs = args.judges or ["smollm2"]
     engines: dict = {}
-    judges = [load_judge(spec, {"max_new_tokens": args.max_new_tokens}, engines) for spec in specs]
+    defaults = {"max_new_tokens": args.max_new_tokens} if args.max_new_tokens else {}
+    judges = [load_judge(spec, defaults, engines) for spec in specs]
     fv = None if args.fv == "none" else (args.fv if args.fv == "auto" else float(args.fv))
     checker = ConsistencyChecker(judges, mode=args.mode, fv=fv, oap=OAPConfig(threshold=args.oap_threshold))
     names = [j.name for j in checker.judges]
@@ -140,23 +156,25 @@ def main(argv: list[str] | None = None) -> int:
     done = load_done(pred_path, key)
 
     rows, timing, per_set = [], [], {}
+    total_errored = 0
     with JsonlWriter(pred_path) as sink:
         for name in sets:
             items = load_labelled(name, args.split)[: args.limit]
-            recs, seconds, ran = run_set(checker, name, items, done, sink, key, args.batch_size)
+            recs, seconds, ran, errored = run_set(checker, name, items, done, sink, key, args.batch_size)
+            total_errored += errored
             timing.append(f"{SET_NAMES[name]}: {len(items)} items, {ran} judged now in {seconds:.0f} s" + (f" ({seconds / ran:.1f} s/item)" if ran else " (all from --output)"))
             gold = [r["label"] for r in recs]
             for j, judge_name in enumerate(names):
                 votes = [r["votes"][j] for r in recs]
-                rows.append((name, judge_name, [v["consistent"] for v in votes], gold, parse_rate(votes)))
+                rows.append((name, judge_name, [v["consistent"] for v in votes], gold, parse_rate(votes), errored))
             if len(names) > 1:
                 all_votes = [v for r in recs for v in r["votes"]]
-                rows.append((name, "ensemble (all agree)", [r["consistent"] for r in recs], gold, parse_rate(all_votes)))
+                rows.append((name, "ensemble (all agree)", [r["consistent"] for r in recs], gold, parse_rate(all_votes), errored))
             per_set[name] = recs
 
     limit = f"first {args.limit} per set" if args.limit else "all items"
     print()
-    print(f"Judge evaluation: mode={args.mode}, judges={', '.join(specs)} (max_new_tokens={args.max_new_tokens} unless set), split={args.split}, {limit}")
+    print(f"Judge evaluation: mode={args.mode}, judges={', '.join(specs)} (max_new_tokens={args.max_new_tokens or 'judge default'} unless set), split={args.split}, {limit}")
     print("Labels: BEq/ProofNetVerif = human 'candidate equivalent to the gold formalization' (a faithful gold makes this")
     print("the consistency a judge decides from the informal statement); FormalAlign = majority of 3 humans.")
     print("pos = share of consistent items; positive class = consistent; parse = share of judge answers read.")
@@ -194,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("timing: " + "; ".join(timing))
     print(f"predictions: {pred_path}")
-    return 0
+    if total_errored:
+        print(f"{total_errored} item(s) errored (no verdict; left out above); rerun to check them again", file=sys.stderr)
+    return 1 if total_errored else 0
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ def test_unparseable_answer_counts_as_inconsistent_and_is_reported():
     assert not result.consistent
     assert vote.verdict == "inconsistent" and vote.parsed is False and vote.samples_parsed == 0
     assert vote.raw == ["The Lean statement looks consistent to me."]
-    assert "chatty: its answer could not be read, counted as inconsistent" in result.feedback()
+    assert "chatty: inconsistent (1 of 1 answer(s) could not be read and count as inconsistent)" in result.feedback()
     assert "raw" not in result.to_dict()["votes"][1] and result.to_dict(raw=True)["votes"][1]["raw"]
 
 
@@ -76,13 +76,18 @@ def test_majority_of_samples_counts_unreadable_samples_against():
         Judge(ScriptedEngine("g", OK), prefill=True)
 
 
-def test_a_failing_engine_becomes_an_inconsistent_vote_with_the_error():
+def test_a_failing_engine_is_an_error_not_a_verdict():
     def boom(conv):
-        raise ConnectionError("server down")
+        raise ConnectionError("server down at http://judge:8000")
 
     result = ConsistencyChecker([ScriptedEngine("a", OK), ScriptedEngine("down", boom)]).check(PROBLEM, STATEMENT)
-    assert not result.consistent and result.votes[1].error == "ConnectionError: server down"
-    assert "down: failed to answer (ConnectionError: server down)" in result.feedback()
+    assert result.verdict == "error" and result.errored and not result.consistent
+    assert result.votes[1].verdict == "error" and result.votes[1].error.startswith("ConnectionError: server down")
+    assert result.feedback() == "Consistency check unavailable, try again."  # no URL, no server text
+    # a rejection by a judge that did answer stands: consistency needs every judge
+    decided = ConsistencyChecker([ScriptedEngine("b", BAD), ScriptedEngine("down", boom)]).check(PROBLEM, STATEMENT)
+    assert decided.verdict == "inconsistent" and "n must be an integer" in decided.feedback()
+    assert "http" not in decided.feedback() and "1 judge(s) did not answer" in decided.feedback()
 
 
 def test_bad_input_and_config_are_rejected_clearly():
@@ -105,9 +110,10 @@ def test_duplicate_judge_names_are_made_unique():
 
 
 def test_judge_spec_parsing():
-    assert parse_judge_spec("openai:http://h:8000/v1#qwen::temperature=0.6,samples=3,name=q") == (
-        "openai:http://h:8000/v1#qwen",
-        {"temperature": 0.6, "samples": 3, "name": "q"},
+    spec = "openai:http://h:8000/v1#qwen::temperature=0.6,samples=3,name=q,timeout=30,retries=2,thinking=true"
+    assert parse_judge_spec(spec) == (
+        "openai:http://h:8000/v1#qwen::retries=2,timeout=30.0",  # the engine's own keys stay with the engine
+        {"temperature": 0.6, "samples": 3, "name": "q", "thinking": True},
     )
     assert parse_judge_spec("smollm2") == ("smollm2", {})
     with pytest.raises(ValueError, match="unknown judge option 'temp'"):
@@ -129,7 +135,7 @@ def oap_engine(no: set[str], rating: str = "RATING: 4", unreadable: set[str] = f
         prop = next(p for p in OAP_PROPERTIES if p.question in text)
         if prop.name in unreadable:
             return "Hmm."
-        return "ANSWER: no" if prop.name in no else "ANSWER: yes"
+        return f"ANSWER: no\nWHY: {prop.name} differs here" if prop.name in no else "ANSWER: yes\nWHY: kept"
 
     return ScriptedEngine("oap", reply)
 
@@ -141,27 +147,28 @@ def test_oap_groups_weights_and_threshold():
     s = vote.scores
     assert s["properties"]["quantification"] == 0.0 and s["properties"]["formula"] == 1.0
     assert s["LP"] == pytest.approx(3 / 4) and s["MC"] == pytest.approx(2 / 3) and s["FQ"] == 1.0 and s["FV"] == 1.0
-    expected = 0.35 * 0.75 + 0.35 * (2 / 3) + 0.1 * 1.0 + 0.2 * 1.0
+    expected = (0.75 + 2 / 3 + 1.0) / 3  # equal aspect weights; FV is a veto, not a weight
     assert s["score"] == pytest.approx(expected) and s["rating"] == 4 and s["scoring"] == "sample"
-    assert vote.verdict == "consistent" and vote.parsed  # 0.796 >= 0.7
+    assert vote.verdict == "consistent" and vote.parsed and s["failed"] == []  # 0.806 >= 0.7
     assert [r.split(" ")[0] for r in vote.reasons] == ["quantification", "constant"]
+    assert vote.reasons[0] == "quantification (0.00): quantification differs here"  # the judge's WHY is the feedback
     # nine property prompts + one rating prompt per item, all in one call
     assert [n for n, _ in engine.calls] == [10]
 
-    strict = ConsistencyChecker([oap_engine(no={"quantification", "constant"})], mode="oap", fv=1.0, oap=OAPConfig(threshold=0.8))
+    strict = ConsistencyChecker([oap_engine(no={"quantification", "constant"})], mode="oap", fv=1.0, oap=OAPConfig(threshold=0.85))
     result = strict.check(PROBLEM, STATEMENT)
-    assert not result.consistent
-    assert "- oap: score 0.796 below 0.80 (LP 0.75, MC 0.67, FQ 1.00, FV 1.00; rating 4.0/5)." in result.feedback() and "quantification 0.00: check each ∀/∃/∃!" in result.feedback()
+    assert not result.consistent and result.votes[0].scores["failed"] == ["score"]
+    assert "- oap: inconsistent: score 0.806 (threshold 0.85; LP 0.75, MC 0.67, FQ 1.00, FV 1.00; rating 4.0/5)." in result.feedback()
+    assert "constant (0.00): constant differs here" in result.feedback()
 
 
-def test_oap_without_fv_renormalises_and_failed_fv_is_reported():
+def test_oap_without_a_compile_fv_is_left_out_and_fv_zero_is_a_veto():
     vote = ConsistencyChecker([oap_engine(no={"formula"})], mode="oap", fv=None).check(PROBLEM, STATEMENT).votes[0]
-    lp = 3 / 4
-    assert vote.scores["FV"] is None
-    assert vote.scores["score"] == pytest.approx((0.35 * lp + 0.35 + 0.1) / 0.8)
+    assert vote.scores["FV"] is None and "pre-check only" in vote.scores["fv_note"]
+    assert vote.scores["score"] == pytest.approx((3 / 4 + 1 + 1) / 3)
     failed = ConsistencyChecker([oap_engine(no=set())], mode="oap", fv=0.0).check(PROBLEM, STATEMENT)
-    assert failed.votes[0].scores["score"] == pytest.approx(0.8) and failed.consistent
-    assert failed.votes[0].reasons[0] == "FV: the statement does not pass the syntax check"
+    assert failed.votes[0].scores["score"] == pytest.approx(1.0) and not failed.consistent  # all nine "yes"
+    assert failed.votes[0].scores["failed"] == ["FV"] and failed.votes[0].reasons[0].startswith("FV: Lean did not compile")
 
 
 def test_oap_unreadable_property_scores_zero_and_rating_gate():
@@ -171,19 +178,29 @@ def test_oap_unreadable_property_scores_zero_and_rating_gate():
     vote = result.votes[0]
     assert vote.scores["properties"]["operator"] == 0.0 and vote.scores["unparsed"] == ["operator"]
     assert vote.parsed is False and vote.samples == 10 and vote.samples_parsed == 9
-    assert vote.scores["score"] >= 0.7 and not result.consistent  # the rating gate fails it
-    assert "operator: answer unreadable, scored 0" in vote.reasons and "overall rating 2.0 below 3" in vote.reasons
+    assert vote.scores["score"] >= 0.7 and not result.consistent
+    assert vote.scores["failed"] == ["unreadable", "rating"]
+    assert "operator: answer unreadable, so the vote counts as inconsistent" in vote.reasons
+    assert "rating gate: overall rating 2.0 is below the required 3" in vote.reasons
+    gate_only = ConsistencyChecker([oap_engine(no=set(), rating="RATING: 2")], mode="oap", fv=1.0, oap=OAPConfig(min_rating=3))
+    vote = gate_only.check(PROBLEM, STATEMENT).votes[0]
+    assert vote.scores["failed"] == ["rating"] and vote.scores["score"] == 1.0 and vote.verdict == "inconsistent"
+    unreadable_only = ConsistencyChecker([oap_engine(no=set(), unreadable={"formula"})], mode="oap", fv=1.0)
+    vote = unreadable_only.check(PROBLEM, STATEMENT).votes[0]
+    assert vote.scores["score"] >= 0.7 and vote.scores["failed"] == ["unreadable"] and vote.verdict == "inconsistent"
 
 
 def test_oap_combine_and_config_validation():
     props = {p.name: 1.0 for p in OAP_PROPERTIES}
     props["conciseness"] = 0.0
-    got = combine(props, None, OAPConfig(weights={"LP": 1.0, "MC": 0.0, "FQ": 1.0, "FV": 5.0}))
+    got = combine(props, OAPConfig(weights={"LP": 1.0, "MC": 0.0, "FQ": 1.0}))
     assert got["FQ"] == 0.5 and got["score"] == pytest.approx(0.75)
     with pytest.raises(ValueError, match="unknown OAP weight groups"):
         OAPConfig(weights={"XX": 1.0})
+    with pytest.raises(ValueError, match="FV is a veto"):
+        OAPConfig(weights={"LP": 1.0, "FV": 1.0})
     with pytest.raises(ValueError, match="at least one of LP, MC, FQ"):
-        OAPConfig(weights={"FV": 1.0})
+        OAPConfig(weights={"LP": 0.0})
 
 
 def test_oap_fv_auto_without_syntax_checker_is_left_out(monkeypatch):
@@ -203,17 +220,19 @@ def test_oap_fv_auto_without_syntax_checker_is_left_out(monkeypatch):
 
 def test_oap_fv_auto_uses_the_syntax_checker_protocol():
     class Result:
-        def __init__(self, ok):
-            self.ok = ok
+        def __init__(self, ok, checked_by):
+            self.ok, self.checked_by = ok, checked_by
 
-    class FakeSyntaxChecker:
+    class FakeSyntaxChecker:  # Lean compiles statements that mention `sorry`; "pre:" ones only get pre-checked
         def check_many(self, statements):
-            return [Result("sorry" in s) for s in statements]
+            return [Result("sorry" in s, "precheck" if s.startswith("pre:") else "lean") for s in statements]
 
     checker = ConsistencyChecker([oap_engine(no=set())], mode="oap")
     checker._syntax_checker = FakeSyntaxChecker()
-    results = checker.check_many([(PROBLEM, STATEMENT), (PROBLEM, "theorem t : True := trivial")])
-    assert [r.votes[0].scores["FV"] for r in results] == [1.0, 0.0]
+    items = [(PROBLEM, STATEMENT), (PROBLEM, "theorem t : True := trivial"), (PROBLEM, "pre: theorem t := by sorry")]
+    results = checker.check_many(items)
+    assert [r.votes[0].scores["FV"] for r in results] == [1.0, 0.0, None]
+    assert [r.verdict for r in results] == ["consistent", "inconsistent", "consistent"]
 
 
 # ---- align-then-label ----------------------------------------------------------------------------
@@ -278,7 +297,7 @@ def test_align_unreadable_answer_is_a_defect():
     result = ConsistencyChecker([ScriptedEngine("junk", "Looks right!")], mode="align").check(PROBLEM, STATEMENT)
     vote = result.votes[0]
     assert result.verdict == "unfaithful" and not result.consistent and vote.parsed is False
-    assert "junk: its answer could not be read, counted as inconsistent" in result.feedback()
+    assert "junk: unfaithful (1 of 1 answer(s) could not be read and count as inconsistent)" in result.feedback()
 
 
 def test_align_majority_of_samples():
@@ -309,5 +328,58 @@ def test_oap_fv_auto_with_the_real_syntax_checker():
     good = "import Mathlib\n\n" + STATEMENT
     broken = "import Mathlib\n\ntheorem t (n : ℕ) : := by sorry"
     results = checker.check_many([(PROBLEM, good), (PROBLEM, broken)])
-    assert [r.votes[0].scores["FV"] for r in results] == [1.0, 0.0]
-    assert "FV: the statement does not pass the syntax check" in results[1].votes[0].reasons
+    fv = [r.votes[0].scores["FV"] for r in results]
+    assert fv in ([1.0, 0.0], [None, None])  # Lean compiled them, or only the pre-check ran: FV not measured
+
+
+# ---- feedback the formalizer can act on ----------------------------------------------------------
+
+
+def test_reasons_of_every_readable_sample_reach_the_feedback():
+    other = "VERDICT: inconsistent\nREASONS:\n- the conclusion should be Odd, not Even"
+    judge = Judge(ScriptedEngine("s", lambda conv: [BAD, "junk", other]), params=SamplingParams(temperature=0.7), samples=3)
+    result = ConsistencyChecker([judge]).check(PROBLEM, STATEMENT)
+    vote = result.votes[0]
+    assert vote.reasons == ["n must be an integer, not a natural number", "the conclusion should be Odd, not Even"]
+    feedback = result.feedback()
+    assert "1 of 3 answer(s) could not be read" in feedback
+    assert "n must be an integer" in feedback and "should be Odd" in feedback
+
+
+def test_truncated_answers_are_stated():
+    from atf.llm import Completion
+
+    class Cut(ScriptedEngine):
+        def chat(self, conversations, params, tools=None):
+            return [[Completion(BAD, None, "length")] for _ in conversations]
+
+    result = ConsistencyChecker([Judge(Cut("cut", BAD))]).check(PROBLEM, STATEMENT)
+    assert result.votes[0].truncated == 1
+    assert "1 of 1 answer(s) were cut off at the judge's token limit" in result.feedback()
+
+
+def test_a_repeated_quote_is_placed_by_occurrence_context_or_reading_order():
+    statement = "theorem t (x y : ℕ) (h₀ : x = 2) (h₁ : y = 2) : x + y = 4 := by sorry"
+    problem = "Let x = 2 and y = 2. Show that x + y = 4."
+    second = statement.index("y = 2")
+    by_occurrence = findings_json(("y = 2", "= 2", "unfaithful", "the second value differs"))
+    reply = by_occurrence.replace('"explanation"', '"lean_occurrence": 2, "explanation"')
+    result = ConsistencyChecker([ScriptedEngine("j", reply)], mode="align").check(problem, statement)
+    f = result.findings[0]
+    assert f.lean_span == (second + 2, second + 5) and f.informal_span == (problem.index("y = 2"), problem.index("y = 2") + 5)
+    assert f"occurrence 2 of 2, line 1, column {second + 3}" in result.feedback()
+    by_context = reply.replace('"lean_occurrence": 2', '"lean_context": "(h₁ : y = 2)"')
+    assert ConsistencyChecker([ScriptedEngine("j", by_context)], mode="align").check(problem, statement).findings[0].lean_span == (second + 2, second + 5)
+    in_order = findings_json(("x = 2", "= 2", "faithful", ""), ("y = 2", "= 2", "unfaithful", "y differs"))
+    found = ConsistencyChecker([ScriptedEngine("j", in_order)], mode="align").check(problem, statement).findings
+    assert found[0].lean_span == (statement.index("x = 2") + 2, statement.index("x = 2") + 5)
+    assert found[1].lean_span == (second + 2, second + 5)  # the next occurrence after the previous finding's
+
+
+def test_load_judge_reuses_a_cached_engine(monkeypatch):
+    from atf.judge import load_judge
+
+    engine = ScriptedEngine("m", OK)
+    monkeypatch.setattr("atf.llm.load_engine", lambda spec, **kw: pytest.fail("loaded again"))
+    judge = load_judge("tiny::temperature=0", engines={"tiny": engine})
+    assert judge.engine is engine  # judge options only: the cached engine

@@ -89,3 +89,27 @@ def test_smollm2_judges_are_handled(smollm2_engine):
     assert_handled(oap, {"consistent", "inconsistent"})
     # the instruct model does answer yes/no after "ANSWER:": most of its next-token mass is on them
     assert all(not r.votes[0].scores["unparsed"] or len(r.votes[0].scores["unparsed"]) < 10 for r in oap)
+
+
+def test_logprob_judges_explain_their_weak_properties(tiny_engine, monkeypatch):
+    from atf.judge import scoring
+
+    def fixed(engine, conversations, prefix, options, **kw):  # "formula" is weak, every other answer yes
+        out = []
+        for conv in conversations:
+            if set(options) == {"yes", "no"}:
+                weak = OAP_PROPERTIES[2].question in conv[-1]["content"]
+                out.append(({"yes": 0.1 if weak else 0.9, "no": 0.9 if weak else 0.1}, 1.0))
+            else:
+                out.append(({d: (1.0 if d == "4" else 0.0) for d in options}, 1.0))
+        return out
+
+    monkeypatch.setattr(scoring, "option_probabilities", fixed)
+    asked = []
+    generate = tiny_engine.generate
+    monkeypatch.setattr(tiny_engine, "generate", lambda prompts, params: asked.append(params) or generate(prompts, params))
+    judge = Judge(tiny_engine, params=SamplingParams(max_new_tokens=8, temperature=0.0))
+    vote = ConsistencyChecker([judge], mode="oap", fv=1.0).check(*ITEMS[0]).votes[0]
+    assert OAP_PROPERTIES[2].name == "formula" and len(asked) == 1 and asked[0].max_new_tokens == 48
+    why = vote.scores["why"].get("formula", "")
+    assert vote.reasons == [f"formula (0.10): {why or OAP_PROPERTIES[2].hint}"]

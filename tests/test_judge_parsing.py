@@ -1,6 +1,12 @@
 import pytest
 
-from atf.judge.parsing import parse_findings, parse_rating, parse_verdict, parse_yes_no, strip_thinking
+from atf.judge.parsing import (
+    parse_findings,
+    parse_rating,
+    parse_verdict,
+    parse_yes_no,
+    strip_thinking,
+)
 
 
 @pytest.mark.parametrize(
@@ -27,7 +33,6 @@ def test_verdicts_in_common_shapes_are_read(text, verdict, reasons):
         "",
         "The Lean statement is consistent with the informal statement.",  # no label: never guessed
         "VERDICT: consistent or inconsistent\nREASONS:\n- <one short reason per line>",  # template echoed
-        "VERDICT: consistent\nVERDICT: inconsistent",  # two labels that disagree
         "<think>Let me check the quantifiers. VERDICT: consistent",  # think block never closed
         "VERDICT: maybe",
         '{"verdict": "probably"}',
@@ -38,14 +43,18 @@ def test_unreadable_verdicts_are_none(text):
 
 
 def test_strip_thinking():
-    assert strip_thinking("<think>a</think> b <THINK>c</THINK>") == "b"
+    assert strip_thinking("<think>a</think> b <THINK>c</THINK>") == ""  # all up to the last </think> is thinking
+    assert strip_thinking("draft: consistent</think> VERDICT: inconsistent") == "VERDICT: inconsistent"
     assert strip_thinking("<think>never closed") is None
 
 
 @pytest.mark.parametrize(
     "text, answer",
     [("ANSWER: yes", True), ("answer: **No**", False), ("Yes", True), ('{"answer": "no"}', False),
-     ("ANSWER: yes or no", None), ("I would say yes", None), ("ANSWER: yes\nANSWER: no", None)],
+     ("ANSWER: yes or no", None), ("I would say yes", None), ("ANSWER: yes\nANSWER: no", False),
+     ("ANSWER: yes\nWHY: nothing is dropped", True), ("ANSWER: yes, but the domain differs", None),
+     ("ANSWER: yes\nWHY: the bound should be 10", None), ("ANSWER: yes\nActually, no.", None),
+     ("Let me think.</think>\nANSWER: no\nWHY: ℕ instead of ℤ", False), ("ANSWER: yes?", None)],
 )
 def test_yes_no(text, answer):
     assert parse_yes_no(text) is answer
@@ -54,7 +63,7 @@ def test_yes_no(text, answer):
 @pytest.mark.parametrize(
     "text, rating",
     [("RATING: 4", 4), ("Rating: **5/5**", 5), ("3", 3), ('{"rating": 2}', 2), ("RATING: 7", None),
-     ("RATING: <1-5>", None), ("I rate it 4", None), ("RATING: 4\nRATING: 2", None)],
+     ("RATING: <1-5>", None), ("I rate it 4", None), ("RATING: 4\nRATING: 2", 2)],
 )
 def test_rating(text, rating):
     assert parse_rating(text) == rating
@@ -81,3 +90,11 @@ def test_findings_as_object_list_and_json_lines():
 )
 def test_unreadable_findings_are_none(text):
     assert parse_findings(text) is None
+
+
+def test_explanations():
+    from atf.judge.parsing import parse_explanation
+
+    assert parse_explanation("ANSWER: no\nWHY: the bound is 10, not 100") == "the bound is 10, not 100"
+    assert parse_explanation('{"answer": "no", "why": "drops h0"}') == "drops h0"
+    assert parse_explanation("draft WHY: x</think>ANSWER: yes") == ""  # only the final answer counts

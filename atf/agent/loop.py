@@ -282,11 +282,11 @@ class ToolLoop:
             t.statement, t.syntax_ok, t.consistency_ok = statement, result.passed, False
         elif call.name == CONSISTENCY_CHECK:
             # It passed syntax_check (screened), possibly as an earlier revision: it becomes the latest again.
-            t.statement, t.syntax_ok, t.consistency_ok = statement, True, result.passed
-        self._record(r, call, result.passed, result.feedback)
+            t.statement, t.syntax_ok, t.consistency_ok = statement, True, result.passed and not result.error
+        self._record(r, call, result.passed and not result.error, result.feedback, result.error)
 
-    def _record(self, r: _Rollout, call: ParsedCall, passed: bool | None, text: str) -> None:
-        r.traj.calls.append(ToolCall(call.name or "?", dict(call.arguments), passed, text))
+    def _record(self, r: _Rollout, call: ParsedCall, passed: bool | None, text: str, error: bool = False) -> None:
+        r.traj.calls.append(ToolCall(call.name or "?", dict(call.arguments), passed, text, error))
         r.traj.messages.append({"role": "tool", "name": call.name or "?", "content": text})
 
     def _check_stop(self, r: _Rollout) -> None:
@@ -295,7 +295,8 @@ class ToolLoop:
             r.stop("passed")
         elif t.revisions >= self.config.max_revisions:
             judged = any(
-                c.name == CONSISTENCY_CHECK and c.passed is not None and _norm(c.arguments["statement"]) == t.statement
+                c.name == CONSISTENCY_CHECK and c.passed is not None and not c.error
+                and _norm(c.arguments["statement"]) == t.statement
                 for c in t.calls
             )
             if t.syntax_ok and not judged and not r.grace_turn:

@@ -10,18 +10,28 @@ rollouts in flight and makes one call, so a Lean worker pool or a judge ensemble
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Protocol, Sequence, runtime_checkable
+
+from atf.judge.result import (
+    UNAVAILABLE as CONSISTENCY_UNAVAILABLE,  # what the formalizer reads on an error
+)
+
+log = logging.getLogger(__name__)
 
 SYNTAX_CHECK = "syntax_check"
 CONSISTENCY_CHECK = "consistency_check"
 
 
 class ToolResult(NamedTuple):
-    """passed: the verdict. feedback: the text returned to the model as the tool message."""
+    """passed: the verdict. feedback: the text returned to the model as the tool message.
+    error: the tool itself failed (no verdict; passed is False); such a trajectory is not training data."""
 
     passed: bool
     feedback: str
+    error: bool = False
+
 
 
 @dataclass(frozen=True)
@@ -136,14 +146,15 @@ class ConsistencyCheckTool:
 
     def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
         results = self.checker.check_many([(r.problem, r.arguments["statement"]) for r in requests])
-        return [ToolResult(bool(r.consistent), r.feedback()) for r in results]
+        return [ToolResult(bool(r.consistent), r.feedback(), bool(r.errored)) for r in results]
 
 
 class RemoteConsistencyTool:
     """consistency_check served by `atf serve-consistency` (POST /check_batch), e.g. judges on other nodes.
 
     api_key: Bearer token (default `$ATF_API_KEY`); retry: how transient failures (connection errors, 429,
-    502-504) are retried before the call fails with `atf.http.ToolUnavailable`.
+    502-504) are retried. A call that still fails (`atf.http.ToolUnavailable`), or an item the server could not
+    judge (verdict "error"), is an error result: the model reads "try again", the trajectory is not training data.
     """
 
     name = CONSISTENCY_CHECK
@@ -162,13 +173,22 @@ class RemoteConsistencyTool:
         self._client = client or httpx.Client(timeout=timeout_s)
 
     def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
-        from atf.http import post_json
+        from atf.http import ToolUnavailable, post_json
 
         if not requests:
             return []
         items = [{"problem": r.problem, "statement": r.arguments["statement"]} for r in requests]
-        reply = post_json(self._client, f"{self.base_url}/check_batch", {"items": items}, self.retry, self.headers)
-        return [ToolResult(bool(r["consistent"]), r["feedback"]) for r in reply["results"]]
+        try:
+            reply = post_json(self._client, f"{self.base_url}/check_batch", {"items": items}, self.retry, self.headers)
+        except ToolUnavailable as err:  # the rollouts go on: the model is told to try again, nothing else
+            log.warning("consistency server unavailable: %s", err)
+            return [ToolResult(False, CONSISTENCY_UNAVAILABLE, True) for _ in requests]
+        return [
+            ToolResult(False, CONSISTENCY_UNAVAILABLE, True)
+            if r.get("verdict") == "error"
+            else ToolResult(bool(r["consistent"]), r["feedback"])
+            for r in reply["results"]
+        ]
 
 
 def remote_syntax_tool(base_url: str) -> SyntaxCheckTool:

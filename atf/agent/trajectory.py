@@ -25,12 +25,14 @@ class ToolCall:
     name / arguments: as parsed from the `<tool_call>` block.
     passed: the tool's verdict (syntax ok / consistent), None when the call itself was malformed.
     result: the text returned to the model.
+    error: the tool failed to give a verdict (judges unavailable); passed is then False.
     """
 
     name: str
     arguments: dict[str, Any]
     passed: bool | None
     result: str
+    error: bool = False
 
 
 @dataclass
@@ -67,6 +69,14 @@ class Trajectory:
     def success(self) -> bool:
         """Both checks passed on the final statement."""
         return self.syntax_ok and self.consistency_ok
+
+    @property
+    def consistency_errored(self) -> bool:
+        """A consistency check in this rollout failed to give a verdict. The model was told to try again, so
+        its next turns answer a failure, not a judgment: such trajectories are kept out of training data."""
+        from atf.agent.tools import CONSISTENCY_CHECK
+
+        return any(c.error and c.name == CONSISTENCY_CHECK for c in self.calls)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -6,22 +6,24 @@
 
 Modes:
     vote   each judge answers VERDICT + REASONS; consistent only when every judge says consistent.
-    oap    nine atomic properties + a five-point rating per judge, grouped into LP/MC/FQ, with FV from the
-           syntax check, weighted into a score (see atf.judge.oap); consistent when every judge's score passes.
+    oap    nine atomic properties + a five-point rating per judge, grouped into LP/MC/FQ and weighted into a
+           score, with FV (a Lean compile) as a veto (see atf.judge.oap); consistent when every judge passes.
     align  judges link informal spans to Lean spans and label them (see atf.judge.align); consistent when
            the priority-rule verdict is "faithful".
 An answer that cannot be read always counts as inconsistent and is reported with parsed=False.
+A judge whose request failed gives no verdict; see `decide` for what that does to the item.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Literal, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, Union
 
 from atf.judge.align import priority_verdict, run_align
 from atf.judge.judge import Judge, as_judges
 from atf.judge.oap import OAPConfig, run_oap
-from atf.judge.result import ConsistencyResult
+from atf.judge.result import ERROR, ConsistencyResult, Vote
 from atf.judge.vote import run_vote
 from atf.llm import Engine
 
@@ -29,16 +31,17 @@ log = logging.getLogger(__name__)
 
 Mode = Literal["vote", "oap", "align"]
 MODES = ("vote", "oap", "align")
-FVSource = Union[float, bool, Callable[[Sequence[str]], Sequence[Union[float, bool]]], Literal["auto"], None]
+FVSource = Union[float, bool, Callable[[Sequence[str]], Sequence[float | bool]], Literal["auto"], None]
 
 
-def syntax_fv(statements: Sequence[str], checker: Any = None) -> list[float]:
-    """FV from `atf.lean.SyntaxChecker`: 1.0 when the statement passes, else 0.0."""
+def syntax_fv(statements: Sequence[str], checker: Any = None) -> list[float | None]:
+    """FV from `atf.lean.SyntaxChecker`: 1.0 when Lean compiled the statement, 0.0 when Lean rejected it,
+    None when Lean did not run on it (a pre-check result measures no formal validity)."""
     if checker is None:
         from atf.lean import SyntaxChecker
 
         checker = SyntaxChecker()
-    return [1.0 if r.ok else 0.0 for r in checker.check_many(list(statements))]
+    return [(1.0 if r.ok else 0.0) if r.checked_by == "lean" else None for r in checker.check_many(list(statements))]
 
 
 class ConsistencyChecker:
@@ -46,9 +49,9 @@ class ConsistencyChecker:
 
     judges: `atf.llm.Engine`s (default settings) or `Judge`s (own sampling params, samples, scoring).
     mode: "vote" | "oap" | "align" (see module doc).
-    fv: oap mode's formal validity. "auto": `atf.lean.SyntaxChecker` when it can be imported, else left
-        out of the score; a number for every item; a callable taking the batch's statements and returning
-        one value (bool or 0..1) each; None: left out.
+    fv: oap mode's formal validity (a veto when 0). "auto": `atf.lean.SyntaxChecker`, counted only where
+        Lean itself compiled the statement, else left out; a number for every item; a callable taking the
+        batch's statements and returning one value (bool, 0..1, or None = unknown) each; None: left out.
     oap: weights, threshold and rating gate for oap mode.
     """
 
@@ -80,17 +83,13 @@ class ConsistencyChecker:
         if self.mode == "oap":
             fv = self._fv_values([s for _, s in items])
             return [self._result(item, votes) for item, votes in zip(items, run_oap(self.judges, items, fv, self.oap))]
-        results = []
-        for (problem, statement), (votes, findings) in zip(items, run_align(self.judges, items)):
-            verdict = priority_verdict(v.verdict for v in votes)
-            results.append(
-                ConsistencyResult(problem, statement, "align", verdict == "faithful", verdict, votes, findings)
-            )
-        return results
+        aligned = run_align(self.judges, items)
+        return [self._result(item, votes, findings) for item, (votes, findings) in zip(items, aligned)]
 
-    def _result(self, item: tuple[str, str], votes) -> ConsistencyResult:
-        ok = all(v.consistent for v in votes)
-        return ConsistencyResult(item[0], item[1], self.mode, ok, "consistent" if ok else "inconsistent", votes)
+    def _result(self, item: tuple[str, str], votes: list[Vote], findings=()) -> ConsistencyResult:
+        verdict = decide(votes, self.mode)
+        ok = verdict in ("consistent", "faithful")
+        return ConsistencyResult(item[0], item[1], self.mode, ok, verdict, votes, list(findings))
 
     def _fv_values(self, statements: list[str]) -> list[float | None]:
         fv = self.fv
@@ -115,6 +114,21 @@ class ConsistencyChecker:
                 raise ValueError(f"fv callable returned {len(values)} values for {len(statements)} statements")
             return [None if v is None else float(v) for v in values]
         raise ValueError(f"fv must be 'auto', a number, a callable or None, got {fv!r}")
+
+
+def decide(votes: Sequence[Vote], mode: str) -> str:
+    """The item's verdict from its judges' votes. Consistency needs every judge, so a rejection by any
+    judge that answered decides the item (align: an "unfaithful" vote); otherwise a judge that failed to
+    answer leaves the verdict open: "error", a third outcome that is neither pass nor fail."""
+    answered = [v for v in votes if not v.errored]
+    if mode == "align":
+        labels = [v.verdict for v in answered]
+        if "unfaithful" in labels:
+            return "unfaithful"
+        return ERROR if len(answered) < len(votes) else priority_verdict(labels)
+    if any(not v.consistent for v in answered):
+        return "inconsistent"
+    return ERROR if len(answered) < len(votes) else "consistent"
 
 
 def validate_item(index: int, item: Any) -> tuple[str, str]:

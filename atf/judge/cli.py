@@ -11,22 +11,32 @@ from typing import Any
 JUDGE_HELP = (
     "a judge, repeatable (one flag per judge): <engine spec>[::key=value,...] with engine spec smollm2 | tiny | "
     "hf:<path> | vllm:<path> | openai:<base_url>#<model>; judge keys max_new_tokens, temperature, top_p, seed, "
-    "samples, scoring (auto|logprob|sample), prefill, name, and the engine's own keys. Default: one smollm2 judge."
+    "samples, scoring (auto|logprob|sample), prefill, thinking (true for judges that reason in <think> first: a "
+    "thinking budget, no answer prefill), name, and the engine's own keys (openai: timeout, retries). "
+    "Default: one smollm2 judge."
 )
 EPILOG = """\
 modes:
   vote   every judge answers VERDICT + REASONS; consistent only if all judges say consistent
-  oap    nine atomic properties + a 1-5 rating per judge, grouped into LP/MC/FQ, plus FV from the syntax
-         check, weighted into a score; consistent only if every judge's score reaches --oap-threshold
+  oap    nine atomic properties (each with a one-line why) + a 1-5 rating per judge, grouped into LP/MC/FQ
+         and weighted into a score; consistent only if every judge's score reaches --oap-threshold, every
+         property answer was readable, the rating gate (--min-rating) holds, and Lean compiled the statement
+         (FV = 0 is a veto; with the pre-check only, FV is not measured and says so)
   align  judges link informal spans to Lean spans, labelled faithful/unfaithful/undecidable; consistent
          only if no judge finds a defect or an undecidable link
 An answer that cannot be parsed counts as inconsistent (reported with parsed=false).
+A judge that fails to answer (HTTP error, timeout) gives no verdict: the item's verdict is "error" unless
+another judge already rejects it. Errors are counted in the summary, the exit status is 1 when any item
+errored, and a rerun with the same --output checks the errored items again.
 
 examples:
   atf consistency-check --input items.jsonl --output checked.jsonl
   atf consistency-check --input items.jsonl --output checked.jsonl --mode oap \\
       --judge smollm2 --judge 'openai:http://localhost:8000/v1#qwen::temperature=0.6,samples=3'
-  atf serve-consistency --port 8002 --judge 'vllm:Qwen/Qwen3-8B::max_new_tokens=2048'
+  atf consistency-check --input items.jsonl --output checked.jsonl \\
+      --judge 'openai:http://node1:8000/v1#Qwen/QwQ-32B::thinking=true,timeout=900,retries=3' \\
+      --judge 'openai:http://node2:8000/v1#Qwen/Qwen3-32B::thinking=true,timeout=900,retries=3'
+  atf serve-consistency --port 8002 --judge 'vllm:Qwen/Qwen3-8B::thinking=true'
 """
 
 
@@ -40,7 +50,8 @@ def _add_checker_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=("vote", "oap", "align"), default=default_of(ConsistencyChecker, "mode"),
                    help="how judges decide (default %(default)s)")
     p.add_argument("--max-new-tokens", type=int,
-                   help=f"max new tokens for every judge that does not set it ({default_params().max_new_tokens})")
+                   help=f"max new tokens for every judge that does not set it ({default_params().max_new_tokens}; "
+                        f"{default_params(thinking=True).max_new_tokens} for thinking judges)")
     p.add_argument("--temperature", type=float,
                    help=f"temperature for every judge that does not set it ({default_params().temperature}: greedy)")
     p.add_argument("--samples", type=int,
@@ -49,8 +60,8 @@ def _add_checker_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--fv",
         default=default_of(ConsistencyChecker, "fv"),
-        help="oap mode formal validity: auto (atf.lean.SyntaxChecker if available, else left out), none, "
-             "or a number 0..1 (default %(default)s)",
+        help="oap mode formal validity, a veto when 0: auto (a Lean compile by atf.lean.SyntaxChecker; left out "
+             "where only the pre-check ran), none, or a number 0..1 (default %(default)s)",
     )
     p.add_argument("--oap-threshold", type=float, default=default_of(OAPConfig, "threshold"),
                    help="oap mode: score a judge must reach (default %(default)s)")
@@ -147,7 +158,7 @@ def run_check(args: argparse.Namespace) -> int:
             raise FileNotFoundError(f"input not found: {path}")
         records = list(_records(list(parse_lines(path.read_bytes(), str(path))), str(path)))
     to_stdout = args.output == "-"
-    done = set() if to_stdout else {row["input_line"] for row in resume_jsonl(args.output)}
+    done = set() if to_stdout else _done(args.output, resume_jsonl(args.output))
     todo = [(n, r) for n, r in records if n not in done]
     if done:
         print(f"resuming: {len(records) - len(todo)} of {len(records)} records already in {args.output}",
@@ -155,7 +166,7 @@ def run_check(args: argparse.Namespace) -> int:
     if not todo:
         return 0
     checker = build_checker(args)
-    n_ok = 0
+    counts = {"consistent": 0, "inconsistent": 0, "error": 0}
     with JsonlWriter(args.output) as sink, \
             tqdm(total=len(todo), desc=f"consistency-check ({args.mode})", unit="item", disable=to_stdout) as bar:
         for start in range(0, len(todo), args.batch_size):
@@ -164,10 +175,27 @@ def run_check(args: argparse.Namespace) -> int:
             for (lineno, record), result in zip(chunk, results):
                 extra = {k: v for k, v in record.items() if k not in ("problem", "statement")}
                 sink.write({"input_line": lineno, **extra, **result.to_dict(raw=args.raw)})
-                n_ok += result.consistent
+                counts["error" if result.errored else "consistent" if result.consistent else "inconsistent"] += 1
             bar.update(len(chunk))
-    print(f"{n_ok} of {len(todo)} consistent", file=sys.stderr)
-    return 0
+    print(
+        f"{counts['consistent']} of {len(todo)} consistent, {counts['inconsistent']} inconsistent, "
+        f"{counts['error']} errored" + (" (rerun with the same --output to recheck them)" if counts["error"] else ""),
+        file=sys.stderr,
+    )
+    return 1 if counts["error"] else 0
+
+
+def _done(path: str, rows: list[dict]) -> set[int]:
+    """Input lines already checked. Rows whose check errored are dropped from the output so that this run
+    checks them again."""
+    kept = [row for row in rows if row.get("verdict") != "error"]
+    if len(kept) < len(rows):
+        from atf.jsonl import JsonlWriter
+
+        with JsonlWriter(path, append=False) as sink:
+            for row in kept:
+                sink.write(row)
+    return {row["input_line"] for row in kept}
 
 
 def run_serve(args: argparse.Namespace) -> int:

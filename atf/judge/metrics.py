@@ -3,9 +3,9 @@ the judge lets through, which is the error that matters for a tool gating the fo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Sequence
 
 
 @dataclass

@@ -20,6 +20,7 @@ SYSTEM = (
 VERDICT_PREFIX = "VERDICT:"
 ANSWER_PREFIX = "ANSWER:"
 RATING_PREFIX = "RATING:"
+WHY_LABEL = "WHY:"
 ALIGN_PREFIX = '{"findings": ['
 
 
@@ -122,13 +123,12 @@ OAP_PROPERTIES: tuple[Property, ...] = (
 
 OAP_GROUPS = ("LP", "MC", "FQ")
 
-
-
 def property_messages(problem: str, statement: str, prop: Property) -> list[Message]:
     user = (
         _pair(problem, statement)
         + f"\nQuestion: {prop.question}\n"
-        f"Answer in exactly this format, nothing else:\n{ANSWER_PREFIX} yes\nor\n{ANSWER_PREFIX} no"
+        f"Answer in exactly this format, nothing else:\n{ANSWER_PREFIX} yes or no\n"
+        f"{WHY_LABEL} <one line: what in the Lean statement makes the answer so>"
     )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
@@ -153,6 +153,8 @@ def align_messages(problem: str, statement: str) -> list[Message]:
         '- "lean": an exact quote from the Lean statement (null if the problem part is missing from the Lean)\n'
         '- "label": "faithful", "unfaithful" (a real difference) or "undecidable" (the problem is ambiguous)\n'
         '- "explanation": one short sentence\n'
+        '- when a quote occurs more than once in its text: "informal_occurrence" / "lean_occurrence", which one '
+        "you mean (1 = first)\n"
         "Answer with one JSON object and nothing else, for example:\n"
         '{"findings": [{"informal": "n is a positive integer", "lean": "(n : ℕ) (hn : 0 < n)", "label": "faithful", '
         '"explanation": "positivity is kept as a hypothesis"}]}'

@@ -66,7 +66,7 @@ def engine_options(engine: str) -> dict[str, type]:
     if kind not in ("smollm2", "tiny", "hf", "vllm", "openai"):
         raise ValueError(f"unknown engine spec {engine!r}; expected {ENGINE_SPECS}")
     cls = _engine_class(kind)
-    own = constructor_options(cls, skip=("model", "tokenizer", "base_url", "transport", "chat_template"))
+    own = constructor_options(cls, skip=("model", "tokenizer", "base_url", "transport", "chat_template", "sleep"))
     if kind == "vllm":
         own.update(cls.llm_options)  # passed through to vllm.LLM
     return {**own, **SAMPLING_OPTIONS}

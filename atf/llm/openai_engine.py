@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Sequence
+from typing import Any
 
 import httpx
 
+from atf.http import RetryPolicy, post_json
 from atf.llm.base import Capabilities, Completion, Message, SamplingParams
+from atf.llm.errors import PartialBatchError
 from atf.llm.templates import openai_tools
+
+DEFAULT_TIMEOUT_S = 600.0
+DEFAULT_RETRIES = 3
+# What is worth sending again: the server was overloaded or down (429, 5xx) or the connection failed or
+# timed out. A 4xx answer or an unreadable 200 would fail the same way again.
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 
 
 def tool_calls_to_text(content: str | None, tool_calls: list[dict] | None) -> str:
@@ -40,6 +50,10 @@ class OpenAIEngine:
     api_key: defaults to $OPENAI_API_KEY (vLLM accepts anything).
     tokenizer: optional local tokenizer; with it, completions carry token ids and `generate` accepts ids.
     concurrency: requests in flight at once.
+    timeout: seconds one HTTP request may take (connect, read, write).
+    retries: times a request is sent again after a connection error, timeout, 429 or 5xx, with jittered
+        exponential backoff; other failures are not retried. A request that still fails fails only its
+        own item: the call raises `PartialBatchError` carrying the other items' replies.
     """
 
     # Re-encoded text is not the sampled ids, and servers drop stop strings: chat mode, never token mode.
@@ -52,24 +66,34 @@ class OpenAIEngine:
         api_key: str | None = None,
         tokenizer: Any = None,
         concurrency: int = 16,
-        timeout: float = 600.0,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        retries: int = DEFAULT_RETRIES,
         transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ):
+        if timeout <= 0:
+            raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
+        if retries < 0:
+            raise ValueError(f"retries must be >= 0, got {retries}")
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.tokenizer = tokenizer
         self.name = f"openai:{model}"
         self.concurrency = concurrency
+        self.retry = RetryPolicy(retries=retries)
+        self._sleep = sleep
         key = api_key or os.environ.get("OPENAI_API_KEY", "EMPTY")
         self._client = httpx.Client(
             base_url=self.base_url, headers={"Authorization": f"Bearer {key}"}, timeout=timeout, transport=transport
         )
 
     def _post(self, path: str, payload: dict) -> dict:
-        resp = self._client.post(path, json=payload)
-        if resp.status_code != 200:
-            raise RuntimeError(f"{self.base_url}{path} answered {resp.status_code}: {resp.text[:500]}")
-        return resp.json()
+        """POST with bounded, jittered exponential retries (`atf.http.post_json`); an answer without a
+        'choices' list is a failure, not retried."""
+        data = post_json(self._client, path, payload, self.retry, sleep=self._sleep, retry_status=RETRY_STATUS)
+        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+            raise ValueError(f"{self.base_url}{path} answered 200 without a 'choices' list")
+        return data
 
     def _common(self, params: SamplingParams) -> dict:
         body: dict[str, Any] = {
@@ -92,8 +116,20 @@ class OpenAIEngine:
         return self.tokenizer.encode(text, add_special_tokens=False)
 
     def _map(self, fn, items):
+        """fn over items, `concurrency` at a time; a failed item fails alone (see `PartialBatchError`)."""
+
+        def guarded(item):
+            try:
+                return fn(item), None
+            except Exception as err:  # noqa: BLE001 - reported per item below
+                return None, err
+
         with ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(items)))) as pool:
-            return list(pool.map(fn, items))
+            outcomes = list(pool.map(guarded, items))
+        errors = [e for _, e in outcomes]
+        if any(e is not None for e in errors):
+            raise PartialBatchError([r for r, _ in outcomes], errors)
+        return [r for r, _ in outcomes]
 
     def chat(
         self, conversations: Sequence[list[Message]], params: SamplingParams, tools: list[dict] | None = None

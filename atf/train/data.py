@@ -30,11 +30,20 @@ log = logging.getLogger(__name__)
 
 
 def load_trajectories(paths: Sequence[str | Path]) -> list[Trajectory]:
+    """Every trajectory in `paths` except those whose consistency check errored (`Trajectory.consistency_errored`):
+    the model was told "try again" there, which teaches nothing about the statement."""
     out: list[Trajectory] = []
+    dropped = 0
     for path in paths:
         if not Path(path).is_file():
             raise FileNotFoundError(f"trajectory file {path} not found")
-        out.extend(read_jsonl(path))
+        for t in read_jsonl(path):
+            if t.consistency_errored:
+                dropped += 1
+            else:
+                out.append(t)
+    if dropped:
+        log.warning("left out %d trajectories whose consistency check errored", dropped)
     return out
 
 
@@ -68,8 +77,9 @@ def split_by_problem(items: Sequence[Any], problem_of: Callable[[Any], str], fra
 
 
 def keep_for_sft(t: Trajectory, max_revisions: int | None = None) -> bool:
-    """Successes only, and (for expert iteration) with fewer than `max_revisions` revisions."""
-    return t.success and (max_revisions is None or t.revisions < max_revisions)
+    """Successes only, without an errored consistency check, and (for expert iteration) with fewer than
+    `max_revisions` revisions."""
+    return t.success and not t.consistency_errored and (max_revisions is None or t.revisions < max_revisions)
 
 
 def sft_rows(trajectories: Iterable[Trajectory], tokenizer: Any, retokenize: bool = False) -> list[dict[str, list[int]]]:
