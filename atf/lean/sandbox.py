@@ -134,6 +134,8 @@ def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | 
     for f in SYSTEM_FILES:
         if os.path.exists(f):
             args += ["--ro-bind", f, f]
+    # the private /tmp first: binds below it (a project or toolchain kept under /tmp) are mounted on top
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(config.tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     made: set[str] = {"/", "/tmp", "/proc", "/dev", *SYSTEM_DIRS}
     for path in binds:
         for parent in reversed(Path(path).parents):
@@ -143,7 +145,6 @@ def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | 
                 made.add(p)
         args += ["--ro-bind", path, path]
         made.add(path)
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(config.tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     args += ["--chdir", cwd or "/tmp"]
     for k, v in inner_env.items():
         args += ["--setenv", k, v]
