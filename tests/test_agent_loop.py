@@ -214,3 +214,33 @@ def test_bad_config_and_missing_tools_are_clear_errors(tok):
         ToolLoop(ReplayEngine({}, tok), tools()[:1])
     with pytest.raises(ValueError, match="empty problem"):
         ToolLoop(ReplayEngine({}, tok), tools()).run(["  "])
+
+
+def test_an_unavailable_syntax_server_fails_that_call_only_and_the_rollout_goes_on(tok):
+    from atf.agent.tools import SYNTAX_UNAVAILABLE, SyntaxCheckTool
+    from atf.http import ToolUnavailable
+
+    class FlakyChecker:
+        """Down for its first call (a Lean server that dropped the connection), then a real verdict."""
+
+        def __init__(self):
+            self.calls = 0
+
+        def check_many(self, statements):
+            self.calls += 1
+            if self.calls == 1:
+                raise ToolUnavailable("http://tools:8001/check failed 5 times; last: ReadError")
+            from atf.lean import SyntaxChecker
+
+            with SyntaxChecker(use_lean=False) as c:
+                return c.check_many(statements)
+
+    scripts = {"p": [sc(GOOD), sc(GOOD), cc(GOOD)], "q": [sc(GOOD), sc(GOOD), cc(GOOD)]}
+    engine = ReplayEngine(scripts, tok)
+    syntax = SyntaxCheckTool(FlakyChecker())
+    judge = CountingTool("consistency_check", CONSISTENCY_SCHEMA, consistency_fn)
+    trajs = ToolLoop(engine, [syntax, judge], AgentConfig(mode="tokens")).run(list(scripts))
+    for t in trajs:
+        assert t.calls[0].error and t.calls[0].result == SYNTAX_UNAVAILABLE and not t.calls[0].passed
+        assert t.stop_reason == "passed" and t.revisions == 1  # the failed call was not a revision
+        assert t.tool_errored  # answered a failure once: kept out of training data

@@ -185,7 +185,7 @@ def test_the_tool_reports_an_error_and_the_trajectory_is_kept_out_of_training(se
         return Trajectory("p", [], statement=STATEMENT, syntax_ok=True, consistency_ok=True, calls=calls)
 
     clean, errored = traj(False), traj(True)
-    assert errored.consistency_errored and not clean.consistency_errored
+    assert errored.tool_errored and not clean.tool_errored
     assert keep_for_sft(clean) and not keep_for_sft(errored)
     path = tmp_path / "t.jsonl"
     write_jsonl(path, [clean, errored, clean])
@@ -241,7 +241,7 @@ def test_the_loop_records_an_errored_check_and_the_model_may_try_again(tiny_engi
     ]
     assert [m["content"] for m in t.messages if m["role"] == "tool"][1] == UNAVAILABLE and t.success and t.stop_reason == "passed"
     assert rule_violations(t) == []
-    assert t.consistency_errored and not keep_for_sft(t)  # it answered a failure once: not training data
+    assert t.tool_errored and not keep_for_sft(t)  # it answered a failure once: not training data
 
 
 def test_any_engine_that_fails_a_batch_is_asked_again_item_by_item():

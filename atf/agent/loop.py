@@ -276,7 +276,9 @@ class ToolLoop:
     def _apply(self, r: _Rollout, call: ParsedCall, result: ToolResult) -> None:
         statement = _norm(call.arguments["statement"]) if "statement" in call.arguments else None
         t = r.traj
-        if call.name == SYNTAX_CHECK:
+        if call.name == SYNTAX_CHECK and result.error:
+            pass  # no verdict: neither a revision nor a statement the loop knows anything about
+        elif call.name == SYNTAX_CHECK:
             t.revisions += 1
             r.syntax_verdicts[statement] = result.passed
             t.statement, t.syntax_ok, t.consistency_ok = statement, result.passed, False

@@ -21,6 +21,7 @@ from atf.judge.result import (
 log = logging.getLogger(__name__)
 
 SYNTAX_CHECK = "syntax_check"
+SYNTAX_UNAVAILABLE = "Syntax check unavailable (the Lean server did not answer), try again."
 CONSISTENCY_CHECK = "consistency_check"
 
 
@@ -125,7 +126,11 @@ class SyntaxCheckTool:
         self.checker = checker
 
     def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
-        results = self.checker.check_many([r.arguments["statement"] for r in requests])
+        try:
+            results = self.checker.check_many([r.arguments["statement"] for r in requests])
+        except Exception as err:  # noqa: BLE001 - the rollouts go on; each is told to try again
+            log.warning("syntax check failed for %d calls: %s", len(requests), err)
+            return [ToolResult(False, SYNTAX_UNAVAILABLE, True) for _ in requests]
         return [ToolResult(bool(r.ok), r.feedback()) for r in results]
 
 

@@ -71,12 +71,11 @@ class Trajectory:
         return self.syntax_ok and self.consistency_ok
 
     @property
-    def consistency_errored(self) -> bool:
-        """A consistency check in this rollout failed to give a verdict. The model was told to try again, so
-        its next turns answer a failure, not a judgment: such trajectories are kept out of training data."""
-        from atf.agent.tools import CONSISTENCY_CHECK
-
-        return any(c.error and c.name == CONSISTENCY_CHECK for c in self.calls)
+    def tool_errored(self) -> bool:
+        """A tool call in this rollout failed to give a verdict (judges or Lean server unavailable). The model
+        was told to try again, so its next turns answer a failure, not a judgment: such trajectories are kept
+        out of training data."""
+        return any(c.error for c in self.calls)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

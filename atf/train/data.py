@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 
 def load_trajectories(paths: Sequence[str | Path]) -> list[Trajectory]:
-    """Every trajectory in `paths` except those whose consistency check errored (`Trajectory.consistency_errored`):
+    """Every trajectory in `paths` except those where a tool call errored (`Trajectory.tool_errored`):
     the model was told "try again" there, which teaches nothing about the statement."""
     out: list[Trajectory] = []
     dropped = 0
@@ -38,7 +38,7 @@ def load_trajectories(paths: Sequence[str | Path]) -> list[Trajectory]:
         if not Path(path).is_file():
             raise FileNotFoundError(f"trajectory file {path} not found")
         for t in read_jsonl(path):
-            if t.consistency_errored:
+            if t.tool_errored:
                 dropped += 1
             else:
                 out.append(t)
@@ -79,7 +79,7 @@ def split_by_problem(items: Sequence[Any], problem_of: Callable[[Any], str], fra
 def keep_for_sft(t: Trajectory, max_revisions: int | None = None) -> bool:
     """Successes only, without an errored consistency check, and (for expert iteration) with fewer than
     `max_revisions` revisions."""
-    return t.success and not t.consistency_errored and (max_revisions is None or t.revisions < max_revisions)
+    return t.success and not t.tool_errored and (max_revisions is None or t.revisions < max_revisions)
 
 
 def sft_rows(trajectories: Iterable[Trajectory], tokenizer: Any, retokenize: bool = False) -> list[dict[str, list[int]]]:
