@@ -2,7 +2,8 @@
 
 Only failures worth retrying are retried: connection and read errors, timeouts, 429 (honouring Retry-After)
 and 502/503/504. Each wait is exponential with jitter, capped; after `retries` retries the last failure is
-raised as `ToolUnavailable`. A 4xx other than 429 is the caller's mistake and is raised at once.
+raised as `ToolUnavailable`. A 4xx other than 429 is the caller's mistake (a wrong API key, a request over the
+server's limits) and is raised at once as `ToolRejected`, which tools let through: retrying cannot fix it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 RETRY_STATUS = frozenset({429, 502, 503, 504})
+
+
+class ToolRejected(RuntimeError):
+    """A tool server refused the request itself (4xx other than 429): a configuration error, not an outage."""
 
 
 class ToolUnavailable(RuntimeError):
@@ -59,7 +64,7 @@ def post_json(client: Any, url: str, payload: Any, policy: RetryPolicy = RetryPo
                 return resp.json()
             detail = resp.text[:300]
             if resp.status_code not in retry_status:
-                raise ToolUnavailable(f"{url} answered {resp.status_code}: {detail}")
+                raise ToolRejected(f"{url} answered {resp.status_code}: {detail}")
             last, retry_after = f"HTTP {resp.status_code}: {detail}", resp.headers.get("retry-after")
         if attempt < policy.retries:
             sleep(policy.wait_s(attempt, retry_after))

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from test_judge_doubles import ScriptedEngine
 
-from atf.http import RetryPolicy, ToolUnavailable, post_json
+from atf.http import RetryPolicy, ToolRejected, ToolUnavailable, post_json
 from atf.judge import ConsistencyChecker
 from atf.judge.server import create_app as consistency_app
 from atf.lean import SyntaxChecker
@@ -135,7 +135,7 @@ def test_clients_retry_transient_failures_and_give_up_after_the_bound():
     with pytest.raises(ToolUnavailable, match="failed 4 times; last: ReadError"):
         post_json(client, "http://x/check", {}, policy, sleep=waits.append)
     client = FlakyClient([400])
-    with pytest.raises(ToolUnavailable, match="answered 400"):
+    with pytest.raises(ToolRejected, match="answered 400"):
         post_json(client, "http://x/check", {}, policy, sleep=waits.append)
     assert client.calls == 1  # a client error is not retried
 

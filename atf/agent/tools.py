@@ -126,8 +126,12 @@ class SyntaxCheckTool:
         self.checker = checker
 
     def call(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
+        from atf.http import ToolRejected
+
         try:
             results = self.checker.check_many([r.arguments["statement"] for r in requests])
+        except ToolRejected:
+            raise  # a wrong API key or limit: trying again cannot help, the user must hear of it
         except Exception as err:  # noqa: BLE001 - the rollouts go on; each is told to try again
             log.warning("syntax check failed for %d calls: %s", len(requests), err)
             return [ToolResult(False, SYNTAX_UNAVAILABLE, True) for _ in requests]
