@@ -31,7 +31,7 @@ from atf.data.benchmarks import load_problems, parse_field_mapping, training_spl
 from atf.llm import DEFAULT_ENGINE
 from atf.train.model import resolve_model_path, training_tokenizer
 from atf.train.reference import ReferenceConsistencyTool
-from atf.train.synth import PLANS, synthesize, teacher_trajectories
+from atf.train.synth import PLANS, refuse_test_split, synthesize, teacher_trajectories
 from atf.train.synth_report import report
 
 
@@ -72,6 +72,7 @@ def load_sources(args: argparse.Namespace) -> list:
         problems += load_problems(source, split, fields)[: args.limit]
     if not problems:
         raise SystemExit(f"no problems in {args.benchmarks} (split {args.split or 'valid/train'})")
+    refuse_test_split(problems)
     if args.no_decontaminate:
         return problems
     from atf.data.decontaminate import decontaminate, summary

@@ -279,6 +279,9 @@ def load_problems(source: str, split: str | None = None, fields: dict[str, str] 
         return load_benchmark(source, split)
     mapping = fields or {}
     path = Path(source)
+    looks_local = path.suffix.lower() in (".jsonl", ".json", *_FILE_BUILDERS) or source.startswith(("/", ".", "~"))
+    if not path.exists() and looks_local:
+        raise FileNotFoundError(f"{source!r} is neither a benchmark ({', '.join(BENCHMARKS)}) nor a file")
     rows = _rows_of_file(path) if path.exists() else _rows_of_hub(source)
     name = path.stem if path.exists() else source.rstrip("/").split("/")[-1]
     out = []

@@ -16,7 +16,7 @@ from atf.agent.parsing import parse_tool_calls
 from atf.agent.trajectory import Trajectory
 from atf.train.synth import SynthStats, classify_turns, turn_spans
 
-_SENTENCE_END = re.compile(r"(?<=[.!?:])\s|\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
 
 
 @dataclass
