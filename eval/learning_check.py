@@ -25,9 +25,10 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from atf.agent.loop import AgentConfig, ToolLoop
 from atf.agent.tools import SYNTAX_CHECK, SyntaxCheckTool

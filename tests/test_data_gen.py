@@ -10,9 +10,19 @@ from atf.agent.tools import SYNTAX_SCHEMA, FunctionTool, ToolResult
 from atf.agent.trajectory import read_jsonl
 from atf.agent.validate import rule_violations
 from atf.data.benchmarks import BenchmarkProblem, load_benchmark
-from atf.train.corrupt import MEANING_CORRUPTIONS, SYNTAX_CORRUPTIONS, change_constant, drop_hypothesis, flip_relation
+from atf.train.corrupt import (
+    MEANING_CORRUPTIONS,
+    SYNTAX_CORRUPTIONS,
+    change_constant,
+    drop_hypothesis,
+    flip_relation,
+)
 from atf.train.pairs import build_pairs
-from atf.train.reference import ReferenceConsistencyTool, describe_difference, differences
+from atf.train.reference import (
+    ReferenceConsistencyTool,
+    describe_difference,
+    differences,
+)
 from atf.train.synth import PLANS, UNDER_LOSS, plan_script, synthesize
 from atf.train.synth_report import Figures, report, turns
 
@@ -115,7 +125,7 @@ def test_synthesis_keeps_only_what_replays_as_planned(tiny_engine):
     assert all(not t.success and t.stop_reason == "no_tool_call" for t in by_plan["synth:give_up"])
     # a syntax check that (wrongly) accepts everything makes the syntax plans replay differently: dropped
     lenient = tools_for(problems, syntax=lambda reqs: [ToolResult(True, "ok") for _ in reqs])
-    trajs2, stats2 = synthesize(problems, tok, lenient, plans=["fix_syntax", "direct"])
+    _trajs2, stats2 = synthesize(problems, tok, lenient, plans=["fix_syntax", "direct"])
     assert stats2.dropped == {"fix_syntax:verdicts_differ": 3} and stats2.kept == {"synth:direct": 3}
 
 
@@ -227,7 +237,7 @@ def scripted_teacher(problems, tokenizer):
     from atf.agent.parsing import format_tool_call
     from atf.agent.replay import ReplayEngine
 
-    call = lambda name, s: format_tool_call(name, {"statement": s})  # noqa: E731
+    call = lambda name, s: format_tool_call(name, {"statement": s})
     wrong = GOLD.replace("x = 26", "x = 25")
     scripts = [
         ["Checking it.\n" + call("syntax_check", GOLD), "Now meaning.\n" + call("consistency_check", GOLD)],  # by the rules
@@ -367,7 +377,11 @@ def test_decontamination_drops_copies_rewordings_and_embeddings_of_test_problems
 
 @pytest.mark.integration
 def test_decontamination_against_the_real_test_splits(data_dir):
-    from atf.data.decontaminate import Decontaminator, benchmark_test_splits, decontaminate
+    from atf.data.decontaminate import (
+        Decontaminator,
+        benchmark_test_splits,
+        decontaminate,
+    )
 
     test = benchmark_test_splits()
     assert {p.benchmark for p in test} == set(__import__("atf.data.benchmarks", fromlist=["BENCHMARKS"]).BENCHMARKS)
@@ -423,7 +437,7 @@ def test_learning_check_measures_what_the_issue_asks():
     mod = load_learning_check()
     args = mod.build_parser().parse_args(["--max-steps", "3", "--budget-minutes", "0.5", "--eval-limit", "4"])
     assert (args.max_steps, args.budget_minutes, args.eval_limit, args.model) == (3, 0.5, 4, "smollm2")
-    base = dict(problem="p", messages=[])
+    base = {"problem": "p", "messages": []}
     trajs = [
         Trajectory(**base, calls=[ToolCall("syntax_check", {"statement": "s"}, True, "ok")], syntax_ok=True, revisions=1, stop_reason="no_tool_call"),
         Trajectory(**base, calls=[ToolCall("?", {}, None, "Error: not JSON")], stop_reason="no_tool_call"),  # malformed: not well-formed

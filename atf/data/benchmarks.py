@@ -14,9 +14,10 @@ Hugging Face datasets; `load_problems`) are training data unless their rows or s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from atf.paths import shared_data_dir
 
@@ -45,7 +46,7 @@ class BenchmarkProblem:
         return asdict(self)
 
 
-_DOC = re.compile(r"/--.*?-/\s*", re.S)
+_DOC = re.compile(r"/--.*?-/\s*", re.DOTALL)
 _HEADER_LINE = re.compile(r"^\s*(import|open|set_option|universe)\b")
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from atf.data.benchmarks import BENCHMARKS, BenchmarkProblem, load_benchmark
 

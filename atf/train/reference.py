@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
-from atf.agent.tools import CONSISTENCY_CHECK, CONSISTENCY_SCHEMA, ToolRequest, ToolResult
+from atf.agent.tools import (
+    CONSISTENCY_CHECK,
+    CONSISTENCY_SCHEMA,
+    ToolRequest,
+    ToolResult,
+)
 from atf.judge.result import ConsistencyResult, Vote
 
 JUDGE_NAME = "judge"

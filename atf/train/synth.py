@@ -22,8 +22,9 @@ from __future__ import annotations
 import logging
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from atf.agent.loop import AgentConfig, ToolLoop
 from atf.agent.parsing import format_tool_call, parse_tool_calls

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from atf.agent.parsing import parse_tool_calls
 from atf.agent.trajectory import Trajectory
