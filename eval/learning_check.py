@@ -37,7 +37,6 @@ from atf.data.benchmarks import BenchmarkProblem, load_benchmark
 from atf.train.reference import ReferenceConsistencyTool
 
 TRAIN_SOURCES = ("minif2f", "proofnet")
-TRAIN_PLANS = ("direct", "fix_syntax", "fix_meaning", "fix_both")
 
 
 @dataclass
@@ -79,7 +78,7 @@ def rollouts(engine: Any, problems: Sequence[BenchmarkProblem], config: AgentCon
     return measure(trajs, time.time() - start), trajs
 
 
-def cold_start(tokenizer: Any, limit: int | None, seed: int) -> tuple[list[Trajectory], str]:
+def cold_start(tokenizer: Any, limit: int | None, plans: Sequence[str], seed: int) -> tuple[list[Trajectory], str]:
     from atf.data.decontaminate import decontaminate, summary
     from atf.train.synth import synthesize
     from atf.train.synth_report import report
@@ -87,7 +86,7 @@ def cold_start(tokenizer: Any, limit: int | None, seed: int) -> tuple[list[Traje
     problems = [p for name in TRAIN_SOURCES for p in load_benchmark(name, "valid")[:limit]]
     kept, dropped = decontaminate(problems)
     tools = [SyntaxCheckTool(), ReferenceConsistencyTool({p.informal: p.formal for p in kept})]
-    trajs, stats = synthesize(kept, tokenizer, tools, TRAIN_PLANS, AgentConfig(mode="tokens"), seed)
+    trajs, stats = synthesize(kept, tokenizer, tools, plans, AgentConfig(mode="tokens"), seed)
     return [t for t in trajs if t.success], summary(len(problems), dropped) + "\n" + report(trajs, [stats])
 
 
@@ -128,15 +127,18 @@ def train(trajs: list[Trajectory], model_path: str, out: Path, args: argparse.Na
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, default=Path("runs/learning_check"), help="folder for the model, rollouts and results")
-    p.add_argument("--budget-minutes", type=float, default=25.0, help="wall-time budget of the training")
+    p.add_argument("--budget-minutes", type=float, default=22.0, help="wall-time budget of the training")
     p.add_argument("--max-steps", type=int, default=10_000, help="optimizer-step budget of the training")
     p.add_argument("--train-limit", type=int, default=None, help="first N valid problems of each training benchmark")
-    p.add_argument("--eval-limit", type=int, default=24, help="miniF2F test problems measured before and after")
-    p.add_argument("--learning-rate", type=float, default=1e-4)
+    p.add_argument("--eval-limit", type=int, default=12, help="miniF2F test problems measured before and after")
+    p.add_argument("--plans", nargs="+", default=["direct", "fix_syntax"],
+                   help="programmatic plans of the training data (atf/train/synth.py PLANS); the longer ones cost more per step")
+    p.add_argument("--learning-rate", type=float, default=2e-4)
     p.add_argument("--grad-accum", type=int, default=2, help="trajectories per optimizer step")
-    p.add_argument("--max-length", type=int, default=2048, help="longest training sequence (longer ones are truncated)")
-    p.add_argument("--max-new-tokens", type=int, default=384, help="tokens per turn when measuring")
-    p.add_argument("--max-turns", type=int, default=4, help="assistant turns per rollout when measuring")
+    p.add_argument("--max-length", type=int, default=1536, help="longest training sequence (longer ones are truncated)")
+    p.add_argument("--max-new-tokens", type=int, default=320, help="tokens per turn when measuring")
+    p.add_argument("--max-turns", type=int, default=2,
+                   help="assistant turns per rollout when measuring (each turn re-reads the whole prompt: minutes on CPU)")
     p.add_argument("--temperature", type=float, default=0.7, help="sampling temperature when measuring")
     p.add_argument("--model", default="smollm2", help="model to fine-tune: smollm2 (the shipped one) or a checkpoint folder")
     p.add_argument("--skip-before", action="store_true", help="reuse before.json from --out (same eval settings)")
@@ -157,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = eval_problems(args.eval_limit)
     config = AgentConfig(max_new_tokens=args.max_new_tokens, max_turns=args.max_turns, temperature=args.temperature, seed=args.seed, mode="tokens")
 
-    trajs, synth_summary = cold_start(tokenizer, args.train_limit, args.seed)
+    trajs, synth_summary = cold_start(tokenizer, args.train_limit, args.plans, args.seed)
     print(synth_summary, flush=True)
     write_jsonl(args.out / "cold_start.jsonl", trajs)
 
@@ -165,13 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.skip_before and before_path.exists():
         before = Measure(**json.loads(before_path.read_text()))
     else:
-        before, _ = rollouts(load_engine(args.model if args.model == "smollm2" else f"hf:{model_path}"), problems, config, args.out / "before.jsonl")
+        before, _ = rollouts(load_engine(args.model if args.model == "smollm2" else f"hf:{model_path}", batch_size=len(problems)), problems, config, args.out / "before.jsonl")
         before_path.write_text(json.dumps(asdict(before)))
     print(f"before: {before}  (load {load()})", flush=True)
 
     trained = train(trajs, model_path, args.out / "model", args)
     print(f"trained: {trained}  (load {load()})", flush=True)
-    after, _ = rollouts(load_engine(f"hf:{args.out / 'model'}"), problems, config, args.out / "after.jsonl")
+    after, _ = rollouts(load_engine(f"hf:{args.out / 'model'}", batch_size=len(problems)), problems, config, args.out / "after.jsonl")
     print(f"after: {after}  (load {load()})", flush=True)
 
     results = {"args": {k: str(v) for k, v in vars(args).items()}, "eval": f"minif2f test, {len(problems)} problems",

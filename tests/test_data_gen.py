@@ -358,6 +358,8 @@ def test_decontamination_drops_copies_rewordings_and_embeddings_of_test_problems
     test = [
         BenchmarkProblem("t1", "bench", "test", "What is the remainder when $2^{2010}$ is divided by 7? Show that it is 4.", "", ""),
         BenchmarkProblem("t2", "bench", "test", "Let $f(x) = 3x + 2$. Find $f(f(1))$. Show that it is 17.", "", ""),
+        BenchmarkProblem("t3", "bench", "test", "Find the units digit of 3^7. $\\textbf{(A)}\\ 5 \\qquad\\textbf{(B)}\\ 6 \\qquad"
+                         "\\textbf{(C)}\\ 7 \\qquad\\textbf{(D)}\\ 8 \\qquad\\textbf{(E)}\\ 9$ Show that it is \\textbf{(C)}\\ 7.", "", ""),
     ]
     index = Decontaminator(test)
     train = [
@@ -367,9 +369,11 @@ def test_decontamination_drops_copies_rewordings_and_embeddings_of_test_problems
                          "Then generalise to any odd modulus and prove your claim carefully with full justification.", "", ""),
         BenchmarkProblem("other", "mine", "train", "Prove that the sum of the first n odd numbers is n squared.", "", ""),
         BenchmarkProblem("near", "mine", "train", "What is the remainder when 3^100 is divided by 5? Show it is 1.", "", ""),
+        BenchmarkProblem("amc", "mine", "train", "How many primes are below 20? $\\textbf{(A)}\\ 5 \\qquad\\textbf{(B)}\\ 6 \\qquad"
+                         "\\textbf{(C)}\\ 7 \\qquad\\textbf{(D)}\\ 8 \\qquad\\textbf{(E)}\\ 9$ Show that it is \\textbf{(D)}\\ 8.", "", ""),
     ]
     kept, dropped = decontaminate(train, index)
-    assert [p.id for p in kept] == ["other", "near"]
+    assert [p.id for p in kept] == ["other", "near", "amc"]  # the same answer choices do not make the same problem
     assert [(p.id, m.id) for p, m in dropped] == [("copy", "t1"), ("reworded", "t2"), ("embedded", "t1")]
     assert dropped[0][1].overlap == 1.0
     assert words("$\\frac{1}{2}$ + X") == ["frac", "1", "2", "x"] and ngrams("a b", 8) == {("a", "b")} and ngrams("") == set()

@@ -1,6 +1,7 @@
 """Drop training problems that overlap a benchmark's test split (n-gram overlap on normalised informal text).
 
-Normalisation: Unicode NFKC, lower case, LaTeX commands reduced to their names (`\\frac` -> `frac`), then the
+Normalisation: multiple-choice lists and layout commands (`\\textbf`, `\\qquad`, ...) removed, Unicode NFKC,
+lower case, other LaTeX commands reduced to their names (`\\frac` -> `frac`), then the
 runs of letters and of digits as words (punctuation, `$`, braces and operators dropped), so `$x+y=80$`
 and `x + y = 80` read the same. A training problem is contaminated when at least THRESHOLD of the word
 NGRAM-grams of the shorter of the two texts also occur in the other (containment, so a test problem
@@ -26,9 +27,16 @@ _WORD = re.compile(r"[^\W\d_]+|\d+")
 _LATEX = re.compile(r"\\([A-Za-z]+)")
 
 
+# Multiple-choice lists ("$\textbf{(A)}\ 5 \qquad ... \textbf{(E)}\ 9$") and layout commands are shared by
+# unrelated competition problems: they would make any two AMC problems look alike.
+_CHOICES = re.compile(r"\(A\).*?\(E\)[^$\n]*", re.DOTALL)
+_LAYOUT = {"textbf", "qquad", "quad", "text", "mathrm", "mathbf", "mathit", "left", "right", "displaystyle", "textit", "emph"}
+
+
 def words(text: str) -> list[str]:
-    text = unicodedata.normalize("NFKC", text).lower()
-    return _WORD.findall(_LATEX.sub(r" \1 ", text))
+    text = unicodedata.normalize("NFKC", _CHOICES.sub(" ", text)).lower()
+    text = _LATEX.sub(lambda m: " " if m.group(1) in _LAYOUT else f" {m.group(1)} ", text)
+    return _WORD.findall(text)
 
 
 def ngrams(text: str, n: int = NGRAM) -> set[tuple[str, ...]]:
