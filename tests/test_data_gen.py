@@ -468,3 +468,23 @@ def test_learning_check_runs_one_step_on_a_tiny_model(data_dir, tmp_path, tiny_e
     results = json.loads((out / "results.json").read_text())
     assert results["training"]["steps"] == 1 and results["before"]["rollouts"] == 2 == results["after"]["rollouts"]
     assert "well-formed tool call" in capsys.readouterr().out and (out / "model" / "config.json").exists()
+
+
+@pytest.mark.integration
+def test_synthesize_script_runs_a_teacher_engine_spec(data_dir, tmp_path, capsys, tiny_engine):
+    """`--teacher hf:<dir>` goes through the real loop; a random model never calls a tool, so every rollout is
+    rejected and counted by reason, and nothing is written."""
+    from atf.llm.models import tiny_model
+
+    model, tok = tiny_model(tiny_engine.tokenizer, hidden_size=16, num_layers=1)
+    model.save_pretrained(tmp_path / "teacher")
+    tok.save_pretrained(tmp_path / "teacher")
+    spec = __import__("importlib.util").util.spec_from_file_location("synthesize", "data_gen/synthesize.py")
+    mod = __import__("importlib.util").util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "teacher.jsonl"
+    assert mod.main(["--teacher", f"hf:{tmp_path / 'teacher'}", "--teacher-samples", "2", "--benchmarks", "minif2f", "--limit", "2",
+                     "--plans", "--tokenizer", str(tmp_path / "teacher"), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "mix (kept): none" in err and re.search(r"rejected: teacher:not_passed:(length|no_tool_call) \d", err)
+    assert out.read_text() == ""
