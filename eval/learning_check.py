@@ -110,6 +110,9 @@ def train(trajs: list[Trajectory], model_path: str, out: Path, args: argparse.Na
 
     from atf.train.sft import train_sft
 
+    prompt = min(len(t.prompt_ids or []) for t in trajs)
+    if args.max_length <= prompt:
+        raise SystemExit(f"--max-length {args.max_length} leaves no trained token: every prompt has at least {prompt} tokens")
     training_args = SFTConfig(
         output_dir=str(out), max_steps=args.max_steps, per_device_train_batch_size=1,
         gradient_accumulation_steps=args.grad_accum, learning_rate=args.learning_rate, lr_scheduler_type="constant_with_warmup",

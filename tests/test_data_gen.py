@@ -464,7 +464,7 @@ def test_learning_check_runs_one_step_on_a_tiny_model(data_dir, tmp_path, tiny_e
     mod = load_learning_check()
     out = tmp_path / "lc"
     assert mod.main(["--model", str(tmp_path / "base"), "--train-limit", "1", "--eval-limit", "2", "--max-steps", "1",
-                     "--max-new-tokens", "8", "--max-turns", "1", "--max-length", "512", "--out", str(out)]) == 0
+                     "--max-new-tokens", "8", "--max-turns", "1", "--max-length", "1280", "--out", str(out)]) == 0
     results = json.loads((out / "results.json").read_text())
     assert results["training"]["steps"] == 1 and results["before"]["rollouts"] == 2 == results["after"]["rollouts"]
     assert "well-formed tool call" in capsys.readouterr().out and (out / "model" / "config.json").exists()
