@@ -145,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--temperature", type=float, default=0.7, help="sampling temperature when measuring")
     p.add_argument("--model", default="smollm2", help="model to fine-tune: smollm2 (the shipped one) or a checkpoint folder")
     p.add_argument("--skip-before", action="store_true", help="reuse before.json from --out (same eval settings)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="torch CPU threads (default: torch's choice); 1 is several times faster on a machine others load")
     p.add_argument("--seed", type=int, default=0)
     return p
 
@@ -155,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     from atf.train.model import resolve_model_path, training_tokenizer
 
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
     print(f"command: python eval/learning_check.py {' '.join(argv if argv is not None else sys.argv[1:])}", flush=True)
     print(f"load average at start: {load()} on {os.cpu_count()} CPUs", flush=True)
     model_path = resolve_model_path(args.model)
