@@ -11,6 +11,7 @@ ATF's ChatML template (SmolLM2's own has no tool support). Training stops at --m
 --budget-minutes of wall time are spent, whichever comes first.
 
 Measured on --eval-limit miniF2F test problems (never trained or tuned on), same sampling before and after:
+  * tool-call block: share of rollouts that wrote a `<tool_call>` block at all (well-formed or not);
   * well-formed tool call: share of rollouts with at least one syntax_check call that parsed and was run;
   * pre-check pass: share whose final statement passed the syntax check (the pre-check, without Lean);
   * mean revisions: statements submitted to syntax_check per rollout.
@@ -42,6 +43,7 @@ TRAIN_SOURCES = ("minif2f", "proofnet")
 @dataclass
 class Measure:
     rollouts: int
+    tool_call_block: float
     well_formed_call: float
     precheck_pass: float
     mean_revisions: float
@@ -55,7 +57,8 @@ def measure(trajs: Sequence[Trajectory], seconds: float) -> Measure:
     stops: dict[str, int] = {}
     for t in trajs:
         stops[t.stop_reason] = stops.get(t.stop_reason, 0) + 1
-    return Measure(len(trajs), well_formed / n, sum(t.syntax_ok for t in trajs) / n, sum(t.revisions for t in trajs) / n, stops, seconds)
+    blocks = sum(any("<tool_call>" in m["content"] for m in t.messages if m["role"] == "assistant") for t in trajs)
+    return Measure(len(trajs), blocks / n, well_formed / n, sum(t.syntax_ok for t in trajs) / n, sum(t.revisions for t in trajs) / n, stops, seconds)
 
 
 def load() -> str:
@@ -139,11 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--learning-rate", type=float, default=2e-4)
     p.add_argument("--grad-accum", type=int, default=2, help="trajectories per optimizer step")
     p.add_argument("--max-length", type=int, default=1536, help="longest training sequence (longer ones are truncated)")
-    p.add_argument("--max-new-tokens", type=int, default=320, help="tokens per turn when measuring")
+    p.add_argument("--max-new-tokens", type=int, default=AgentConfig.max_new_tokens,
+                   help="tokens per turn when measuring (a direct attempt in the training data is ~240 tokens)")
     p.add_argument("--max-turns", type=int, default=2,
                    help="assistant turns per rollout when measuring (each turn re-reads the whole prompt: minutes on CPU)")
     p.add_argument("--temperature", type=float, default=0.7, help="sampling temperature when measuring")
     p.add_argument("--model", default="smollm2", help="model to fine-tune: smollm2 (the shipped one) or a checkpoint folder")
+    p.add_argument("--trained", type=Path, default=None, help="measure this checkpoint of an earlier run instead of training")
     p.add_argument("--skip-before", action="store_true", help="reuse before.json from --out (same eval settings)")
     p.add_argument("--threads", type=int, default=None,
                    help="torch CPU threads (default: torch's choice); 1 is several times faster on a machine others load")
@@ -180,9 +185,13 @@ def main(argv: list[str] | None = None) -> int:
         before_path.write_text(json.dumps(asdict(before)))
     print(f"before: {before}  (load {load()})", flush=True)
 
-    trained = train(trajs, model_path, args.out / "model", args)
+    model_dir = args.trained or args.out / "model"
+    if args.trained:
+        trained = json.loads((args.trained.parent / "results.json").read_text())["training"] if (args.trained.parent / "results.json").exists() else {}
+    else:
+        trained = train(trajs, model_path, model_dir, args)
     print(f"trained: {trained}  (load {load()})", flush=True)
-    after, _ = rollouts(load_engine(f"hf:{args.out / 'model'}", batch_size=len(problems)), problems, config, args.out / "after.jsonl")
+    after, _ = rollouts(load_engine(f"hf:{model_dir}", batch_size=len(problems)), problems, config, args.out / "after.jsonl")
     print(f"after: {after}  (load {load()})", flush=True)
 
     results = {"args": {k: str(v) for k, v in vars(args).items()}, "eval": f"minif2f test, {len(problems)} problems",
@@ -190,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
                "after": asdict(after), "training": trained, "load_end": load()}
     (args.out / "results.json").write_text(json.dumps(results, indent=1))
     print(f"\n{'':24}{'before':>10}{'after':>10}")
-    for key, label in (("well_formed_call", "well-formed tool call"), ("precheck_pass", "pre-check pass")):
+    for key, label in (("tool_call_block", "tool-call block"), ("well_formed_call", "well-formed tool call"), ("precheck_pass", "pre-check pass")):
         print(f"{label:24}{getattr(before, key):>10.0%}{getattr(after, key):>10.0%}")
     print(f"{'mean revisions':24}{before.mean_revisions:>10.2f}{after.mean_revisions:>10.2f}")
     print(f"target well-formed >= 50%: {'met' if after.well_formed_call >= 0.5 else 'NOT met'}")

@@ -444,13 +444,14 @@ def test_learning_check_measures_what_the_issue_asks():
     base = {"problem": "p", "messages": []}
     trajs = [
         Trajectory(**base, calls=[ToolCall("syntax_check", {"statement": "s"}, True, "ok")], syntax_ok=True, revisions=1, stop_reason="no_tool_call"),
-        Trajectory(**base, calls=[ToolCall("?", {}, None, "Error: not JSON")], stop_reason="no_tool_call"),  # malformed: not well-formed
+        Trajectory(problem="p", messages=[{"role": "assistant", "content": "<tool_call>\n{oops"}], calls=[ToolCall("?", {}, None, "Error")],
+                   stop_reason="no_tool_call"),  # a block, but malformed: not well-formed
         Trajectory(**base, calls=[ToolCall("syntax_check", {"statement": "s"}, False, "error"),
                                   ToolCall("syntax_check", {"statement": "t"}, False, "error")], revisions=2, stop_reason="turn_limit"),
         Trajectory(**base, stop_reason="length"),
     ]
     m = mod.measure(trajs, 1.0)
-    assert (m.well_formed_call, m.precheck_pass, m.mean_revisions) == (0.5, 0.25, 0.75)
+    assert (m.tool_call_block, m.well_formed_call, m.precheck_pass, m.mean_revisions) == (0.25, 0.5, 0.25, 0.75)
     assert m.stop_reasons == {"no_tool_call": 2, "turn_limit": 1, "length": 1}
 
 
