@@ -41,24 +41,52 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_engine(p, "--teacher", "teacher engine (the primary source); its rule-abiding successes are kept")
     p.add_argument("--teacher-samples", type=int, default=1, help="teacher rollouts per problem (default %(default)s)")
-    p.add_argument("--benchmarks", nargs="+", default=["minif2f", "proofnet"],
-                   help="problem sources: benchmark names, local .jsonl/.json/.parquet/.arrow/.csv files, dataset folders "
-                   "or hub ids (default %(default)s)")
-    p.add_argument("--field", action="append", default=[], metavar="FIELD=COLUMN",
-                   help="read a problem field from another column, e.g. --field problem=informal_statement --field id=name")
-    p.add_argument("--split", default=None, help="split to use (default: valid for benchmarks, train for your data; test is refused)")
+    p.add_argument(
+        "--benchmarks",
+        nargs="+",
+        default=["minif2f", "proofnet"],
+        help="problem sources: benchmark names, local .jsonl/.json/.parquet/.arrow/.csv files, "
+        "dataset folders or hub ids (default %(default)s)",
+    )
+    p.add_argument(
+        "--field",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN",
+        help="read a problem field from another column, e.g. --field problem=informal_statement --field id=name",
+    )
+    p.add_argument(
+        "--split",
+        default=None,
+        help="split to use (default: valid for benchmarks, train for your data; test is refused)",
+    )
     p.add_argument("--limit", type=int, default=None, help="first N problems of each source")
     add_output(p, "output trajectories JSONL (required)", old=("--out",))
     p.add_argument("--append", action="store_true", help="append to --output instead of overwriting it")
-    p.add_argument("--tokenizer", default=DEFAULT_ENGINE,
-                   help="model whose tokenizer the token views use (the model you will train; default %(default)s)")
-    p.add_argument("--plans", nargs="*", default=list(PLANS),
-                   help=f"programmatic plans ({', '.join(PLANS)}); give none for teacher only")
-    p.add_argument("--consistency", choices=["reference", "judge"], default="reference",
-                   help="reference: compare with the gold statement (exact); judge: the LLM judge ensemble")
+    p.add_argument(
+        "--tokenizer",
+        default=DEFAULT_ENGINE,
+        help="model whose tokenizer the token views use (the model you will train; default %(default)s)",
+    )
+    p.add_argument(
+        "--plans",
+        nargs="*",
+        default=list(PLANS),
+        help=f"programmatic plans ({', '.join(PLANS)}); give none for teacher only",
+    )
+    p.add_argument(
+        "--consistency",
+        choices=["reference", "judge"],
+        default="reference",
+        help="reference: compare with the gold statement (exact); judge: the LLM judge ensemble",
+    )
     add_judges(p, f"a judge for --consistency judge, repeatable: engine[::key=value,...] (default {DEFAULT_ENGINE})")
-    p.add_argument("--max-revisions", type=int, default=default_of(AgentConfig, "max_revisions"),
-                   help="statements a rollout may submit (AgentConfig; default %(default)s)")
+    p.add_argument(
+        "--max-revisions",
+        type=int,
+        default=default_of(AgentConfig, "max_revisions"),
+        help="statements a rollout may submit (AgentConfig; default %(default)s)",
+    )
     p.add_argument("--no-decontaminate", action="store_true", help="keep problems that overlap a benchmark test split")
     p.add_argument("--seed", type=int, default=0, help="seed of the programmatic plans (default %(default)s)")
     return p
@@ -94,8 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.consistency == "reference":
         missing = [p.id for p in problems if not p.formal]
         if missing:
-            raise SystemExit(f"--consistency reference needs gold statements; {len(missing)} problems have none "
-                             f"(e.g. {missing[0]}): use --consistency judge")
+            raise SystemExit(
+                f"--consistency reference needs gold statements; {len(missing)} problems have none "
+                f"(e.g. {missing[0]}): use --consistency judge"
+            )
         consistency = ReferenceConsistencyTool({p.informal: p.formal for p in problems})
     else:
         from atf.judge import load_judge
@@ -115,8 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         from atf.llm import load_engine
 
         teacher = load_engine(args.teacher)
-        more, tstats = teacher_trajectories(problems, teacher, tools, config, args.teacher_samples, progress=True,
-                                            tokenizer=tokenizer, on_kept=save)
+        more, tstats = teacher_trajectories(
+            problems, teacher, tools, config, args.teacher_samples, progress=True, tokenizer=tokenizer, on_kept=save
+        )
         kept += more
         stats.append(tstats)
     if args.plans:
@@ -126,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         kept += more
         stats.append(pstats)
     print(report(kept, stats), file=sys.stderr)
-    print(f"wrote {len(kept)} trajectories ({sum(t.success for t in kept)} successes) from {len(problems)} problems to {out}")
+    successes = sum(t.success for t in kept)
+    print(f"wrote {len(kept)} trajectories ({successes} successes) from {len(problems)} problems to {out}")
     return 0
 
 

@@ -58,7 +58,15 @@ def measure(trajs: Sequence[Trajectory], seconds: float) -> Measure:
     for t in trajs:
         stops[t.stop_reason] = stops.get(t.stop_reason, 0) + 1
     blocks = sum(any("<tool_call>" in m["content"] for m in t.messages if m["role"] == "assistant") for t in trajs)
-    return Measure(len(trajs), blocks / n, well_formed / n, sum(t.syntax_ok for t in trajs) / n, sum(t.revisions for t in trajs) / n, stops, seconds)
+    return Measure(
+        len(trajs),
+        blocks / n,
+        well_formed / n,
+        sum(t.syntax_ok for t in trajs) / n,
+        sum(t.revisions for t in trajs) / n,
+        stops,
+        seconds,
+    )
 
 
 def load() -> str:
@@ -72,7 +80,9 @@ def eval_problems(limit: int) -> list[BenchmarkProblem]:
     return test[::step][:limit]
 
 
-def rollouts(engine: Any, problems: Sequence[BenchmarkProblem], config: AgentConfig, out: Path) -> tuple[Measure, list[Trajectory]]:
+def rollouts(
+    engine: Any, problems: Sequence[BenchmarkProblem], config: AgentConfig, out: Path
+) -> tuple[Measure, list[Trajectory]]:
     tools = [SyntaxCheckTool(), ReferenceConsistencyTool({p.informal: p.formal for p in problems})]
     metas = [{"id": p.id, "benchmark": p.benchmark, "split": p.split} for p in problems]
     start = time.time()
@@ -115,43 +125,86 @@ def train(trajs: list[Trajectory], model_path: str, out: Path, args: argparse.Na
 
     prompt = min(len(t.prompt_ids or []) for t in trajs)
     if args.max_length <= prompt:
-        raise SystemExit(f"--max-length {args.max_length} leaves no trained token: every prompt has at least {prompt} tokens")
+        raise SystemExit(
+            f"--max-length {args.max_length} leaves no trained token: every prompt has at least {prompt} tokens"
+        )
     training_args = SFTConfig(
-        output_dir=str(out), max_steps=args.max_steps, per_device_train_batch_size=1,
-        gradient_accumulation_steps=args.grad_accum, learning_rate=args.learning_rate, lr_scheduler_type="constant_with_warmup",
-        warmup_steps=5, max_length=args.max_length, use_cpu=True, bf16=False, logging_steps=5, save_strategy="no",
-        report_to="none", dataloader_num_workers=0, seed=args.seed, gradient_checkpointing=False,
+        output_dir=str(out),
+        max_steps=args.max_steps,
+        per_device_train_batch_size=1,
+        gradient_accumulation_steps=args.grad_accum,
+        learning_rate=args.learning_rate,
+        lr_scheduler_type="constant_with_warmup",
+        warmup_steps=5,
+        max_length=args.max_length,
+        use_cpu=True,
+        bf16=False,
+        logging_steps=5,
+        save_strategy="no",
+        report_to="none",
+        dataloader_num_workers=0,
+        seed=args.seed,
+        gradient_checkpointing=False,
     )
     model_args = ModelConfig(model_name_or_path=model_path, dtype="float32")
     start = time.time()
-    trainer = train_sft(model_path, trajs, training_args, model_args, callbacks=[budget_callback(args.budget_minutes * 60)])
+    trainer = train_sft(
+        model_path, trajs, training_args, model_args, callbacks=[budget_callback(args.budget_minutes * 60)]
+    )
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
-    return {"steps": trainer.state.global_step, "samples": trainer.state.global_step * args.grad_accum,
-            "seconds": time.time() - start, "first_loss": losses[0] if losses else None, "last_loss": losses[-1] if losses else None}
+    return {
+        "steps": trainer.state.global_step,
+        "samples": trainer.state.global_step * args.grad_accum,
+        "seconds": time.time() - start,
+        "first_loss": losses[0] if losses else None,
+        "last_loss": losses[-1] if losses else None,
+    }
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, default=Path("runs/learning_check"), help="folder for the model, rollouts and results")
+    p.add_argument(
+        "--out", type=Path, default=Path("runs/learning_check"), help="folder for the model, rollouts and results"
+    )
     p.add_argument("--budget-minutes", type=float, default=22.0, help="wall-time budget of the training")
     p.add_argument("--max-steps", type=int, default=10_000, help="optimizer-step budget of the training")
     p.add_argument("--train-limit", type=int, default=None, help="first N valid problems of each training benchmark")
     p.add_argument("--eval-limit", type=int, default=12, help="miniF2F test problems measured before and after")
-    p.add_argument("--plans", nargs="+", default=["direct", "fix_syntax"],
-                   help="programmatic plans of the training data (atf/train/synth.py PLANS); the longer ones cost more per step")
+    p.add_argument(
+        "--plans",
+        nargs="+",
+        default=["direct", "fix_syntax"],
+        help="programmatic plans of the training data (atf/train/synth.py PLANS); the longer ones cost more per step",
+    )
     p.add_argument("--learning-rate", type=float, default=2e-4)
     p.add_argument("--grad-accum", type=int, default=2, help="trajectories per optimizer step")
     p.add_argument("--max-length", type=int, default=1536, help="longest training sequence (longer ones are truncated)")
-    p.add_argument("--max-new-tokens", type=int, default=AgentConfig.max_new_tokens,
-                   help="tokens per turn when measuring (a direct attempt in the training data is ~240 tokens)")
-    p.add_argument("--max-turns", type=int, default=2,
-                   help="assistant turns per rollout when measuring (each turn re-reads the whole prompt: minutes on CPU)")
+    p.add_argument(
+        "--max-new-tokens",
+        type=int,
+        default=AgentConfig.max_new_tokens,
+        help="tokens per turn when measuring (a direct attempt in the training data is ~240 tokens)",
+    )
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=2,
+        help="assistant turns per rollout when measuring (each turn re-reads the whole prompt: minutes on CPU)",
+    )
     p.add_argument("--temperature", type=float, default=0.7, help="sampling temperature when measuring")
-    p.add_argument("--model", default="smollm2", help="model to fine-tune: smollm2 (the shipped one) or a checkpoint folder")
-    p.add_argument("--trained", type=Path, default=None, help="measure this checkpoint of an earlier run instead of training")
+    p.add_argument(
+        "--model", default="smollm2", help="model to fine-tune: smollm2 (the shipped one) or a checkpoint folder"
+    )
+    p.add_argument(
+        "--trained", type=Path, default=None, help="measure this checkpoint of an earlier run instead of training"
+    )
     p.add_argument("--skip-before", action="store_true", help="reuse before.json from --out (same eval settings)")
-    p.add_argument("--threads", type=int, default=None,
-                   help="torch CPU threads (default: torch's choice); 1 is several times faster on a machine others load")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="torch CPU threads (default: torch's choice); 1 is several times faster on a machine others load",
+    )
     p.add_argument("--seed", type=int, default=0)
     return p
 
@@ -171,7 +224,13 @@ def main(argv: list[str] | None = None) -> int:
     model_path = resolve_model_path(args.model)
     tokenizer = training_tokenizer(model_path)
     problems = eval_problems(args.eval_limit)
-    config = AgentConfig(max_new_tokens=args.max_new_tokens, max_turns=args.max_turns, temperature=args.temperature, seed=args.seed, mode="tokens")
+    config = AgentConfig(
+        max_new_tokens=args.max_new_tokens,
+        max_turns=args.max_turns,
+        temperature=args.temperature,
+        seed=args.seed,
+        mode="tokens",
+    )
 
     trajs, synth_summary = cold_start(tokenizer, args.train_limit, args.plans, args.seed)
     print(synth_summary, flush=True)
@@ -181,25 +240,46 @@ def main(argv: list[str] | None = None) -> int:
     if args.skip_before and before_path.exists():
         before = Measure(**json.loads(before_path.read_text()))
     else:
-        before, _ = rollouts(load_engine(args.model if args.model == "smollm2" else f"hf:{model_path}", batch_size=len(problems)), problems, config, args.out / "before.jsonl")
+        before, _ = rollouts(
+            load_engine(args.model if args.model == "smollm2" else f"hf:{model_path}", batch_size=len(problems)),
+            problems,
+            config,
+            args.out / "before.jsonl",
+        )
         before_path.write_text(json.dumps(asdict(before)))
     print(f"before: {before}  (load {load()})", flush=True)
 
     model_dir = args.trained or args.out / "model"
     if args.trained:
-        trained = json.loads((args.trained.parent / "results.json").read_text())["training"] if (args.trained.parent / "results.json").exists() else {}
+        trained = (
+            json.loads((args.trained.parent / "results.json").read_text())["training"]
+            if (args.trained.parent / "results.json").exists()
+            else {}
+        )
     else:
         trained = train(trajs, model_path, model_dir, args)
     print(f"trained: {trained}  (load {load()})", flush=True)
-    after, _ = rollouts(load_engine(f"hf:{model_dir}", batch_size=len(problems)), problems, config, args.out / "after.jsonl")
+    after, _ = rollouts(
+        load_engine(f"hf:{model_dir}", batch_size=len(problems)), problems, config, args.out / "after.jsonl"
+    )
     print(f"after: {after}  (load {load()})", flush=True)
 
-    results = {"args": {k: str(v) for k, v in vars(args).items()}, "eval": f"minif2f test, {len(problems)} problems",
-               "train": f"{', '.join(TRAIN_SOURCES)} valid, {len(trajs)} successful trajectories", "before": asdict(before),
-               "after": asdict(after), "training": trained, "load_end": load()}
+    results = {
+        "args": {k: str(v) for k, v in vars(args).items()},
+        "eval": f"minif2f test, {len(problems)} problems",
+        "train": f"{', '.join(TRAIN_SOURCES)} valid, {len(trajs)} successful trajectories",
+        "before": asdict(before),
+        "after": asdict(after),
+        "training": trained,
+        "load_end": load(),
+    }
     (args.out / "results.json").write_text(json.dumps(results, indent=1))
     print(f"\n{'':24}{'before':>10}{'after':>10}")
-    for key, label in (("tool_call_block", "tool-call block"), ("well_formed_call", "well-formed tool call"), ("precheck_pass", "pre-check pass")):
+    for key, label in (
+        ("tool_call_block", "tool-call block"),
+        ("well_formed_call", "well-formed tool call"),
+        ("precheck_pass", "pre-check pass"),
+    ):
         print(f"{label:24}{getattr(before, key):>10.0%}{getattr(after, key):>10.0%}")
     print(f"{'mean revisions':24}{before.mean_revisions:>10.2f}{after.mean_revisions:>10.2f}")
     print(f"target well-formed >= 50%: {'met' if after.well_formed_call >= 0.5 else 'NOT met'}")

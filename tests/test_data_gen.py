@@ -40,11 +40,21 @@ def balanced_syntax(requests):
 
 
 def problem(i=0, formal=GOLD, split="valid"):
-    return BenchmarkProblem(f"p{i}", "test", split, f"Integers x > y > 0 satisfy x+y+xy=80 (#{i}). Show that x = 26.", formal, "import Mathlib\n\n")
+    return BenchmarkProblem(
+        f"p{i}",
+        "test",
+        split,
+        f"Integers x > y > 0 satisfy x+y+xy=80 (#{i}). Show that x = 26.",
+        formal,
+        "import Mathlib\n\n",
+    )
 
 
 def tools_for(problems, syntax=balanced_syntax):
-    return [FunctionTool("syntax_check", SYNTAX_SCHEMA, syntax), ReferenceConsistencyTool({p.informal: p.formal for p in problems})]
+    return [
+        FunctionTool("syntax_check", SYNTAX_SCHEMA, syntax),
+        ReferenceConsistencyTool({p.informal: p.formal for p in problems}),
+    ]
 
 
 def test_corruptions_change_what_they_claim():
@@ -72,15 +82,22 @@ def test_reference_check_speaks_like_a_judge_and_never_quotes_the_gold():
     from atf.judge.result import ConsistencyResult, Vote
 
     tool = ReferenceConsistencyTool({"q": GOLD})
-    renamed = GOLD.replace("theorem t ", "theorem my_name ").replace("import Mathlib\n\n", "import Mathlib\nopen Real\n\n")
+    renamed = GOLD.replace("theorem t ", "theorem my_name ").replace(
+        "import Mathlib\n\n", "import Mathlib\nopen Real\n\n"
+    )
     wrong = GOLD.replace("x = 26", "x = 25")
     missing = GOLD.replace(" (h₀ : 0 < y)", "")
     added = GOLD.replace("x = 26", "x = 26 ∧ y = 2")
     res = tool.call([ToolRequest("q", {"statement": s}) for s in (renamed, wrong, missing, added)])
     assert [r.passed for r in res] == [True, False, False, False]
     # the judges' own rendering, one judge in vote mode
-    assert res[0].feedback == ConsistencyResult("q", renamed, "vote", True, "consistent", [Vote("judge", "consistent")]).feedback()
-    assert res[1].feedback.startswith("Consistency check failed (inconsistent): 1 of 1 judge(s) object.\n- judge: inconsistent.")
+    assert (
+        res[0].feedback
+        == ConsistencyResult("q", renamed, "vote", True, "consistent", [Vote("judge", "consistent")]).feedback()
+    )
+    assert res[1].feedback.startswith(
+        "Consistency check failed (inconsistent): 1 of 1 judge(s) object.\n- judge: inconsistent."
+    )
     assert "`25` in the conclusion" in res[1].feedback and "26" not in res[1].feedback
     assert "missing a hypothesis" in res[2].feedback and "0 < y" not in res[2].feedback
     assert "adds `∧ y = 2`" in res[3].feedback
@@ -93,7 +110,13 @@ def test_reference_check_speaks_like_a_judge_and_never_quotes_the_gold():
 
 def test_plan_scripts_expect_the_right_verdicts():
     turns_, expected, kinds, turn_kinds, corrupted = plan_script(GOLD, "fix_both", random.Random(0))
-    assert expected == [("syntax_check", False), ("syntax_check", True), ("consistency_check", False), ("syntax_check", True), ("consistency_check", True)]
+    assert expected == [
+        ("syntax_check", False),
+        ("syntax_check", True),
+        ("consistency_check", False),
+        ("syntax_check", True),
+        ("consistency_check", True),
+    ]
     assert turn_kinds == ["corrupted", "corrupted", "corrupted_check", "correction", "check"]
     assert len(turns_) == 5 and len(kinds) == 2 and json.dumps(GOLD, ensure_ascii=False)[1:-1] in turns_[-2]
     # built backwards: the syntax mistake sits on top of the meaning mistake, so each correction fixes one thing
@@ -101,7 +124,9 @@ def test_plan_scripts_expect_the_right_verdicts():
     assert kinds[0] in SYNTAX_CORRUPTIONS and kinds[1] in MEANING_CORRUPTIONS
     assert all(t.index("<tool_call>") > 20 for t in turns_)  # reasoning before every call
     turns_, expected, _, turn_kinds, _ = plan_script(GOLD, "give_up", random.Random(0))
-    assert expected[-1] == ("consistency_check", False) and "<tool_call>" not in turns_[-1] and turn_kinds[-1] == "give_up"
+    assert (
+        expected[-1] == ("consistency_check", False) and "<tool_call>" not in turns_[-1] and turn_kinds[-1] == "give_up"
+    )
     assert plan_script("theorem t : True := by sorry", "fix_meaning", random.Random(0)) is None
     assert not UNDER_LOSS["corrupted"] and not UNDER_LOSS["corrupted_check"] and UNDER_LOSS["correction"]
 
@@ -140,7 +165,9 @@ def test_deliberate_mistakes_stay_in_context_but_out_of_the_loss(tiny_engine):
         under_loss = loss_text(tok, t)
         for bad in t.meta["corrupted"]:
             bad_call = json.dumps(bad, ensure_ascii=False)
-            assert bad_call in context and bad_call not in under_loss  # the model reads its mistake, never learns to write it
+            assert (
+                bad_call in context and bad_call not in under_loss
+            )  # the model reads its mistake, never learns to write it
         assert under_loss.count(gold_call) == 2  # the correction and the consistency call on it
         for turn in turns(t):
             assert turn.under_loss == UNDER_LOSS[turn.kind] and (turn.loss_tokens == turn.tokens) == turn.under_loss
@@ -181,8 +208,12 @@ def test_reasoning_follows_the_problem_not_a_stock_phrase(tiny_engine):
     from atf.train import rationale
     from atf.train.synth_report import lead_sentence
 
-    golds = [GOLD, GOLD.replace("x = 26", "y = 2"), "import Mathlib\n\ntheorem u (n : ℕ) (h : 2 < n) : n ^ 2 > 4 := by sorry",
-             "import Mathlib\n\ntheorem v : (2 : ℝ) + 2 = 4 := by sorry"]
+    golds = [
+        GOLD,
+        GOLD.replace("x = 26", "y = 2"),
+        "import Mathlib\n\ntheorem u (n : ℕ) (h : 2 < n) : n ^ 2 > 4 := by sorry",
+        "import Mathlib\n\ntheorem v : (2 : ℝ) + 2 = 4 := by sorry",
+    ]
     rng = random.Random(0)
     plans = [rationale.plan(g, rng) for g in golds]
     assert "`x = 26`" in plans[0] and "`y = 2`" in plans[1] and "`(h : 2 < n)`" in plans[2] and "`(n : ℕ)`" in plans[2]
@@ -207,7 +238,12 @@ def test_dpo_pairs_prefer_success_then_fewer_revisions(tiny_engine):
     problems = [problem(0)]
     trajs, _ = synthesize(problems, tiny_engine.tokenizer, tools_for(problems))
     pairs = build_pairs(trajs, max_pairs_per_problem=10)
-    assert [(p["chosen_revisions"], p["rejected_revisions"], p["rejected_success"]) for p in pairs] == [(1, 1, False), (1, 3, True), (1, 2, True), (1, 2, True)]
+    assert [(p["chosen_revisions"], p["rejected_revisions"], p["rejected_success"]) for p in pairs] == [
+        (1, 1, False),
+        (1, 3, True),
+        (1, 2, True),
+        (1, 2, True),
+    ]
     for p in pairs:
         assert [m["role"] for m in p["prompt"]] == ["system", "user"] and p["chosen"][0]["role"] == "assistant"
         assert p["chosen"] != p["rejected"]
@@ -224,7 +260,23 @@ def test_synthesize_script_on_minif2f_valid(data_dir, tmp_path, monkeypatch):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     out = tmp_path / "cold.jsonl"
-    assert mod.main(["--benchmarks", "minif2f", "--limit", "4", "-o", str(out), "--plans", "direct", "fix_syntax", "fix_meaning"]) == 0
+    assert (
+        mod.main(
+            [
+                "--benchmarks",
+                "minif2f",
+                "--limit",
+                "4",
+                "-o",
+                str(out),
+                "--plans",
+                "direct",
+                "fix_syntax",
+                "fix_meaning",
+            ]
+        )
+        == 0
+    )
     trajs = list(read_jsonl(out))
     assert trajs and all(t.meta["split"] == "valid" for t in trajs)
     assert {t.meta["id"] for t in trajs} <= {p.id for p in load_benchmark("minif2f", "valid")[:4]}
@@ -237,18 +289,43 @@ def scripted_teacher(problems, tokenizer):
     from atf.agent.parsing import format_tool_call
     from atf.agent.replay import ReplayEngine
 
-    call = lambda name, s: format_tool_call(name, {"statement": s})
+    def call(name, s):
+        return format_tool_call(name, {"statement": s})
+
     wrong = GOLD.replace("x = 26", "x = 25")
     scripts = [
-        ["Checking it.\n" + call("syntax_check", GOLD), "Now meaning.\n" + call("consistency_check", GOLD)],  # by the rules
-        [call("syntax_check", wrong), call("consistency_check", wrong), "The constant is 26.\n" + call("syntax_check", GOLD),
-         call("consistency_check", GOLD)],  # a real mistake, corrected: kept
-        [call("consistency_check", GOLD), call("syntax_check", GOLD), call("consistency_check", GOLD)],  # consistency first
-        ['<tool_call>\n{"name": "syntax_check", "arguments": {"statement": }\n</tool_call>', call("syntax_check", GOLD),
-         call("consistency_check", GOLD)],  # malformed JSON
-        [call("lean_run", GOLD), call("syntax_check", GOLD), call("consistency_check", GOLD)],  # a tool that does not exist
+        [
+            "Checking it.\n" + call("syntax_check", GOLD),
+            "Now meaning.\n" + call("consistency_check", GOLD),
+        ],  # by the rules
+        [
+            call("syntax_check", wrong),
+            call("consistency_check", wrong),
+            "The constant is 26.\n" + call("syntax_check", GOLD),
+            call("consistency_check", GOLD),
+        ],  # a real mistake, corrected: kept
+        [
+            call("consistency_check", GOLD),
+            call("syntax_check", GOLD),
+            call("consistency_check", GOLD),
+        ],  # consistency first
+        [
+            '<tool_call>\n{"name": "syntax_check", "arguments": {"statement": }\n</tool_call>',
+            call("syntax_check", GOLD),
+            call("consistency_check", GOLD),
+        ],  # malformed JSON
+        [
+            call("lean_run", GOLD),
+            call("syntax_check", GOLD),
+            call("consistency_check", GOLD),
+        ],  # a tool that does not exist
         [call("syntax_check", wrong), call("consistency_check", wrong), "Stuck."],  # gives up
-        [call("syntax_check", wrong), call("syntax_check", wrong + " "), call("syntax_check", GOLD), call("consistency_check", GOLD)],
+        [
+            call("syntax_check", wrong),
+            call("syntax_check", wrong + " "),
+            call("syntax_check", GOLD),
+            call("consistency_check", GOLD),
+        ],
     ]
     return ReplayEngine({p.informal: sc for p, sc in zip(problems, scripts)}, tokenizer, name="teacher")
 
@@ -260,13 +337,26 @@ def test_teacher_rollouts_keep_only_rule_abiding_successes(tiny_engine):
     tok = tiny_engine.tokenizer
     problems = [problem(i) for i in range(7)]
     written = []
-    kept, stats = teacher_trajectories(problems, scripted_teacher(problems, tok), tools_for(problems), AgentConfig(max_revisions=2),
-                                       k=2, tokenizer=tok, on_kept=written.append)
+    kept, stats = teacher_trajectories(
+        problems,
+        scripted_teacher(problems, tok),
+        tools_for(problems),
+        AgentConfig(max_revisions=2),
+        k=2,
+        tokenizer=tok,
+        on_kept=written.append,
+    )
     assert stats.kept == {"teacher": 4} and written == kept
-    assert stats.dropped == {"teacher:broke_rule:consistency_before_syntax_pass": 2, "teacher:broke_rule:malformed_call": 2,
-                             "teacher:broke_rule:unknown_tool": 2, "teacher:not_passed:no_tool_call": 2,
-                             "teacher:not_passed:revision_limit": 2}
-    assert sorted({t.meta["id"] for t in kept}) == ["p0", "p1"] and all(t.meta["source"] == "teacher:teacher" for t in kept)
+    assert stats.dropped == {
+        "teacher:broke_rule:consistency_before_syntax_pass": 2,
+        "teacher:broke_rule:malformed_call": 2,
+        "teacher:broke_rule:unknown_tool": 2,
+        "teacher:not_passed:no_tool_call": 2,
+        "teacher:not_passed:revision_limit": 2,
+    }
+    assert sorted({t.meta["id"] for t in kept}) == ["p0", "p1"] and all(
+        t.meta["source"] == "teacher:teacher" for t in kept
+    )
     corrected = next(t for t in kept if t.meta["id"] == "p1")
     assert corrected.meta["turn_kinds"] == ["direct", "check", "correction", "check"]
     assert all(turn.under_loss for turn in turns(corrected))  # the teacher's own mistakes are real ones: imitated
@@ -309,7 +399,12 @@ def test_expert_iteration_refuses_test_problems(data_dir):
 
 def numina_rows():
     return [
-        {"name": "n1", "informal_statement": "Find all real x with x^2 = 4.", "solution": "x = 2 or x = -2", "source": "olympiads"},
+        {
+            "name": "n1",
+            "informal_statement": "Find all real x with x^2 = 4.",
+            "solution": "x = 2 or x = -2",
+            "source": "olympiads",
+        },
         {"name": "n2", "informal_statement": "Show that 7 divides 2^6 - 1.", "solution": "63 = 7 * 9", "source": "amc"},
     ]
 
@@ -326,17 +421,24 @@ def test_user_problem_files_are_training_data(tmp_path):
     jsonl = tmp_path / "mine.jsonl"
     jsonl.write_text("\n".join(json.dumps(r) for r in numina_rows()) + "\n")
     arrow_dir = tmp_path / "saved"
-    datasets.DatasetDict({"train": datasets.Dataset.from_list(numina_rows()[:1]), "test": datasets.Dataset.from_list(numina_rows()[1:])}).save_to_disk(str(arrow_dir))
+    datasets.DatasetDict(
+        {"train": datasets.Dataset.from_list(numina_rows()[:1]), "test": datasets.Dataset.from_list(numina_rows()[1:])}
+    ).save_to_disk(str(arrow_dir))
     for source in (parquet, jsonl):
         ps = load_problems(str(source), None, fields)
-        assert [(p.id, p.split, p.informal) for p in ps] == [("n1", "train", "Find all real x with x^2 = 4."), ("n2", "train", "Show that 7 divides 2^6 - 1.")]
+        assert [(p.id, p.split, p.informal) for p in ps] == [
+            ("n1", "train", "Find all real x with x^2 = 4."),
+            ("n2", "train", "Show that 7 divides 2^6 - 1."),
+        ]
         assert load_problems(str(source), training_split(str(source)), fields) == ps
     ps = load_problems(str(jsonl))  # default columns: `informal_statement` and `name` are read without a mapping
     assert [p.id for p in ps] == ["n1", "n2"]
     saved = load_problems(str(arrow_dir), None, fields)
     assert [(p.id, p.split) for p in saved] == [("n1", "train"), ("n2", "test")]  # a dataset's own splits are kept
     with_split = tmp_path / "split.jsonl"
-    with_split.write_text(json.dumps({"problem": "Show 1 = 1.", "split": "test"}) + "\n" + json.dumps({"problem": "Show 2 = 2."}) + "\n")
+    with_split.write_text(
+        json.dumps({"problem": "Show 1 = 1.", "split": "test"}) + "\n" + json.dumps({"problem": "Show 2 = 2."}) + "\n"
+    )
     assert [p.split for p in load_problems(str(with_split))] == ["test", "train"]
     with pytest.raises(KeyError, match="column 'statement'"):
         load_problems(str(parquet), None, {"informal": "statement"})
@@ -356,27 +458,62 @@ def test_decontamination_drops_copies_rewordings_and_embeddings_of_test_problems
     from atf.data.decontaminate import Decontaminator, decontaminate, ngrams, words
 
     test = [
-        BenchmarkProblem("t1", "bench", "test", "What is the remainder when $2^{2010}$ is divided by 7? Show that it is 4.", "", ""),
+        BenchmarkProblem(
+            "t1", "bench", "test", "What is the remainder when $2^{2010}$ is divided by 7? Show that it is 4.", "", ""
+        ),
         BenchmarkProblem("t2", "bench", "test", "Let $f(x) = 3x + 2$. Find $f(f(1))$. Show that it is 17.", "", ""),
-        BenchmarkProblem("t3", "bench", "test", "Find the units digit of 3^7. $\\textbf{(A)}\\ 5 \\qquad\\textbf{(B)}\\ 6 \\qquad"
-                         "\\textbf{(C)}\\ 7 \\qquad\\textbf{(D)}\\ 8 \\qquad\\textbf{(E)}\\ 9$ Show that it is \\textbf{(C)}\\ 7.", "", ""),
+        BenchmarkProblem(
+            "t3",
+            "bench",
+            "test",
+            "Find the units digit of 3^7. $\\textbf{(A)}\\ 5 \\qquad\\textbf{(B)}\\ 6 \\qquad"
+            "\\textbf{(C)}\\ 7 \\qquad\\textbf{(D)}\\ 8 \\qquad\\textbf{(E)}\\ 9$ Show that it is \\textbf{(C)}\\ 7.",
+            "",
+            "",
+        ),
     ]
     index = Decontaminator(test)
     train = [
-        BenchmarkProblem("copy", "mine", "train", "What is the remainder when 2^{2010} is divided by 7? Show that it is 4.", "", ""),
-        BenchmarkProblem("reworded", "mine", "train", "Let \\(f(x)=3x+2\\). Find \\(f(f(1))\\). Show that it is 18.", "", ""),
-        BenchmarkProblem("embedded", "mine", "train", "Warm-up. What is the remainder when $2^{2010}$ is divided by 7? Show that it is 4. "
-                         "Then generalise to any odd modulus and prove your claim carefully with full justification.", "", ""),
-        BenchmarkProblem("other", "mine", "train", "Prove that the sum of the first n odd numbers is n squared.", "", ""),
-        BenchmarkProblem("near", "mine", "train", "What is the remainder when 3^100 is divided by 5? Show it is 1.", "", ""),
-        BenchmarkProblem("amc", "mine", "train", "How many primes are below 20? $\\textbf{(A)}\\ 5 \\qquad\\textbf{(B)}\\ 6 \\qquad"
-                         "\\textbf{(C)}\\ 7 \\qquad\\textbf{(D)}\\ 8 \\qquad\\textbf{(E)}\\ 9$ Show that it is \\textbf{(D)}\\ 8.", "", ""),
+        BenchmarkProblem(
+            "copy", "mine", "train", "What is the remainder when 2^{2010} is divided by 7? Show that it is 4.", "", ""
+        ),
+        BenchmarkProblem(
+            "reworded", "mine", "train", "Let \\(f(x)=3x+2\\). Find \\(f(f(1))\\). Show that it is 18.", "", ""
+        ),
+        BenchmarkProblem(
+            "embedded",
+            "mine",
+            "train",
+            "Warm-up. What is the remainder when $2^{2010}$ is divided by 7? Show that it is 4. "
+            "Then generalise to any odd modulus and prove your claim carefully with full justification.",
+            "",
+            "",
+        ),
+        BenchmarkProblem(
+            "other", "mine", "train", "Prove that the sum of the first n odd numbers is n squared.", "", ""
+        ),
+        BenchmarkProblem(
+            "near", "mine", "train", "What is the remainder when 3^100 is divided by 5? Show it is 1.", "", ""
+        ),
+        BenchmarkProblem(
+            "amc",
+            "mine",
+            "train",
+            "How many primes are below 20? $\\textbf{(A)}\\ 5 \\qquad\\textbf{(B)}\\ 6 \\qquad"
+            "\\textbf{(C)}\\ 7 \\qquad\\textbf{(D)}\\ 8 \\qquad\\textbf{(E)}\\ 9$ Show that it is \\textbf{(D)}\\ 8.",
+            "",
+            "",
+        ),
     ]
     kept, dropped = decontaminate(train, index)
     assert [p.id for p in kept] == ["other", "near", "amc"]  # the same answer choices do not make the same problem
     assert [(p.id, m.id) for p, m in dropped] == [("copy", "t1"), ("reworded", "t2"), ("embedded", "t1")]
     assert dropped[0][1].overlap == 1.0
-    assert words("$\\frac{1}{2}$ + X") == ["frac", "1", "2", "x"] and ngrams("a b", 8) == {("a", "b")} and ngrams("") == set()
+    assert (
+        words("$\\frac{1}{2}$ + X") == ["frac", "1", "2", "x"]
+        and ngrams("a b", 8) == {("a", "b")}
+        and ngrams("") == set()
+    )
 
 
 @pytest.mark.integration
@@ -406,22 +543,56 @@ def test_synthesize_script_reads_a_users_parquet_with_a_field_mapping(tmp_path, 
     spec.loader.exec_module(mod)
     tiny = tmp_path / "tok"
     tiny_engine.tokenizer.save_pretrained(tiny)
-    rows = [{"name": f"u{i}", "text": f"Integers x > y > 0 satisfy x+y+xy=80 (case {i}). Show that x = 26.", "lean": GOLD} for i in range(2)]
+    rows = [
+        {"name": f"u{i}", "text": f"Integers x > y > 0 satisfy x+y+xy=80 (case {i}). Show that x = 26.", "lean": GOLD}
+        for i in range(2)
+    ]
     parquet = tmp_path / "mine.parquet"
     datasets.Dataset.from_list(rows).to_parquet(str(parquet))
     out = tmp_path / "out.jsonl"
-    args = ["--benchmarks", str(parquet), "--field", "problem=text", "--field", "id=name", "--field", "formal=lean",
-            "--plans", "direct", "fix_meaning", "--tokenizer", str(tiny), "--out", str(out), "--no-decontaminate"]
+    args = [
+        "--benchmarks",
+        str(parquet),
+        "--field",
+        "problem=text",
+        "--field",
+        "id=name",
+        "--field",
+        "formal=lean",
+        "--plans",
+        "direct",
+        "fix_meaning",
+        "--tokenizer",
+        str(tiny),
+        "--out",
+        str(out),
+        "--no-decontaminate",
+    ]
     assert mod.main(args) == 0
     trajs = list(read_jsonl(out))
-    assert sorted(t.meta["id"] for t in trajs) == ["u0", "u0", "u1", "u1"] and all(t.meta["split"] == "train" for t in trajs)
+    assert sorted(t.meta["id"] for t in trajs) == ["u0", "u0", "u1", "u1"] and all(
+        t.meta["split"] == "train" for t in trajs
+    )
     err = capsys.readouterr().err
     assert "mix (kept): synth:direct 2, synth:fix_meaning 2" in err and "0 of 4 successes (0%)" in err
     with pytest.raises(SystemExit, match="nothing to synthesize"):
         mod.main(["--benchmarks", str(parquet), "--plans", "--out", str(out)])
     with pytest.raises(SystemExit, match="needs gold statements"):
-        mod.main(["--benchmarks", str(parquet), "--field", "problem=text", "--plans", "direct", "--tokenizer", str(tiny),
-                  "--out", str(out), "--no-decontaminate"])
+        mod.main(
+            [
+                "--benchmarks",
+                str(parquet),
+                "--field",
+                "problem=text",
+                "--plans",
+                "direct",
+                "--tokenizer",
+                str(tiny),
+                "--out",
+                str(out),
+                "--no-decontaminate",
+            ]
+        )
 
 
 def load_learning_check():
@@ -443,11 +614,28 @@ def test_learning_check_measures_what_the_issue_asks():
     assert (args.max_steps, args.budget_minutes, args.eval_limit, args.model) == (3, 0.5, 4, "smollm2")
     base = {"problem": "p", "messages": []}
     trajs = [
-        Trajectory(**base, calls=[ToolCall("syntax_check", {"statement": "s"}, True, "ok")], syntax_ok=True, revisions=1, stop_reason="no_tool_call"),
-        Trajectory(problem="p", messages=[{"role": "assistant", "content": "<tool_call>\n{oops"}], calls=[ToolCall("?", {}, None, "Error")],
-                   stop_reason="no_tool_call"),  # a block, but malformed: not well-formed
-        Trajectory(**base, calls=[ToolCall("syntax_check", {"statement": "s"}, False, "error"),
-                                  ToolCall("syntax_check", {"statement": "t"}, False, "error")], revisions=2, stop_reason="turn_limit"),
+        Trajectory(
+            **base,
+            calls=[ToolCall("syntax_check", {"statement": "s"}, True, "ok")],
+            syntax_ok=True,
+            revisions=1,
+            stop_reason="no_tool_call",
+        ),
+        Trajectory(
+            problem="p",
+            messages=[{"role": "assistant", "content": "<tool_call>\n{oops"}],
+            calls=[ToolCall("?", {}, None, "Error")],
+            stop_reason="no_tool_call",
+        ),  # a block, but malformed: not well-formed
+        Trajectory(
+            **base,
+            calls=[
+                ToolCall("syntax_check", {"statement": "s"}, False, "error"),
+                ToolCall("syntax_check", {"statement": "t"}, False, "error"),
+            ],
+            revisions=2,
+            stop_reason="turn_limit",
+        ),
         Trajectory(**base, stop_reason="length"),
     ]
     m = mod.measure(trajs, 1.0)
@@ -464,8 +652,29 @@ def test_learning_check_runs_one_step_on_a_tiny_model(data_dir, tmp_path, tiny_e
     tok.save_pretrained(tmp_path / "base")
     mod = load_learning_check()
     out = tmp_path / "lc"
-    assert mod.main(["--model", str(tmp_path / "base"), "--train-limit", "1", "--eval-limit", "2", "--max-steps", "1",
-                     "--max-new-tokens", "8", "--max-turns", "1", "--max-length", "1280", "--out", str(out)]) == 0
+    assert (
+        mod.main(
+            [
+                "--model",
+                str(tmp_path / "base"),
+                "--train-limit",
+                "1",
+                "--eval-limit",
+                "2",
+                "--max-steps",
+                "1",
+                "--max-new-tokens",
+                "8",
+                "--max-turns",
+                "1",
+                "--max-length",
+                "1280",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     results = json.loads((out / "results.json").read_text())
     assert results["training"]["steps"] == 1 and results["before"]["rollouts"] == 2 == results["after"]["rollouts"]
     assert "well-formed tool call" in capsys.readouterr().out and (out / "model" / "config.json").exists()
@@ -484,8 +693,26 @@ def test_synthesize_script_runs_a_teacher_engine_spec(data_dir, tmp_path, capsys
     mod = __import__("importlib.util").util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     out = tmp_path / "teacher.jsonl"
-    assert mod.main(["--teacher", f"hf:{tmp_path / 'teacher'}", "--teacher-samples", "2", "--benchmarks", "minif2f", "--limit", "2",
-                     "--plans", "--tokenizer", str(tmp_path / "teacher"), "--out", str(out)]) == 0
+    assert (
+        mod.main(
+            [
+                "--teacher",
+                f"hf:{tmp_path / 'teacher'}",
+                "--teacher-samples",
+                "2",
+                "--benchmarks",
+                "minif2f",
+                "--limit",
+                "2",
+                "--plans",
+                "--tokenizer",
+                str(tmp_path / "teacher"),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert "mix (kept): none" in err and re.search(r"rejected: teacher:not_passed:(length|no_tool_call) \d", err)
     assert out.read_text() == ""

@@ -13,6 +13,7 @@ Hugging Face datasets; `load_problems`) are training data unless their rows or s
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -95,7 +96,12 @@ def _deepseek(name: str, file: str) -> Callable[[Path], list[BenchmarkProblem]]:
             header = r["header"].strip() + "\n\n"
             out.append(
                 BenchmarkProblem(
-                    r["name"], name, r["split"], _doc_text(r["informal_prefix"]), header + with_sorry(r["formal_statement"]), header
+                    r["name"],
+                    name,
+                    r["split"],
+                    _doc_text(r["informal_prefix"]),
+                    header + with_sorry(r["formal_statement"]),
+                    header,
                 )
             )
         return out
@@ -208,7 +214,9 @@ def parse_field_mapping(pairs: Sequence[str]) -> dict[str, str]:
         key, sep, column = pair.partition("=")
         key = FIELD_ALIASES.get(key.strip(), key.strip())
         if not sep or not column.strip() or key not in PROBLEM_FIELDS:
-            raise ValueError(f"bad field mapping {pair!r}: write FIELD=COLUMN with FIELD one of problem, {', '.join(PROBLEM_FIELDS)}")
+            raise ValueError(
+                f"bad field mapping {pair!r}: write FIELD=COLUMN with FIELD one of problem, {', '.join(PROBLEM_FIELDS)}"
+            )
         out[key] = column.strip()
     return out
 
@@ -234,11 +242,18 @@ def _rows_of_file(path: Path) -> Iterator[tuple[dict, str | None]]:
     import datasets
 
     if path.is_dir():
-        loaded = datasets.load_from_disk(str(path)) if (path / "state.json").exists() or (path / "dataset_dict.json").exists() else datasets.load_dataset(str(path))
+        loaded = (
+            datasets.load_from_disk(str(path))
+            if (path / "state.json").exists() or (path / "dataset_dict.json").exists()
+            else datasets.load_dataset(str(path))
+        )
     elif suffix in _FILE_BUILDERS:
         loaded = datasets.load_dataset(_FILE_BUILDERS[suffix], data_files=str(path), split=TRAIN_SPLIT)
     else:
-        raise ValueError(f"{path}: unknown problem file type {suffix!r}; use .jsonl, .json, .parquet, .arrow, .csv or a dataset folder")
+        raise ValueError(
+            f"{path}: unknown problem file type {suffix!r}; "
+            "use .jsonl, .json, .parquet, .arrow, .csv or a dataset folder"
+        )
     yield from _rows_of_dataset(loaded)
 
 
@@ -266,12 +281,17 @@ def _rows_of_hub(name: str) -> Iterator[tuple[dict, str | None]]:
 def _column(row: dict, field: str, mapping: dict[str, str]) -> Any:
     if field in mapping:
         if mapping[field] not in row:
-            raise KeyError(f"the field mapping reads {field} from column {mapping[field]!r}, which the rows lack (columns: {', '.join(row)})")
+            raise KeyError(
+                f"the field mapping reads {field} from column {mapping[field]!r}, "
+                f"which the rows lack (columns: {', '.join(row)})"
+            )
         return row[mapping[field]]
     return next((row[c] for c in PROBLEM_FIELDS[field] if row.get(c) not in (None, "")), None)
 
 
-def load_problems(source: str, split: str | None = None, fields: dict[str, str] | None = None) -> list[BenchmarkProblem]:
+def load_problems(
+    source: str, split: str | None = None, fields: dict[str, str] | None = None
+) -> list[BenchmarkProblem]:
     """A benchmark by name, or users' problems: a local .jsonl / .json / .parquet / .arrow / .csv file, a saved
     dataset folder, or a Hugging Face hub id (needs network). `fields` maps problem fields to columns
     (see PROBLEM_FIELDS for what is read without one). Rows without a split are training data (`train`);
@@ -290,10 +310,21 @@ def load_problems(source: str, split: str | None = None, fields: dict[str, str] 
         informal = _column(r, "informal", mapping)
         if not isinstance(informal, str) or not informal.strip():
             wanted = mapping.get("informal") or "' or '".join(PROBLEM_FIELDS["informal"][:2])
-            raise ValueError(f"{source} row {i + 1}: needs an '{wanted}' field with the problem text (map another column with --field problem=COLUMN)")
+            raise ValueError(
+                f"{source} row {i + 1}: needs an '{wanted}' field with the problem text "
+                "(map another column with --field problem=COLUMN)"
+            )
         formal = _column(r, "formal", mapping) or ""
         pid = _column(r, "id", mapping)
         row_split = _column(r, "split", mapping) or container_split or TRAIN_SPLIT
-        out.append(BenchmarkProblem(str(i if pid is None else pid), name, str(row_split), informal.strip(), formal,
-                                    split_header(formal)[0] if formal else ""))
+        out.append(
+            BenchmarkProblem(
+                str(i if pid is None else pid),
+                name,
+                str(row_split),
+                informal.strip(),
+                formal,
+                split_header(formal)[0] if formal else "",
+            )
+        )
     return [p for p in _unique_ids(out) if split is None or p.split == split]

@@ -30,7 +30,20 @@ _LATEX = re.compile(r"\\([A-Za-z]+)")
 # Multiple-choice lists ("$\textbf{(A)}\ 5 \qquad ... \textbf{(E)}\ 9$") and layout commands are shared by
 # unrelated competition problems: they would make any two AMC problems look alike.
 _CHOICES = re.compile(r"\(A\).*?\(E\)[^$\n]*", re.DOTALL)
-_LAYOUT = {"textbf", "qquad", "quad", "text", "mathrm", "mathbf", "mathit", "left", "right", "displaystyle", "textit", "emph"}
+_LAYOUT = {
+    "textbf",
+    "qquad",
+    "quad",
+    "text",
+    "mathrm",
+    "mathbf",
+    "mathit",
+    "left",
+    "right",
+    "displaystyle",
+    "textit",
+    "emph",
+}
 
 
 def words(text: str) -> list[str]:
@@ -110,7 +123,10 @@ def decontaminate(
 
 def summary(n_in: int, dropped: Sequence[tuple[BenchmarkProblem, Match]], examples: int = 5) -> str:
     by = Counter(f"{p.benchmark}->{m.benchmark}" for p, m in dropped)
-    lines = [f"decontamination ({NGRAM}-gram overlap >= {THRESHOLD:.0%} with a test problem): dropped {len(dropped)} of {n_in}"
-             + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(by.items())) + ")" if by else "")]
+    lines = [
+        f"decontamination ({NGRAM}-gram overlap >= {THRESHOLD:.0%} with a test problem): "
+        f"dropped {len(dropped)} of {n_in}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(by.items())) + ")" if by else "")
+    ]
     lines += [f"  {p.benchmark}/{p.id} ~ {m.benchmark}/{m.id} ({m.overlap:.0%})" for p, m in dropped[:examples]]
     return "\n".join(lines)

@@ -68,19 +68,31 @@ def plan(statement: str, rng: random.Random) -> str:
     objects, assumptions, goal = read
     lines = []
     if objects:
-        lines.append(rng.choice(["The problem is about {o}.", "The objects here are {o}.", "I need {o}."]).format(o=_join(objects)))
+        lines.append(
+            rng.choice(["The problem is about {o}.", "The objects here are {o}.", "I need {o}."]).format(
+                o=_join(objects)
+            )
+        )
     if assumptions:
-        lines.append(rng.choice(["It assumes {a}.", "The hypotheses are {a}.", "Given: {a}."]).format(a=_join(assumptions)))
+        lines.append(
+            rng.choice(["It assumes {a}.", "The hypotheses are {a}.", "Given: {a}."]).format(a=_join(assumptions))
+        )
     elif objects:
         lines.append("There are no hypotheses beyond the types.")
-    lines.append(rng.choice(["The goal is `{g}`.", "It asks to prove `{g}`.", "What must be shown: `{g}`."]).format(g=goal))
+    lines.append(
+        rng.choice(["The goal is `{g}`.", "It asks to prove `{g}`.", "What must be shown: `{g}`."]).format(g=goal)
+    )
     if not objects:
         lines.insert(0, rng.choice(["This is a closed claim with no variables.", "No variables are needed."]))
-    lines.append(rng.choice([
-        "I write the theorem with `sorry` as its proof and check the syntax first.",
-        "I state it with `:= by sorry` and run the syntax check.",
-        "First the syntax check on this statement.",
-    ]))
+    lines.append(
+        rng.choice(
+            [
+                "I write the theorem with `sorry` as its proof and check the syntax first.",
+                "I state it with `:= by sorry` and run the syntax check.",
+                "First the syntax check on this statement.",
+            ]
+        )
+    )
     return " ".join(lines)
 
 
@@ -116,23 +128,35 @@ def fix_syntax(kind: str, previous: str, fixed: str, rng: random.Random) -> str:
 
 def fix_meaning(previous: str, fixed: str, rng: random.Random) -> str:
     """Reasoning before the corrected statement, after the consistency check objected to `previous`."""
-    head = rng.choice([
-        "The judge says my statement does not match the problem.",
-        "The consistency check found a mismatch.",
-        "My statement says something other than the problem.",
-    ])
+    head = rng.choice(
+        [
+            "The judge says my statement does not match the problem.",
+            "The consistency check found a mismatch.",
+            "My statement says something other than the problem.",
+        ]
+    )
     changes = _what_changes(differences(previous, fixed))
     body = ("Rereading the problem: " + "; ".join(changes) + ".") if changes else "I reread the problem."
-    return f"{head} {body} " + rng.choice(["New statement, syntax check first.", "I revise it and check the syntax again."])
+    return f"{head} {body} " + rng.choice(
+        ["New statement, syntax check first.", "I revise it and check the syntax again."]
+    )
 
 
 def check_meaning(statement: str, rng: random.Random) -> str:
     """Reasoning before the consistency call on a statement that passed the syntax check."""
     read = read_statement(statement)
     if read is None:
-        return rng.choice(["The syntax check passed. Now the consistency check.", "No syntax errors; next, does it mean what the problem says?"])
-    return rng.choice([
-        "The statement with goal `{g}` passed the syntax check; now I check that it is what the problem asks.",
-        "No syntax errors in the statement proving `{g}`. Next: does it mean exactly what the problem says?",
-        "`{g}` with these hypotheses passed the syntax check; the consistency check decides whether it matches the problem.",
-    ]).format(g=read[2])
+        return rng.choice(
+            [
+                "The syntax check passed. Now the consistency check.",
+                "No syntax errors; next, does it mean what the problem says?",
+            ]
+        )
+    return rng.choice(
+        [
+            "The statement with goal `{g}` passed the syntax check; now I check that it is what the problem asks.",
+            "No syntax errors in the statement proving `{g}`. Next: does it mean exactly what the problem says?",
+            "`{g}` with these hypotheses passed the syntax check; "
+            "the consistency check decides whether it matches the problem.",
+        ]
+    ).format(g=read[2])

@@ -136,6 +136,7 @@ class ReferenceConsistencyTool:
                 raise KeyError(f"no reference statement for problem {r.problem[:80]!r}")
             statement = r.arguments["statement"]
             same = normalize(_theorem_part(statement)) == normalize(_theorem_part(ref))
-            findings = [] if same else describe_difference(statement, ref) or ["the Lean statement does not match the problem"]
+            findings = [] if same else describe_difference(statement, ref)
+            findings = findings if same or findings else ["the Lean statement does not match the problem"]
             out.append(ToolResult(same, judge_feedback(r.problem, statement, same, findings)))
         return out

@@ -51,7 +51,14 @@ GIVE_UP = "I could not find a statement that passes both checks."
 
 # Kinds of assistant turn. A corrupted statement is a deliberate mistake: it stays in the context (the
 # model must read the feedback on it) but is never under loss, nor is the consistency call on it.
-UNDER_LOSS = {"direct": True, "correction": True, "check": True, "give_up": True, "corrupted": False, "corrupted_check": False}
+UNDER_LOSS = {
+    "direct": True,
+    "correction": True,
+    "check": True,
+    "give_up": True,
+    "corrupted": False,
+    "corrupted_check": False,
+}
 
 
 @dataclass
@@ -68,14 +75,18 @@ class SynthStats:
 def refuse_test_split(problems: Sequence[BenchmarkProblem]) -> None:
     test = [p.id for p in problems if p.split == "test"]
     if test:
-        raise ValueError(f"{len(test)} test-split problems (e.g. {test[0]}) given for training data; use valid splits only")
+        raise ValueError(
+            f"{len(test)} test-split problems (e.g. {test[0]}) given for training data; use valid splits only"
+        )
 
 
 def _turn(reasoning: str, call: str, statement: str) -> str:
     return reasoning + "\n" + format_tool_call(call, {"statement": statement})
 
 
-def plan_script(gold: str, plan: str, rng: random.Random) -> tuple[list[str], list[tuple[str, bool]], list[str], list[str], list[str]] | None:
+def plan_script(
+    gold: str, plan: str, rng: random.Random
+) -> tuple[list[str], list[tuple[str, bool]], list[str], list[str], list[str]] | None:
     """(assistant turns, expected (tool, verdict) sequence, corruption kinds, turn kinds, corrupted statements)
     for one plan, or None when the statement offers no corruption of a needed kind."""
     attempts, ending = PLANS[plan]
@@ -172,8 +183,17 @@ def synthesize(
                 continue
             scripts[text], expected[text], turn_kinds[text] = made[0], made[1], made[3]
             problems_in.append(text)
-            metas.append({"id": p.id, "benchmark": p.benchmark, "split": p.split, "source": f"synth:{plan}", "corruptions": made[2],
-                          "corrupted": made[4], "reference": p.formal})
+            metas.append(
+                {
+                    "id": p.id,
+                    "benchmark": p.benchmark,
+                    "split": p.split,
+                    "source": f"synth:{plan}",
+                    "corruptions": made[2],
+                    "corrupted": made[4],
+                    "reference": p.formal,
+                }
+            )
         if not problems_in:
             continue
         engine = ReplayEngine(scripts, tokenizer, name=f"synth:{plan}")
@@ -242,7 +262,9 @@ def classify_turns(t: Trajectory) -> list[str]:
 
 
 def _same_tokenizer(a: Any, b: Any) -> bool:
-    return a is b or (a is not None and b is not None and a.get_vocab() == b.get_vocab() and a.chat_template == b.chat_template)
+    return a is b or (
+        a is not None and b is not None and a.get_vocab() == b.get_vocab() and a.chat_template == b.chat_template
+    )
 
 
 def teacher_trajectories(
@@ -265,7 +287,17 @@ def teacher_trajectories(
     schemas = {t.name: t.schema for t in tools}
     retokenize = tokenizer is not None and not _same_tokenizer(getattr(teacher, "tokenizer", None), tokenizer)
     flat = [p for p in problems for _ in range(k)]
-    metas = [{"id": p.id, "benchmark": p.benchmark, "split": p.split, "source": f"teacher:{teacher.name}", "sample": j % k, "reference": p.formal} for j, p in enumerate(flat)]
+    metas = [
+        {
+            "id": p.id,
+            "benchmark": p.benchmark,
+            "split": p.split,
+            "source": f"teacher:{teacher.name}",
+            "sample": j % k,
+            "reference": p.formal,
+        }
+        for j, p in enumerate(flat)
+    ]
     stats = SynthStats()
     kept: list[Trajectory] = []
 

@@ -48,7 +48,11 @@ def lead_sentence(text: str) -> str:
 
 
 def _statements(turn: Turn) -> list[str]:
-    return [str(c.arguments.get("statement", "")).strip() for c in parse_tool_calls(turn.text) if not c.error and "statement" in c.arguments]
+    return [
+        str(c.arguments.get("statement", "")).strip()
+        for c in parse_tool_calls(turn.text)
+        if not c.error and "statement" in c.arguments
+    ]
 
 
 @dataclass
@@ -94,7 +98,8 @@ class Figures:
         kinds = sorted(set(self.loss_tokens) | set(self.masked_tokens))
         masking = ", ".join(f"{k} {self.loss_tokens[k]}/{self.loss_tokens[k] + self.masked_tokens[k]}" for k in kinds)
         return [
-            f"  first statement under loss is not the final one: {self.first_wrong} of {self.successes} successes ({share:.0f}%)",
+            f"  first statement under loss is not the final one: {self.first_wrong} of {self.successes} successes "
+            f"({share:.0f}%)",
             f"  statements under loss that differ from the final statement: {self.differing} of {self.under_loss}",
             f"  distinct lead sentences (turns under loss of successes): {len(self.leads)}",
             f"  tokens under loss / all, per kind of turn (successes, what SFT trains on): {masking or 'none'}",
