@@ -457,52 +457,36 @@ def test_user_problem_files_are_training_data(tmp_path):
 def test_decontamination_drops_copies_rewordings_and_embeddings_of_test_problems():
     from atf.data.decontaminate import Decontaminator, decontaminate, ngrams, words
 
+    def item(pid, source, text):
+        return BenchmarkProblem(pid, source, "test" if source == "bench" else "train", text, "", "")
+
     test = [
-        BenchmarkProblem(
-            "t1", "bench", "test", "What is the remainder when $2^{2010}$ is divided by 7? Show that it is 4.", "", ""
-        ),
-        BenchmarkProblem("t2", "bench", "test", "Let $f(x) = 3x + 2$. Find $f(f(1))$. Show that it is 17.", "", ""),
-        BenchmarkProblem(
+        item("t1", "bench", "What is the remainder when $2^{2010}$ is divided by 7? Show that it is 4."),
+        item("t2", "bench", "Let $f(x) = 3x + 2$. Find $f(f(1))$. Show that it is 17."),
+        item(
             "t3",
             "bench",
-            "test",
             "Find the units digit of 3^7. $\\textbf{(A)}\\ 5 \\qquad\\textbf{(B)}\\ 6 \\qquad"
             "\\textbf{(C)}\\ 7 \\qquad\\textbf{(D)}\\ 8 \\qquad\\textbf{(E)}\\ 9$ Show that it is \\textbf{(C)}\\ 7.",
-            "",
-            "",
         ),
     ]
     index = Decontaminator(test)
     train = [
-        BenchmarkProblem(
-            "copy", "mine", "train", "What is the remainder when 2^{2010} is divided by 7? Show that it is 4.", "", ""
-        ),
-        BenchmarkProblem(
-            "reworded", "mine", "train", "Let \\(f(x)=3x+2\\). Find \\(f(f(1))\\). Show that it is 18.", "", ""
-        ),
-        BenchmarkProblem(
+        item("copy", "mine", "What is the remainder when 2^{2010} is divided by 7? Show that it is 4."),
+        item("reworded", "mine", "Let \\(f(x)=3x+2\\). Find \\(f(f(1))\\). Show that it is 18."),
+        item(
             "embedded",
             "mine",
-            "train",
             "Warm-up. What is the remainder when $2^{2010}$ is divided by 7? Show that it is 4. "
             "Then generalise to any odd modulus and prove your claim carefully with full justification.",
-            "",
-            "",
         ),
-        BenchmarkProblem(
-            "other", "mine", "train", "Prove that the sum of the first n odd numbers is n squared.", "", ""
-        ),
-        BenchmarkProblem(
-            "near", "mine", "train", "What is the remainder when 3^100 is divided by 5? Show it is 1.", "", ""
-        ),
-        BenchmarkProblem(
+        item("other", "mine", "Prove that the sum of the first n odd numbers is n squared."),
+        item("near", "mine", "What is the remainder when 3^100 is divided by 5? Show it is 1."),
+        item(
             "amc",
             "mine",
-            "train",
             "How many primes are below 20? $\\textbf{(A)}\\ 5 \\qquad\\textbf{(B)}\\ 6 \\qquad"
             "\\textbf{(C)}\\ 7 \\qquad\\textbf{(D)}\\ 8 \\qquad\\textbf{(E)}\\ 9$ Show that it is \\textbf{(D)}\\ 8.",
-            "",
-            "",
         ),
     ]
     kept, dropped = decontaminate(train, index)
