@@ -70,7 +70,7 @@ def test_dpo_collator_masks_tool_responses(tok):
         kept = tok.decode([i for i, m in zip(seq, mask) if m])
         assert "<tool_call>" in kept and "tool_response" not in kept and "checked" not in kept and "<|im_start|>" not in kept
         assert kept.count("<|im_end|>") == (2 if row == 0 else 3)  # each assistant turn ends on its own eos
-    assert "Inconsistent" in tok.decode(batch["input_ids"][1])  # the tool text is in the sequence, just not in the loss
+    assert "Consistency check failed" in tok.decode(batch["input_ids"][1])  # the tool text is in the sequence, just not in the loss
 
 
 def test_expert_iteration_keeps_successes_under_the_revision_limit_and_merges(tok, tmp_path):

@@ -7,15 +7,18 @@
 `open`s, options), any definitions the theorem needs, then the theorem with `sorry` as its proof; the
 natural-language doc comments the source files carry are removed (the informal text is its own field).
 Splits are the ones the source has: miniF2F and ProofNet have `valid` and `test`; the others are
-evaluation-only sets and come as `test`. Train on `valid`, report on `test`.
+evaluation-only sets and come as `test`. Train on `valid`, report on `test`. Users' problem sets (files,
+Hugging Face datasets; `load_problems`) are training data unless their rows or splits say otherwise.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any
 
 from atf.paths import shared_data_dir
 
@@ -44,7 +47,7 @@ class BenchmarkProblem:
         return asdict(self)
 
 
-_DOC = re.compile(r"/--.*?-/\s*", re.S)
+_DOC = re.compile(r"/--.*?-/\s*", re.DOTALL)
 _HEADER_LINE = re.compile(r"^\s*(import|open|set_option|universe)\b")
 
 
@@ -93,7 +96,12 @@ def _deepseek(name: str, file: str) -> Callable[[Path], list[BenchmarkProblem]]:
             header = r["header"].strip() + "\n\n"
             out.append(
                 BenchmarkProblem(
-                    r["name"], name, r["split"], _doc_text(r["informal_prefix"]), header + with_sorry(r["formal_statement"]), header
+                    r["name"],
+                    name,
+                    r["split"],
+                    _doc_text(r["informal_prefix"]),
+                    header + with_sorry(r["formal_statement"]),
+                    header,
                 )
             )
         return out
@@ -180,19 +188,143 @@ def load_benchmark(name: str, split: str | None = None, root: Path | None = None
     return [p for p in problems if split is None or p.split == split]
 
 
-def load_problems(source: str, split: str | None = None) -> list[BenchmarkProblem]:
-    """A benchmark by name, or a JSONL file of problems: each line with `informal` (or `problem`) and
-    optionally `id`, `formal`, `split`."""
+TRAIN_SPLIT = "train"
+# The fields of a problem a row can fill, and the columns read for each when no mapping names one.
+PROBLEM_FIELDS: dict[str, tuple[str, ...]] = {
+    "informal": ("informal", "problem", "informal_statement", "natural_language", "question"),
+    "id": ("id", "name", "problem_id"),
+    "formal": ("formal", "formal_statement"),
+    "split": ("split",),
+}
+FIELD_ALIASES = {"problem": "informal"}
+_FILE_BUILDERS = {".parquet": "parquet", ".arrow": "arrow", ".csv": "csv"}
+
+
+def training_split(source: str) -> str | None:
+    """The split a source trains on: a benchmark's dev split (`valid`), users' data its `train` rows."""
+    if source in BENCHMARKS:
+        return "valid" if "valid" in splits_of(source) else None
+    return TRAIN_SPLIT
+
+
+def parse_field_mapping(pairs: Sequence[str]) -> dict[str, str]:
+    """`["problem=informal_statement", "id=name"]` -> {"informal": "informal_statement", "id": "name"}."""
+    out = {}
+    for pair in pairs:
+        key, sep, column = pair.partition("=")
+        key = FIELD_ALIASES.get(key.strip(), key.strip())
+        if not sep or not column.strip() or key not in PROBLEM_FIELDS:
+            raise ValueError(
+                f"bad field mapping {pair!r}: write FIELD=COLUMN with FIELD one of problem, {', '.join(PROBLEM_FIELDS)}"
+            )
+        out[key] = column.strip()
+    return out
+
+
+def _rows_of_file(path: Path) -> Iterator[tuple[dict, str | None]]:
+    """(row, split of the container or None) from a local file or saved dataset."""
+    suffix = path.suffix.lower()
+    if path.is_file() and suffix in (".jsonl", ".json"):
+        text = path.read_text(encoding="utf-8")
+        if suffix == ".json" and text.lstrip().startswith("["):
+            rows = json.loads(text)
+            if not all(isinstance(r, dict) for r in rows):
+                raise ValueError(f"{path}: a JSON file of problems must hold a list of objects")
+            yield from ((r, None) for r in rows)
+            return
+        for i, line in enumerate(text.splitlines()):
+            if line.strip():
+                try:
+                    yield json.loads(line), None
+                except json.JSONDecodeError as err:
+                    raise ValueError(f"{path}:{i + 1}: not valid JSON ({err.msg})") from None
+        return
+    import datasets
+
+    if path.is_dir():
+        loaded = (
+            datasets.load_from_disk(str(path))
+            if (path / "state.json").exists() or (path / "dataset_dict.json").exists()
+            else datasets.load_dataset(str(path))
+        )
+    elif suffix in _FILE_BUILDERS:
+        loaded = datasets.load_dataset(_FILE_BUILDERS[suffix], data_files=str(path), split=TRAIN_SPLIT)
+    else:
+        raise ValueError(
+            f"{path}: unknown problem file type {suffix!r}; "
+            "use .jsonl, .json, .parquet, .arrow, .csv or a dataset folder"
+        )
+    yield from _rows_of_dataset(loaded)
+
+
+def _rows_of_dataset(loaded: Any) -> Iterator[tuple[dict, str | None]]:
+    if hasattr(loaded, "items"):  # a DatasetDict: its split names are the problems' splits
+        for split, ds in loaded.items():
+            yield from ((r, split) for r in ds)
+    else:
+        yield from ((r, None) for r in loaded)
+
+
+def _rows_of_hub(name: str) -> Iterator[tuple[dict, str | None]]:
+    import datasets
+
+    try:
+        loaded = datasets.load_dataset(name)
+    except Exception as err:  # offline, unknown id, gated: say what was tried
+        raise FileNotFoundError(
+            f"{name!r} is neither a benchmark ({', '.join(BENCHMARKS)}), nor a local file, nor a loadable Hugging Face "
+            f"dataset ({type(err).__name__}: {str(err)[:200]}); hub ids need network access"
+        ) from err
+    yield from _rows_of_dataset(loaded)
+
+
+def _column(row: dict, field: str, mapping: dict[str, str]) -> Any:
+    if field in mapping:
+        if mapping[field] not in row:
+            raise KeyError(
+                f"the field mapping reads {field} from column {mapping[field]!r}, "
+                f"which the rows lack (columns: {', '.join(row)})"
+            )
+        return row[mapping[field]]
+    return next((row[c] for c in PROBLEM_FIELDS[field] if row.get(c) not in (None, "")), None)
+
+
+def load_problems(
+    source: str, split: str | None = None, fields: dict[str, str] | None = None
+) -> list[BenchmarkProblem]:
+    """A benchmark by name, or users' problems: a local .jsonl / .json / .parquet / .arrow / .csv file, a saved
+    dataset folder, or a Hugging Face hub id (needs network). `fields` maps problem fields to columns
+    (see PROBLEM_FIELDS for what is read without one). Rows without a split are training data (`train`);
+    a dataset's split names (e.g. the hub's `train` / `test`) are kept."""
     if source in BENCHMARKS:
         return load_benchmark(source, split)
+    mapping = fields or {}
     path = Path(source)
-    if not path.is_file():
+    looks_local = path.suffix.lower() in (".jsonl", ".json", *_FILE_BUILDERS) or source.startswith(("/", ".", "~"))
+    if not path.exists() and looks_local:
         raise FileNotFoundError(f"{source!r} is neither a benchmark ({', '.join(BENCHMARKS)}) nor a file")
+    rows = _rows_of_file(path) if path.exists() else _rows_of_hub(source)
+    name = path.stem if path.exists() else source.rstrip("/").split("/")[-1]
     out = []
-    for i, r in enumerate(_jsonl(path)):
-        informal = r.get("informal") or r.get("problem")
-        if not informal:
-            raise ValueError(f"{path}:{i + 1}: needs an 'informal' (or 'problem') field")
-        formal = r.get("formal") or ""
-        out.append(BenchmarkProblem(str(r.get("id", i)), path.stem, r.get("split", "test"), informal, formal, split_header(formal)[0] if formal else ""))
+    for i, (r, container_split) in enumerate(rows):
+        informal = _column(r, "informal", mapping)
+        if not isinstance(informal, str) or not informal.strip():
+            wanted = mapping.get("informal") or "' or '".join(PROBLEM_FIELDS["informal"][:2])
+            raise ValueError(
+                f"{source} row {i + 1}: needs an '{wanted}' field with the problem text "
+                "(map another column with --field problem=COLUMN)"
+            )
+        formal = _column(r, "formal", mapping) or ""
+        pid = _column(r, "id", mapping)
+        row_split = _column(r, "split", mapping) or container_split or TRAIN_SPLIT
+        out.append(
+            BenchmarkProblem(
+                str(i if pid is None else pid),
+                name,
+                str(row_split),
+                informal.strip(),
+                formal,
+                split_header(formal)[0] if formal else "",
+            )
+        )
     return [p for p in _unique_ids(out) if split is None or p.split == split]

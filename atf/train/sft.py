@@ -18,10 +18,11 @@ def train_sft(
     merge_lora: bool = True,
     eval_trajectories: Sequence[Trajectory] = (),
     chat_template: str | None = None,
+    callbacks: Sequence[Any] = (),
 ) -> Any:
     """Fine-tune `model_path` on `trajectories` (successes, already filtered) and save to
     `training_args.output_dir`; returns the trainer. `eval_trajectories` are evaluated as
-    `training_args.eval_strategy` says."""
+    `training_args.eval_strategy` says. callbacks: extra transformers TrainerCallbacks."""
     from trl import SFTTrainer, get_peft_config
 
     require_eval_data(training_args, eval_trajectories)
@@ -34,5 +35,6 @@ def train_sft(
         eval_dataset=sft_dataset(eval_trajectories, tokenizer, retokenize) if eval_trajectories else None,
         processing_class=tokenizer,
         peft_config=get_peft_config(model_args),
+        callbacks=list(callbacks) or None,
     )
     return train_and_save(trainer, tokenizer, training_args, merge_lora)
