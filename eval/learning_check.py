@@ -1,14 +1,14 @@
 """Does the chain learn? Fine-tune the shipped SmolLM2-135M on cold-start trajectories of VALID splits for a fixed
 budget, then compare before and after on held-out miniF2F TEST problems.
 
-    nice python eval/learning_check.py --budget-minutes 25 --out runs/learning_check
-    nice python eval/learning_check.py --max-steps 200 --eval-limit 40 --out runs/learning_check
+    nice python eval/learning_check.py --budget-s 1500 -o runs/learning_check
+    nice python eval/learning_check.py --max-steps 200 --eval-limit 40 -o runs/learning_check
 
 Training data: data_gen's programmatic cold start (atf/train/synth.py) on miniF2F and ProofNet valid
 (decontaminated against every benchmark test split), the real syntax check, reference consistency; SFT with
 the recipe's code (atf/train/sft.py `train_sft`, TRL's SFTTrainer, loss only on the turns under loss),
 ATF's ChatML template (SmolLM2's own has no tool support). Training stops at --max-steps or when
---budget-minutes of wall time are spent, whichever comes first.
+--budget-s of wall time are spent, whichever comes first.
 
 Measured on --eval-limit miniF2F test problems (never trained or tuned on), same sampling before and after:
   * tool-call block: share of rollouts that wrote a `<tool_call>` block at all (well-formed or not);
@@ -34,6 +34,7 @@ from typing import Any
 from atf.agent.loop import AgentConfig, ToolLoop
 from atf.agent.tools import SYNTAX_CHECK, SyntaxCheckTool
 from atf.agent.trajectory import Trajectory, write_jsonl
+from atf.cliargs import add_output, add_seconds, alias
 from atf.data.benchmarks import BenchmarkProblem, load_benchmark
 from atf.train.reference import ReferenceConsistencyTool
 
@@ -149,7 +150,7 @@ def train(trajs: list[Trajectory], model_path: str, out: Path, args: argparse.Na
     model_args = ModelConfig(model_name_or_path=model_path, dtype="float32")
     start = time.time()
     trainer = train_sft(
-        model_path, trajs, training_args, model_args, callbacks=[budget_callback(args.budget_minutes * 60)]
+        model_path, trajs, training_args, model_args, callbacks=[budget_callback(args.budget_s)]
     )
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
     return {
@@ -163,10 +164,10 @@ def train(trajs: list[Trajectory], model_path: str, out: Path, args: argparse.Na
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument(
-        "--out", type=Path, default=Path("runs/learning_check"), help="folder for the model, rollouts and results"
-    )
-    p.add_argument("--budget-minutes", type=float, default=22.0, help="wall-time budget of the training")
+    add_output(p, "folder for the model, rollouts and results (default %(default)s)", old=("--out",), type=Path,
+               default=Path("runs/learning_check"))
+    add_seconds(p, "--budget-s", 22 * 60.0, "wall-time budget of the training")
+    alias(p, "--budget-minutes", "--budget-s", "budget_s", type=float, scale=60.0)
     p.add_argument("--max-steps", type=int, default=10_000, help="optimizer-step budget of the training")
     p.add_argument("--train-limit", type=int, default=None, help="first N valid problems of each training benchmark")
     p.add_argument("--eval-limit", type=int, default=12, help="miniF2F test problems measured before and after")
@@ -176,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=["direct", "fix_syntax"],
         help="programmatic plans of the training data (atf/train/synth.py PLANS); the longer ones cost more per step",
     )
-    p.add_argument("--learning-rate", type=float, default=2e-4)
+    p.add_argument("--learning-rate", type=float, default=2e-4, help="peak learning rate (default %(default)s)")
     p.add_argument("--grad-accum", type=int, default=2, help="trajectories per optimizer step")
     p.add_argument("--max-length", type=int, default=1536, help="longest training sequence (longer ones are truncated)")
     p.add_argument(
@@ -198,14 +199,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--trained", type=Path, default=None, help="measure this checkpoint of an earlier run instead of training"
     )
-    p.add_argument("--skip-before", action="store_true", help="reuse before.json from --out (same eval settings)")
+    p.add_argument("--skip-before", action="store_true", help="reuse before.json from --output (same eval settings)")
     p.add_argument(
         "--threads",
         type=int,
         default=None,
         help="torch CPU threads (default: torch's choice); 1 is several times faster on a machine others load",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of training and sampling (default %(default)s)")
     return p
 
 
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     from atf.llm import load_engine
     from atf.train.model import resolve_model_path, training_tokenizer
 
-    args.out.mkdir(parents=True, exist_ok=True)
+    args.output.mkdir(parents=True, exist_ok=True)
     if args.threads:
         import torch
 
@@ -234,9 +235,9 @@ def main(argv: list[str] | None = None) -> int:
 
     trajs, synth_summary = cold_start(tokenizer, args.train_limit, args.plans, args.seed)
     print(synth_summary, flush=True)
-    write_jsonl(args.out / "cold_start.jsonl", trajs)
+    write_jsonl(args.output / "cold_start.jsonl", trajs)
 
-    before_path = args.out / "before.json"
+    before_path = args.output / "before.json"
     if args.skip_before and before_path.exists():
         before = Measure(**json.loads(before_path.read_text()))
     else:
@@ -244,12 +245,12 @@ def main(argv: list[str] | None = None) -> int:
             load_engine(args.model if args.model == "smollm2" else f"hf:{model_path}", batch_size=len(problems)),
             problems,
             config,
-            args.out / "before.jsonl",
+            args.output / "before.jsonl",
         )
         before_path.write_text(json.dumps(asdict(before)))
     print(f"before: {before}  (load {load()})", flush=True)
 
-    model_dir = args.trained or args.out / "model"
+    model_dir = args.trained or args.output / "model"
     if args.trained:
         trained = (
             json.loads((args.trained.parent / "results.json").read_text())["training"]
@@ -260,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         trained = train(trajs, model_path, model_dir, args)
     print(f"trained: {trained}  (load {load()})", flush=True)
     after, _ = rollouts(
-        load_engine(f"hf:{model_dir}", batch_size=len(problems)), problems, config, args.out / "after.jsonl"
+        load_engine(f"hf:{model_dir}", batch_size=len(problems)), problems, config, args.output / "after.jsonl"
     )
     print(f"after: {after}  (load {load()})", flush=True)
 
@@ -273,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         "training": trained,
         "load_end": load(),
     }
-    (args.out / "results.json").write_text(json.dumps(results, indent=1))
+    (args.output / "results.json").write_text(json.dumps(results, indent=1))
     print(f"\n{'':24}{'before':>10}{'after':>10}")
     for key, label in (
         ("tool_call_block", "tool-call block"),

@@ -33,6 +33,7 @@ def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentPa
 def load_script(path: Path):
     spec = importlib.util.spec_from_file_location(f"{path.parent.name}_{path.stem}_cli", path)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # as `python path` would: dataclasses look their module up there
     spec.loader.exec_module(mod)
     return mod
 

@@ -594,8 +594,8 @@ def test_learning_check_measures_what_the_issue_asks():
     from atf.agent.trajectory import ToolCall, Trajectory
 
     mod = load_learning_check()
-    args = mod.build_parser().parse_args(["--max-steps", "3", "--budget-minutes", "0.5", "--eval-limit", "4"])
-    assert (args.max_steps, args.budget_minutes, args.eval_limit, args.model) == (3, 0.5, 4, "smollm2")
+    args = mod.build_parser().parse_args(["--max-steps", "3", "--budget-s", "30", "--eval-limit", "4"])
+    assert (args.max_steps, args.budget_s, args.eval_limit, args.model) == (3, 30.0, 4, "smollm2")
     base = {"problem": "p", "messages": []}
     trajs = [
         Trajectory(
@@ -653,7 +653,7 @@ def test_learning_check_runs_one_step_on_a_tiny_model(data_dir, tmp_path, tiny_e
                 "1",
                 "--max-length",
                 "1280",
-                "--out",
+                "-o",
                 str(out),
             ]
         )
