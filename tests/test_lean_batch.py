@@ -18,6 +18,9 @@ def checker(tmp_path=None, *flags, **kwargs) -> SyntaxChecker:
     if tmp_path is not None:
         argv += ["--log", str(tmp_path / "sent.jsonl")]
     kwargs.setdefault("sandbox", "none")  # batching itself; test_lean_sandbox.py runs batches sandboxed
+    # the stand-in loads a header at once: if an answer ever went missing, the retry on a fresh REPL would come
+    # after 20 s instead of the 600 s meant for Mathlib, and the test would say so instead of hanging
+    kwargs.setdefault("header_timeout_s", 20.0)
     return SyntaxChecker(argv, **kwargs)
 
 
@@ -219,7 +222,7 @@ def _verdicts(stmts, group):
 
     items = [prepare(parse_statement(s)) for s in stmts]
     with LeanRepl([sys.executable, STANDIN], sandbox="none") as repl:
-        out = GroupChecker(repl, timeout_s=10).check(items[0].header, items, group=group)
+        out = GroupChecker(repl, timeout_s=10, header_timeout_s=20).check(items[0].header, items, group=group)
     return [(v.ok, [m.data for m in v.errors]) for v in out]
 
 

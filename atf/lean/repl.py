@@ -106,8 +106,10 @@ class _Process:
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES_KEPT)
         self.max_env = -1
         self.max_proof_state = -1
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self.readers = [threading.Thread(target=self._read_stdout, daemon=True),
+                        threading.Thread(target=self._drain_stderr, daemon=True)]
+        for thread in self.readers:
+            thread.start()
 
     def _read_stdout(self) -> None:
         lines: list[str] = []
@@ -234,7 +236,13 @@ class LeanRepl:
             proc.wait(timeout=10)
         except Exception:  # noqa: BLE001 - a zombie we cannot reap is not worth failing over
             pass
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
+        # The readers see EOF once the process is dead. Close their pipes only after they stopped: a reader
+        # between two reads of a pipe closed under it would read the fd number the next REPL's pipe reuses,
+        # and steal the first line of that REPL's answer.
+        for thread in child.readers:
+            thread.join(timeout=5)
+        streams = [proc.stdin] + [st for st, th in zip((proc.stdout, proc.stderr), child.readers) if not th.is_alive()]
+        for stream in streams:
             try:
                 if stream:
                     stream.close()
