@@ -174,3 +174,36 @@ def test_the_issue_case_returns_within_the_budget_with_its_merges(data_dir):
     # the CLI's own wall clock adds interpreter start and the embedder's load (tens of seconds on a loaded
     # machine), so the budget is asserted on SymEq's part, measured inside the worker
     assert record["symeq_seconds"] < budget + 2
+
+
+@pytest.mark.integration
+def test_after_a_kill_the_killed_pairs_candidates_get_the_short_step_budget():
+    # only HANG may overrun: the solver budget stays full, and 1.5 s is far above a legitimate step here
+    cfg = SymEqConfig(step_budget_s=4.0, suspect_step_budget_s=1.5, solver_budget_s=60.0, problem_budget_s=120)
+    with HangPool(1) as pool:
+        pool.cluster(CANDS[:1], "lean")
+        res = pool.cluster(CANDS, "lean", cfg)
+    killed = sorted((p for p in res.pairs if "killed" in p.detail), key=lambda p: (p.j, p.i))
+    secs = [float(re.search(r"killed after ([\d.]+) s", p.detail).group(1)) for p in killed]
+    assert len(killed) >= 2 and all(p.status == "unknown" and 2 in (p.i, p.j) for p in killed)
+    assert secs[0] >= 4.0 and all(1.5 <= s < 3.5 for s in secs[1:])
+    assert [0, 1, 4] in res.classes and [2] in res.classes and [3] in res.classes
+
+
+def test_a_resumed_run_reuses_the_statements_already_read(monkeypatch):
+    from atf.symeq.equivalence import ClusterBuilder, Resume, SymEq
+
+    eng = SymEq("lean")
+    first = ClusterBuilder(3)
+    for event in eng.events(CANDS[:2] + [CANDS[3]]):
+        first.add(event)
+    assert set(first.resume.read) == {0, 1, 2}
+
+    def no_reading(self, text):
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(SymEq, "parse", no_reading)
+    again = ClusterBuilder(3)
+    for event in eng.events(CANDS[:2] + [CANDS[3]], Resume(read=first.resume.read)):  # the pairs decided anew
+        again.add(event)
+    assert again.result(0.0).classes == [[0, 1], [2]]

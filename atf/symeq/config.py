@@ -16,6 +16,12 @@ class SymEqConfig:
     step_budget_s: hard wall clock for one step (reading one candidate, or deciding one pair) inside a
         worker process; a step that runs longer is killed with its worker: that pair becomes "unknown"
         (that candidate unread) and the other steps keep their verdicts.
+        A legitimate step stays under it: a pair asks at most about six queries at `timeout_ms`, and fewer
+        once `solver_budget_s` is spent.
+    suspect_step_budget_s: the step budget, after a kill, of every later pair of the problem that involves
+        a candidate of the killed pair. Z3 ignores its timeout on a formula's shape (nonlinear premises
+        under sqrt, quantified recursion), and a candidate's other pairs carry the same premises: what Z3
+        decides there it decides in milliseconds, so a second hang costs this much, not a full step.
     problem_budget_s: hard wall clock for one problem's SymEq (all k candidates, all pairs); when it runs
         out, the pairs not decided yet count as not equivalent and the merges made so far stay.
     workers: worker processes of the shared pool (problems are spread over them; one problem uses one).
@@ -24,12 +30,13 @@ class SymEqConfig:
     timeout_ms: int = 300
     top_k: int = 3
     solver_budget_s: float = 2.0
-    step_budget_s: float = 5.0
+    step_budget_s: float = 2.5
+    suspect_step_budget_s: float = 0.75
     problem_budget_s: float = 30.0
     workers: int = 1
 
     def __post_init__(self):
         if self.timeout_ms <= 0 or self.top_k <= 0 or self.workers <= 0:
             raise ValueError(f"timeout_ms, top_k and workers must be positive: {self}")
-        if self.step_budget_s <= 0 or self.problem_budget_s <= 0:
+        if min(self.step_budget_s, self.suspect_step_budget_s, self.problem_budget_s) <= 0:
             raise ValueError(f"the budgets must be positive: {self}")

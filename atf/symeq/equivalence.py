@@ -318,11 +318,12 @@ Event = tuple  # see SymEq.events
 
 @dataclass
 class Resume:
-    """What an earlier, killed run of `SymEq.events` decided: candidates that failed (index -> reason)
-    and pairs with a verdict ((i, j) -> status)."""
+    """What an earlier, killed run of `SymEq.events` decided: candidates that failed (index -> reason),
+    candidates read (index -> (statement, error, vacuous)), and pairs with a verdict ((i, j) -> status)."""
 
     failed: dict[int, str] = field(default_factory=dict)
     pairs: dict[tuple[int, int], str] = field(default_factory=dict)
+    read: dict[int, tuple[Statement | None, str | None, bool]] = field(default_factory=dict)
 
 
 class ClusterBuilder:
@@ -344,6 +345,8 @@ class ClusterBuilder:
             if i not in self.seen:
                 self.seen.add(i)
                 self.statements[i], self.errors[i], self.vacuous[i] = st, err, vac
+                if st is not None:  # a resumed run does not read it again
+                    self.resume.read[i] = (st, err, vac)
         elif event[0] == "pair":
             self.record(event[1])
 
@@ -428,8 +431,8 @@ class SymEq:
         statements: list[Statement | None] = []
         vacuous: list[bool] = []
         for idx, text in enumerate(candidates):
-            st, err, vac = None, skip.failed.get(idx), False
-            if err is None:
+            st, err, vac = skip.read.get(idx, (None, skip.failed.get(idx), False))
+            if err is None and st is None:
                 yield ("begin", "parse", idx, idx)
                 st, err = self._parse_one(text)
                 vac = st is not None and self.is_vacuous(st)

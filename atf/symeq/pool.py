@@ -111,6 +111,7 @@ class _Run:
     seconds: float = 0.0  # time spent inside workers
     job_id: int = 0
     ready: bool = True  # False while its fresh worker is still importing (no step deadline then)
+    suspects: set[int] = field(default_factory=set)  # candidates of a pair killed earlier in this problem
 
     def __post_init__(self):
         self.builder = ClusterBuilder(len(self.candidates))
@@ -120,7 +121,17 @@ class _Run:
 
     def deadline(self) -> float:
         end = self.started + self.config.problem_budget_s
-        return min(end, self.last_event + self.config.step_budget_s) if self.ready else end
+        if not self.ready:
+            return end
+        step = self.config.step_budget_s
+        if self.current is not None and self.current[0] == "pair" and self.suspects.intersection(self.current[1:]):
+            step = min(step, self.config.suspect_step_budget_s)
+        return min(end, self.last_event + step)
+
+    def mark_suspects(self) -> None:
+        """The step in progress is being killed: its candidates' later pairs get the shorter budget."""
+        if self.current is not None and self.current[0] == "pair":
+            self.suspects.update(self.current[1:])
 
     def apply(self, event: tuple) -> bool:
         """Fold one event in; True when the run is complete."""
@@ -318,6 +329,7 @@ class SymEqPool:
                     run.seconds += now - run.run_started
                     out_of_budget = now >= run.started + config.problem_budget_s
                     why = f"killed after {now - run.last_event:.1f} s"
+                    run.mark_suspects()
                     if not out_of_budget and run.fail_current(why):
                         dispatch(run)
                     else:
