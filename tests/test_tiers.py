@@ -13,12 +13,15 @@ def readme_test_commands() -> list[str]:
     return [line.strip() for line in block.split("\n") if line.strip()]
 
 
-def test_ci_runs_the_readme_test_commands_in_order():
-    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").split("\n")
+def test_ci_runs_the_readme_test_command_then_the_integration_tier():
+    """The README shows one test command (the default tier); .ci/run runs exactly it, then the integration tier."""
+    ci = [line.strip() for line in (REPO / ".ci" / "run").read_text(encoding="utf-8").split("\n")]
     commands = readme_test_commands()
-    assert commands[0].endswith("python -m pytest") and 'pytest -m "integration or slow"' in commands[1]
-    positions = [next(i for i, line in enumerate(ci) if line.strip().startswith(cmd)) for cmd in commands]
-    assert positions == sorted(positions)
+    assert commands == [". .venv/bin/activate && python -m pytest"]
+    default = ci.index(commands[0])
+    tier = next(i for i, line in enumerate(ci) if line.startswith('python -m pytest -m "integration or slow"'))
+    assert default < tier
+    assert 'python -m pytest -m "integration or slow"' in (REPO / "README.md").read_text(encoding="utf-8")
 
 
 def test_default_tier_deselects_integration_and_slow():
