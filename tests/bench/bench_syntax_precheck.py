@@ -99,6 +99,12 @@ ADVERSARIAL: dict[str, str] = {
     "set_option tokens": "set_option ",
     "name literals": "`IO.x ",
     "quotations": "`(",
+    "structure instances": "{ x := ",
+    "primed names": "h' ",
+    "escaped quotes": '"\\"',
+    "lambdas": "fun x => ",
+    "theorem heads": "theorem t : ",
+    "universe args .{u}": ".{u} ",
 }
 
 
