@@ -18,6 +18,7 @@ error bodies that never echo the request.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import ipaddress
 import json
@@ -118,10 +119,13 @@ class BatchQueue(Generic[T, R]):
     streams: `fn` is called as `fn(items, on_result)` and may call `on_result(index, result)` from its thread
         as each result is known; a request is answered as soon as its own items are, even while a slower item
         of its batch (say a statement that hangs Lean) is still being worked on.
+    owners: `fn` also gets `owners=[...]`, for each item the number of the request it came from (equal numbers:
+        same request), so that it can keep each request's work apart (the syntax server never compiles two
+        requests' statements in one Lean command: a hung statement then costs only its own request a timeout).
     """
 
     def __init__(self, fn: Callable[..., Sequence[R]], max_batch: int = 64, max_wait_s: float = 0.02,
-                 concurrency: int = 1, max_queued: int | None = None, streams: bool = False):
+                 concurrency: int = 1, max_queued: int | None = None, streams: bool = False, owners: bool = False):
         if max_batch < 1:
             raise ValueError("max_batch must be >= 1")
         if concurrency < 1:
@@ -132,6 +136,7 @@ class BatchQueue(Generic[T, R]):
         self.concurrency = concurrency
         self.max_queued = max_queued
         self.streams = streams
+        self.owners = owners
         self._pending: deque[_Pending[T]] = deque()
         self._queued = 0
         self._wake: asyncio.Event | None = None
@@ -240,7 +245,10 @@ class BatchQueue(Generic[T, R]):
 
         try:
             # results handed over early are delivered before the batch's own completion (FIFO callbacks)
-            results = await self._call([p.items[k] for p, k in live], deliver if self.streams else None)
+            numbers: dict[int, int] = {}
+            request_of = [numbers.setdefault(id(p), len(numbers)) for p, _ in live]
+            results = await self._call([p.items[k] for p, k in live], deliver if self.streams else None,
+                                       request_of if self.owners else None)
         except Exception as err:  # noqa: BLE001 - isolate: retry each request's missing share on its own
             missing = [(p, k) for n, (p, k) in enumerate(live) if n not in delivered]
             owners = list(dict.fromkeys(p for p, _ in missing))
@@ -261,9 +269,11 @@ class BatchQueue(Generic[T, R]):
         if pending.left == 0 and not pending.future.done():
             pending.future.set_result(pending.results)
 
-    async def _call(self, items: list[T], deliver: Callable[[int, R], None] | None) -> Sequence[R]:
+    async def _call(self, items: list[T], deliver: Callable[[int, R], None] | None,
+                    owners: list[int] | None = None) -> Sequence[R]:
+        fn = self.fn if owners is None else functools.partial(self.fn, owners=owners)
         if deliver is None:
-            results = await run_in_thread(self.fn, items)
+            results = await run_in_thread(fn, items)
         else:
             loop = asyncio.get_running_loop()
 
@@ -273,7 +283,7 @@ class BatchQueue(Generic[T, R]):
                 except RuntimeError:  # loop closed: nobody is waiting
                     pass
 
-            results = await run_in_thread(self.fn, items, on_result)
+            results = await run_in_thread(fn, items, on_result)
         if len(results) != len(items):
             raise RuntimeError(f"batch function returned {len(results)} results for {len(items)} items")
         return results

@@ -303,6 +303,32 @@ def test_a_hung_statement_costs_its_group_one_timeout_then_singles(tmp_path, hun
     assert [c.count("#print") for c in cmds] == [8] + [1] * 8
 
 
+def test_statements_of_different_owners_never_share_a_command(tmp_path):
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(5)]
+    with checker(tmp_path) as c:
+        results = c.check_many(stmts + [stmts[1]], owners=["a", "b", "a", "b", "c", "c"])
+        with pytest.raises(ValueError, match="2 owners for 5 statements"):
+            c.check_many(stmts, owners=["a", "b"])
+    assert all(r.ok for r in results)
+    cmds = sorted(r["cmd"] for r in sent(tmp_path) if "env" in r)
+    assert sorted(tuple(f"t{i} :" in cmd for i in range(5)) for cmd in cmds) == sorted([
+        (True, False, True, False, False), (False, True, False, True, False), (False, False, False, False, True)])
+
+
+def test_a_hung_statement_never_delays_another_owners_verdicts(tmp_path):
+    stmts = [H + f"theorem t{i} : {i} = {i} := by sorry" for i in range(4)]
+    stmts[0] = H + "theorem t0 : STANDIN_SLOW = 1 := by sorry"
+    seen: list[int] = []
+    with checker(tmp_path, "--slow-s", "30", timeout_s=1.5, workers=2) as c:
+        results = c.check_many(stmts, on_result=lambda n, r: seen.append(n), owners=[0, 0, 1, 1])
+    assert [r.failure for r in results] == ["timeout", None, None, None]
+    # owner 1's group runs on the other worker: its verdicts come first; owner 0's clean statement waits for
+    # its group's timeout (grouped with the hung one, as before)
+    assert set(seen[:2]) == {2, 3} and len(seen) == 4
+    cmds = [r["cmd"] for r in sent(tmp_path) if "env" in r]
+    assert not any("t0 :" in cmd and "t2 :" in cmd for cmd in cmds)
+
+
 def test_verdicts_are_handed_over_as_soon_as_they_are_known():
     from atf.lean import LeanRepl
     from atf.lean.batch import GroupChecker

@@ -16,9 +16,9 @@ STANDIN = str(Path(__file__).parent / "lean_standin.py")
 H = "import Mathlib\n\nopen Real\n\n"
 
 
-def test_concurrent_requests_share_one_grouped_lean_command():
+def test_with_share_commands_concurrent_requests_share_one_grouped_lean_command():
     checker = SyntaxChecker([sys.executable, STANDIN])
-    app = create_app(checker, max_batch=64, max_wait_s=0.2)
+    app = create_app(checker, max_batch=64, max_wait_s=0.2, share_commands=True)
     statements = [H + f"theorem t{i} (x : ℝ) : x + {i} = {i} + x := by sorry" for i in range(10)]
     statements[3] = H + "theorem t3 : STANDIN_ERROR = 1 := by sorry"
 
@@ -44,6 +44,29 @@ def test_concurrent_requests_share_one_grouped_lean_command():
     assert health["lean"] is True and health["batches"] == 1 and health["mean_batch_size"] == 10
     assert health["repl"]["round_trips"] == 2  # the header, then all ten statements in one command
     assert bad.status_code == 422 and both.status_code == 422
+
+
+def test_by_default_concurrent_requests_share_a_batch_but_never_a_lean_command():
+    checker = SyntaxChecker([sys.executable, STANDIN])
+    app = create_app(checker, max_batch=64, max_wait_s=0.2)
+    requests = [[H + "theorem a : 1 = 1 := by sorry", H + "theorem b : 2 = 2 := by sorry"],
+                [H + "theorem c : 3 = 3 := by sorry"], [H + "theorem d : STANDIN_ERROR = 1 := by sorry"]]
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            replies = await asyncio.gather(*(client.post("/check", json={"statements": r}) for r in requests))
+            health = (await client.get("/health")).json()
+        await app.state.queue.aclose()
+        return replies, health
+
+    try:
+        replies, health = asyncio.run(main())
+    finally:
+        checker.close()
+    assert [[x["ok"] for x in r.json()["results"]] for r in replies] == [[True, True], [True], [False]]
+    assert health["batches"] == 1 and health["mean_batch_size"] == 4
+    assert health["repl"]["round_trips"] == 4  # the header, then one command per request
 
 
 def test_result_dicts_round_trip():

@@ -208,3 +208,21 @@ def test_a_streaming_batch_that_fails_retries_only_the_missing_items():
     ok, boom = asyncio.run(main())
     assert ok == ["OK"] and isinstance(boom, RuntimeError)
     assert calls == [["ok", "boom"], ["boom"]]  # "ok" was not checked twice
+
+
+def test_an_owning_batch_tells_fn_which_request_each_item_came_from():
+    calls = []
+
+    def fn(items, owners):
+        calls.append((list(items), list(owners)))
+        return [f"{item}@{owner}" for item, owner in zip(items, owners)]
+
+    async def main():
+        q = BatchQueue(fn, max_batch=10, max_wait_s=0.1, owners=True)
+        out = await asyncio.gather(q.submit(["a", "b"]), q.submit(["c"]), q.submit(["d", "e"]))
+        await q.aclose()
+        return out
+
+    out = asyncio.run(main())
+    assert calls == [(["a", "b", "c", "d", "e"], [0, 0, 1, 2, 2])]
+    assert out == [["a@0", "b@0"], ["c@1"], ["d@2", "e@2"]]

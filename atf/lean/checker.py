@@ -19,7 +19,7 @@ import logging
 import os
 import shlex
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -245,15 +245,24 @@ class SyntaxChecker:
         return self.check_many([statement])[0]
 
     def check_many(self, statements: list[str],
-                   on_result: Callable[[int, SyntaxResult], None] | None = None) -> list[SyntaxResult]:
+                   on_result: Callable[[int, SyntaxResult], None] | None = None,
+                   owners: Sequence[Hashable] | None = None) -> list[SyntaxResult]:
         """Results in input order; identical statements are checked once.
 
         on_result(index, result): called (from a worker thread) as soon as each statement's result is known,
         so a server can answer a request whose statements shared a Lean command with a slower one.
+        owners: for each statement, who sent it (a server passes the request). Statements of different owners
+            never share a Lean command, so a statement that hangs Lean costs a timeout only to its own owner's
+            group, and no statement can reach another owner's declarations. None: one owner.
         """
+        if owners is not None and len(owners) != len(statements):
+            raise ValueError(f"{len(owners)} owners for {len(statements)} statements")
         unique: dict[str, int] = {}
-        for s in statements:
-            unique.setdefault(s, len(unique))
+        owner_of: list[Hashable] = []
+        for n, s in enumerate(statements):
+            if s not in unique:
+                unique[s] = len(unique)
+                owner_of.append(owners[n] if owners is not None else None)
         texts = list(unique)
         emit = None
         if on_result is not None:
@@ -265,7 +274,7 @@ class SyntaxChecker:
                 for n in positions[i]:
                     on_result(n, result)
 
-        results = self._check_unique(texts, emit)
+        results = self._check_unique(texts, emit, owner_of)
         return [results[unique[s]] for s in statements]
 
     def stats(self) -> ReplStats:
@@ -315,7 +324,7 @@ class SyntaxChecker:
             return _result(original, True, "precheck", warnings, note=self.note)
         return prepare(report.statement), shift
 
-    def _check_unique(self, texts: list[str], emit=None) -> list[SyntaxResult]:
+    def _check_unique(self, texts: list[str], emit=None, owners: list[Hashable] | None = None) -> list[SyntaxResult]:
         results: list[SyntaxResult | None] = [None] * len(texts)
         to_lean: list[tuple[int, object, int]] = []  # (index, Prepared, lines prepended)
         for i, original in enumerate(texts):
@@ -327,35 +336,36 @@ class SyntaxChecker:
             else:
                 to_lean.append((i, *verdict))
         if to_lean:
-            self._run_lean(texts, to_lean, results, emit)
+            self._run_lean(texts, to_lean, results, emit, owners)
         assert all(r is not None for r in results), "a statement got no result"
         return results  # type: ignore[return-value]
 
-    def _run_lean(self, texts, to_lean, results, emit=None) -> None:
-        by_header: dict[tuple[str, ...], list[tuple[int, object, int]]] = {}
+    def _run_lean(self, texts, to_lean, results, emit=None, owner_of=None) -> None:
+        by_header: dict[tuple, list[tuple[int, object, int]]] = {}
         for entry in to_lean:
-            by_header.setdefault(entry[1].header, []).append(entry)
+            owner = owner_of[entry[0]] if owner_of is not None else None
+            by_header.setdefault((entry[1].header, owner), []).append(entry)
         jobs: list[Job] = []
-        owners: list[list[tuple[int, object, int]]] = []
-        for header, entries in by_header.items():
+        members: list[list[tuple[int, object, int]]] = []
+        for (header, _), entries in by_header.items():
             grouped = [e for e in entries if e[1].alone_reason is None] if self.group else []
-            alone = [e for e in entries if e not in grouped]
+            alone = [e for e in entries if e[1].alone_reason is not None] if self.group else entries
             for k in range(0, len(grouped), self.max_group_size):
                 chunk = grouped[k : k + self.max_group_size]
                 jobs.append(Job(header, [e[1] for e in chunk], group=True))
-                owners.append(chunk)
+                members.append(chunk)
             for e in alone:
                 jobs.append(Job(header, [e[1]], group=False))
-                owners.append([e])
+                members.append([e])
         assert self._pool is not None
 
         def on_verdict(j: int, k: int, verdict: Verdict) -> None:
-            i, _, shift = owners[j][k]
+            i, _, shift = members[j][k]
             results[i] = _from_verdict(texts[i], verdict, shift)
             if emit is not None:
                 emit(i, results[i])
 
-        for chunk, verdicts in zip(owners, self._pool.run(jobs, on_verdict)):
+        for chunk, verdicts in zip(members, self._pool.run(jobs, on_verdict)):
             for (i, _, shift), verdict in zip(chunk, verdicts):
                 if results[i] is None:  # a verdict the checker did not hand over as it went
                     results[i] = _from_verdict(texts[i], verdict, shift)

@@ -139,6 +139,10 @@ def add_parser(sub) -> None:
                    help="most statements checked in one batch (default %(default)s)")
     add_seconds(s, "--max-wait-s", default_of(create_app, "max_wait_s"), "how long a request waits for company",
                 old_ms=("--max-wait-ms",))
+    s.add_argument("--share-commands", action="store_true",
+                   help="group statements of different requests into one Lean command: fewer round trips under "
+                        "many single-statement requests, but a statement that hangs Lean then costs the other "
+                        "requests of its group one timeout (default: each request is grouped only with itself)")
     add_lean_options(s)
     s.set_defaults(func=run_serve)
 
@@ -230,6 +234,7 @@ def run_serve(args) -> int:
     print(f"syntax check on http://{args.host}:{args.port}/check (Lean: "
           f"{'yes' if checker.lean_available else 'no, pre-checks only'})", file=sys.stderr)
     app = create_app(checker, max_batch=args.max_batch, max_wait_s=args.max_wait_s,
-                     limits=limits_from_args(args), api_key=resolve_api_key(args.api_key))
+                     limits=limits_from_args(args), api_key=resolve_api_key(args.api_key),
+                     share_commands=args.share_commands)
     serve_from_args(app, args)
     return 0

@@ -33,15 +33,20 @@ class CheckRequest(BaseModel):
 
 def create_app(checker: SyntaxChecker, max_batch: int = 64, max_wait_s: float = 0.02, *,
                limits: ServeLimits | None = None, api_key: str | None = None,
-               concurrency: int | None = None) -> FastAPI:
+               concurrency: int | None = None, share_commands: bool = False) -> FastAPI:
     """A FastAPI app serving `checker`; it closes the checker on shutdown.
 
     concurrency: Lean batches running at once (default: the checker's worker count).
+    share_commands: compile statements of different requests in one grouped Lean command. Fewer round trips
+        when many single-statement requests arrive at once, but a statement that hangs Lean then costs every
+        request of its group one timeout. By default each request's statements are grouped only with each
+        other (requests still share a batch, workers and the imported header).
     """
     limits = limits or ServeLimits()
     queue: BatchQueue[str, SyntaxResult] = BatchQueue(
         checker.check_many, max_batch=max_batch, max_wait_s=max_wait_s,
         concurrency=concurrency or max(1, checker.workers), max_queued=limits.max_queued_items, streams=True,
+        owners=not share_commands,
     )
 
     @asynccontextmanager

@@ -13,7 +13,7 @@ hangs its REPL (the stand-in sleeps far past the timeout). Prints:
      statements;
   5. the pre-check's worst case per KB over adversarial 50 KB inputs.
 
-    python tests/bench/bench_syntax_load.py [--seconds 8] [--clients 1 8 64 256]
+    python tests/bench/bench_syntax_load.py [--seconds 8] [--clients 1 8 64 256] [--share-commands]
 
 Targets (issue 9, this 2-core machine): (1) <= 12 s, (2) <= 3 s, (3) 4xx < 1 s, reply < 64 KB, /health < 1 s,
 (5) < 100 ms for 50 KB. Timings move with machine load: the load average is printed first.
@@ -58,12 +58,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(workers: int, timeout_s: float) -> tuple[subprocess.Popen, str]:
+def start_server(workers: int, timeout_s: float, share_commands: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
     repl = (f"{sys.executable} {STANDIN} --import-delay 0.25 --cmd-delay 0.02 --decl-delay 0.005 "
             f"--slow-s 3600")
     cmd = [sys.executable, "-m", "atf.cli", "serve-syntax", "--port", str(port), "--repl", repl,
-           "--workers", str(workers), "--timeout-s", str(timeout_s)]
+           "--workers", str(workers), "--timeout-s", str(timeout_s)] + ["--share-commands"] * share_commands
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -164,7 +164,7 @@ def precheck_worst_case() -> str:
 
 
 async def main_async(args) -> None:
-    proc, url = start_server(args.workers, args.timeout_s)
+    proc, url = start_server(args.workers, args.timeout_s, args.share_commands)
     try:
         async with httpx.AsyncClient(timeout=120) as client:
             await warm(client, url, args.workers)
@@ -195,9 +195,11 @@ def main() -> None:
     add_seconds(ap, "--timeout-s", 5.0, "seconds per statement", old_s=("--timeout",))
     ap.add_argument("--seconds", type=float, default=8.0, help="length of each load row (default %(default)s)")
     ap.add_argument("--clients", type=int, nargs="+", default=[1, 8, 64, 256], help="concurrency levels")
+    ap.add_argument("--share-commands", action="store_true",
+                    help="serve with --share-commands (requests grouped into one Lean command)")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.workers} workers, "
-          f"--timeout-s {args.timeout_s:g}, stand-in cost model 0.25 s/header, 20 ms/command, 5 ms/declaration")
+          f"--timeout-s {args.timeout_s:g}{', --share-commands' * args.share_commands}, stand-in cost model 0.25 s/header, 20 ms/command, 5 ms/declaration")
     asyncio.run(main_async(args))
 
 
