@@ -1,4 +1,4 @@
-"""Grouped batch compilation end to end: SyntaxChecker -> pool -> pexpect -> the protocol stand-in."""
+"""Grouped batch compilation end to end: SyntaxChecker -> pool -> REPL pipes -> the protocol stand-in."""
 
 import json
 import sys

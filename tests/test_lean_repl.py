@@ -1,4 +1,4 @@
-"""The pexpect REPL driver against the protocol stand-in (tests/lean_standin.py)."""
+"""The REPL driver (pipes) against the protocol stand-in (tests/lean_standin.py)."""
 
 import json
 import sys
