@@ -139,6 +139,39 @@ def test_the_repl_runs_unprivileged_without_home_network_or_host_files(tmp_path)
     assert not can_write_toolchain
 
 
+def test_the_address_space_cap_is_sized_from_the_libraries_lean_can_map(tmp_path):
+    """Lean mmaps each imported .olean (leanprover/lean4#587), and RLIMIT_AS counts mappings: the default
+    cap is the .olean bytes below the project and the toolchain plus heap_mb, so a bigger Mathlib still loads."""
+    import resource
+    import subprocess
+
+    from atf.lean.sandbox import library_mb
+
+    project = tmp_path / "project"
+    for rel, mb in [(".lake/packages/mathlib/.lake/build/lib/lean/Mathlib.olean", 1500),
+                    (".lake/packages/mathlib/.lake/build/lib/lean/Mathlib/Data.olean.server", 300),
+                    (".lake/build/lib/lean/Proj.olean", 200), (".lake/build/lib/lean/Proj.ilean", 900)]:
+        f = project / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        with open(f, "wb") as out:
+            out.truncate(mb * 1024 * 1024)  # sparse: sizes without the disk
+    assert library_mb((str(project),)) == 2000  # .ilean files are not mapped
+    script = "import resource; print(resource.getrlimit(resource.RLIMIT_AS)[0])"
+
+    def cap(config):
+        launch = build_launch([sys.executable, "-c", script], str(project), None, config)
+        done = subprocess.run(launch.argv, env=launch.env, cwd=launch.cwd, capture_output=True, text=True,
+                              timeout=30, check=True)
+        return int(done.stdout)
+
+    venv = library_mb((str(Path(sys.executable).parent.parent),))  # the "toolchain" of this command
+    assert cap(SandboxConfig(mode="none", heap_mb=1000)) == (2000 + venv + 1000) * 1024 * 1024
+    assert cap(SandboxConfig(mode="none", address_space_mb=700)) == 700 * 1024 * 1024
+    assert cap(SandboxConfig(mode="none", address_space_mb=0)) == resource.RLIM_INFINITY
+    with pytest.raises(ValueError, match="address_space_mb must be >= 0"):
+        SandboxConfig(address_space_mb=-1)
+
+
 def test_the_sandbox_is_the_default_and_none_only_when_asked():
     assert SandboxConfig().mode == "bwrap" and SandboxConfig.parse(None).mode == "bwrap"
     assert SandboxConfig.parse("none").mode == "none"

@@ -49,8 +49,8 @@ def add_lean_options(p: argparse.ArgumentParser) -> None:
                    help="confine each REPL with bubblewrap (no network, read-only toolchain and project, private "
                         "/tmp, rlimits); `none` runs Lean unconfined: only for trusted input")
     g.add_argument("--address-space-mb", type=int, default=sandbox.address_space_mb,
-                   help="address-space limit per REPL process (Lean maps its imported .olean files, so "
-                        "`import Mathlib` needs several GB of it)")
+                   help="address-space limit per REPL process; 0: none. Default: the size of the .olean files the "
+                        f"REPL can import (Lean maps them: several GB for Mathlib) plus {sandbox.heap_mb} MB")
     g.add_argument("--default-header", metavar="TEXT",
                    help='prepend this to statements without imports (e.g. "import Mathlib"); '
                         "otherwise a missing header is an error")

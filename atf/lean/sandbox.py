@@ -46,8 +46,12 @@ class SandboxConfig:
     """How each REPL process is confined.
 
     mode: "bwrap" (default) or "none" (no sandbox: only when asked for explicitly).
-    address_space_mb: RLIMIT_AS per REPL process (None: no limit). Lean mmaps the imported .olean
-        files, which counts here: `import Mathlib` maps several GB.
+    address_space_mb: RLIMIT_AS per REPL process; 0: no limit; None (default): sized from what the REPL can
+        import, the .olean files under its working directory (the project and its packages) and its
+        toolchain, plus `heap_mb`. Lean mmaps every imported .olean file (leanprover/lean4#587) and that
+        counts against RLIMIT_AS: `import Mathlib` maps several GB before Lean does any work, so a fixed cap
+        fits one Mathlib version and fails the import of a bigger one.
+    heap_mb: with the automatic cap, the address space left for Lean's own work on top of its libraries.
     cpu_s: RLIMIT_CPU, CPU seconds over a REPL process's life (a backstop behind the per-request
         wall-clock timeout; the REPL is restarted when it dies of it).
     max_processes: processes the REPL may have at once (RLIMIT_NPROC, see the module doc).
@@ -59,7 +63,8 @@ class SandboxConfig:
     """
 
     mode: str = "bwrap"
-    address_space_mb: int | None = 8192
+    address_space_mb: int | None = None
+    heap_mb: int = 8192
     cpu_s: int | None = 3600
     max_processes: int = 64
     file_size_mb: int = 256
@@ -70,6 +75,8 @@ class SandboxConfig:
     def __post_init__(self) -> None:
         if self.mode not in SANDBOX_MODES:
             raise ValueError(f"sandbox mode must be one of {', '.join(SANDBOX_MODES)}, got {self.mode!r}")
+        if self.address_space_mb is not None and self.address_space_mb < 0:
+            raise ValueError(f"address_space_mb must be >= 0 (0: no limit), got {self.address_space_mb}")
 
     @classmethod
     def parse(cls, value: SandboxConfig | str | None) -> SandboxConfig:
@@ -114,15 +121,18 @@ def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | 
     argv[1:] = [os.path.join(base, a) if not os.path.isabs(a) and "/" in a and os.path.exists(os.path.join(base, a))
                 else a for a in argv[1:]]
     setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+    binds = _bind_paths(argv, cwd, env, config)
+    address_space_mb = config.address_space_mb
+    if address_space_mb is None:
+        address_space_mb = library_mb(tuple(binds)) + config.heap_mb
     if config.mode == "none":
-        return Launch([*_limits_prefix(config, None), setpriv, "--no-new-privs", "--", *argv],
+        return Launch([*_limits_prefix(config, None, address_space_mb), setpriv, "--no-new-privs", "--", *argv],
                       dict(env) if env is not None else dict(os.environ), cwd)
     bwrap = require_bwrap()
     root = os.geteuid() == 0
     uid = _next_uid(config.uid_base) if root else None
-    binds = _bind_paths(argv, cwd, env, config)
     inner_env = _inner_env(binds, env)
-    args = [*_limits_prefix(config, uid), bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    args = [*_limits_prefix(config, uid, address_space_mb), bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--clearenv"]
     if not root:
         args += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
@@ -198,13 +208,30 @@ def _inner_env(binds: list[str], env: dict[str, str] | None) -> dict[str, str]:
     return out
 
 
-def _limits_prefix(config: SandboxConfig, uid: int | None) -> list[str]:
+@functools.lru_cache(maxsize=64)
+def library_mb(roots: tuple[str, ...]) -> int:
+    """MB of compiled Lean modules (`X.olean`, and the `.olean.server` / `.olean.private` parts newer Lean
+    writes) below `roots`, which a REPL may map when it imports them. Once per set of roots per process."""
+    total = 0
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in filenames:
+                if ".olean" in name:
+                    try:
+                        total += os.stat(os.path.join(dirpath, name)).st_size
+                    except OSError:
+                        continue
+    return -(-total // (1024 * 1024))
+
+
+def _limits_prefix(config: SandboxConfig, uid: int | None, address_space_mb: int) -> list[str]:
     """`prlimit` setting the rlimits on itself before it execs the rest (rlimits are inherited). A command
     prefix rather than a pre-exec hook: a hook runs between fork and exec, unsafe in a threaded server."""
     mb = 1024 * 1024
     args = [shutil.which("prlimit") or "/usr/bin/prlimit", "--core=0", f"--fsize={config.file_size_mb * mb}"]
-    if config.address_space_mb is not None:
-        args.append(f"--as={config.address_space_mb * mb}")
+    if address_space_mb:
+        args.append(f"--as={address_space_mb * mb}")
     if config.cpu_s is not None:
         args.append(f"--cpu={config.cpu_s}")
     if uid is not None:
