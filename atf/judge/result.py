@@ -38,10 +38,6 @@ class Finding:
     judge: str = ""
     where: str = ""
 
-    @property
-    def is_defect(self) -> bool:
-        return self.label == "unfaithful"
-
     def describe(self) -> str:
         left = f'"{_short(self.informal, 80)}"' if self.informal else "(nothing in the problem)"
         right = f"`{_short(self.lean, 80)}`" if self.lean else "(nothing in the Lean statement)"

@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SANDBOX_MODES = ("bwrap", "none")
@@ -86,9 +86,6 @@ class SandboxConfig:
         if isinstance(value, SandboxConfig):
             return value
         return cls(mode=str(value))
-
-    def with_mode(self, mode: str) -> SandboxConfig:
-        return replace(self, mode=mode)
 
 
 _uids = itertools.count()

@@ -79,9 +79,6 @@ class Capabilities:
     tool_call_parsing: bool = False
 
 
-CHAT_ONLY = Capabilities()
-
-
 @runtime_checkable
 class Engine(Protocol):
     """What the agent loop, judges and informalizer need from a model."""
