@@ -6,6 +6,8 @@
     # a NuminaMath-style set (local parquet or a hub id) mapped onto problem fields
     python data_gen/synthesize.py --teacher vllm:/models/qwen --benchmarks numina.parquet \\
         --field problem=informal_statement --field id=name --consistency judge --plans --out data/numina.jsonl
+    # the same command again with --resume after a crash or preemption: nothing attempted is redone
+    python data_gen/synthesize.py --teacher vllm:/models/qwen --benchmarks minif2f proofnet --resume --out data/teacher.jsonl
     # the programmatic supplement only (dev splits with gold statements)
     python data_gen/synthesize.py --benchmarks minif2f proofnet --out data/cold_start.jsonl
 
@@ -21,9 +23,11 @@ are refused. The summary on stderr gives the mix, the rejections by reason and t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
+from atf import jsonl
 from atf.agent.loop import AgentConfig
 from atf.agent.tools import ConsistencyCheckTool, SyntaxCheckTool
 from atf.agent.trajectory import Trajectory, write_jsonl
@@ -63,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=None, help="first N problems of each source")
     add_output(p, "output trajectories JSONL (required)", old=("--out",))
     p.add_argument("--append", action="store_true", help="append to --output instead of overwriting it")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a run that was killed: keep --output's complete records, skip the teacher rollouts "
+        "already attempted (kept or dropped, as OUTPUT.progress records them), redo unfinished plans",
+    )
     p.add_argument(
         "--tokenizer",
         default=DEFAULT_ENGINE,
@@ -110,11 +120,32 @@ def load_sources(args: argparse.Namespace) -> list:
     return kept
 
 
+def resume_state(out: Path, progress_path: Path) -> tuple[set[tuple[str, int]], bool]:
+    """What a killed run finished: the (problem id, sample) pairs the teacher attempted, and whether the
+    programmatic plans were all written. Torn last lines are cut from both files; plan records of an
+    unfinished plan pass are removed from `out` (they are cheap and deterministic: they are redone)."""
+    previous = [Trajectory.from_dict(r) for r in jsonl.resume_jsonl(out)] if out.exists() else []
+    records = jsonl.resume_jsonl(progress_path) if progress_path.exists() else []
+    plans_done = any(r.get("plans") == "done" for r in records)
+    teacher = [t for t in previous if str(t.meta.get("source", "")).startswith("teacher:")]
+    attempted = {(r["id"], r["sample"]) for r in records if "sample" in r}
+    attempted |= {(t.meta["id"], t.meta["sample"]) for t in teacher}  # written, then killed before its record
+    if not plans_done and len(teacher) < len(previous):
+        with jsonl.JsonlWriter(out.with_name(out.name + ".tmp"), append=False) as tmp:
+            tmp.write_all(t.to_dict() for t in teacher)
+        os.replace(out.with_name(out.name + ".tmp"), out)
+    print(f"resuming {out}: {len(teacher)} teacher trajectories kept, {len(attempted)} rollouts attempted, "
+          f"plans {'done' if plans_done else 'to do'}", file=sys.stderr)
+    return attempted, plans_done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.output is None:
         parser.error("the following arguments are required: -o/--output")
+    if args.resume and args.append:
+        parser.error("--resume continues --output already; --append is for adding a new run to it")
     if not args.teacher and not args.plans:
         raise SystemExit("nothing to synthesize: give --teacher SPEC and/or --plans")
     problems = load_sources(args)
@@ -134,11 +165,19 @@ def main(argv: list[str] | None = None) -> int:
     tools = [SyntaxCheckTool(), consistency]
     config = AgentConfig(max_revisions=args.max_revisions)
     out = Path(args.output)
-    if not args.append:
-        write_jsonl(out, [])
+    progress_path = out.with_name(out.name + ".progress")
+    attempted, plans_done = resume_state(out, progress_path) if args.resume else (set(), False)
+    if not args.resume:
+        if not args.append:
+            write_jsonl(out, [])
+        jsonl.write_jsonl(progress_path, [], append=args.append)
+    progress = jsonl.JsonlWriter(progress_path)
 
     def save(t: Trajectory) -> None:
         write_jsonl(out, [t], append=True)
+
+    def attempt(meta: dict, reason: str | None) -> None:  # after the trajectory itself is on disk
+        progress.write({"id": meta["id"], "sample": meta["sample"], "dropped": reason})
 
     kept, stats = [], []
     if args.teacher:
@@ -146,16 +185,19 @@ def main(argv: list[str] | None = None) -> int:
 
         teacher = load_engine(args.teacher)
         more, tstats = teacher_trajectories(
-            problems, teacher, tools, config, args.teacher_samples, progress=True, tokenizer=tokenizer, on_kept=save
+            problems, teacher, tools, config, args.teacher_samples, progress=True, tokenizer=tokenizer,
+            on_kept=save, skip=attempted, on_attempt=attempt,
         )
         kept += more
         stats.append(tstats)
-    if args.plans:
+    if args.plans and not plans_done:
         with_gold = [p for p in problems if p.formal]
         more, pstats = synthesize(with_gold, tokenizer, tools, args.plans, config, args.seed)
         write_jsonl(out, more, append=True)
+        progress.write({"plans": "done"})
         kept += more
         stats.append(pstats)
+    progress.close()
     print(report(kept, stats), file=sys.stderr)
     successes = sum(t.success for t in kept)
     print(f"wrote {len(kept)} trajectories ({successes} successes) from {len(problems)} problems to {out}")

@@ -366,6 +366,60 @@ def test_teacher_rollouts_keep_only_rule_abiding_successes(tiny_engine):
         teacher_trajectories([problem(0, split="test")], scripted_teacher(problems, tok), tools_for(problems))
 
 
+def test_teacher_rollouts_resume_after_a_kill_without_repeating_or_losing_one(tiny_engine):
+    """`skip` leaves out what an earlier run attempted; `on_attempt` reports every rollout, kept or dropped."""
+    from atf.agent.loop import AgentConfig
+    from atf.train.synth import teacher_trajectories
+
+    tok = tiny_engine.tokenizer
+    problems = [problem(i) for i in range(7)]
+
+    def run(skip=()):
+        attempts = []
+        kept, _ = teacher_trajectories(problems, scripted_teacher(problems, tok), tools_for(problems),
+                                       AgentConfig(max_revisions=2), k=2, tokenizer=tok, skip=skip,
+                                       on_attempt=lambda meta, reason: attempts.append(((meta["id"], meta["sample"]), reason)))
+        return kept, attempts
+
+    full, attempts = run()
+    assert len(attempts) == 14 and sum(reason is None for _, reason in attempts) == len(full) == 4
+    first = {key for key, _ in attempts[:5]}  # the run killed after five rollouts
+    rest, rest_attempts = run(skip=first)
+    assert {key for key, _ in rest_attempts} == {key for key, _ in attempts} - first
+    assert sorted((t.meta["id"], t.meta["sample"]) for t in rest) == sorted(
+        (t.meta["id"], t.meta["sample"]) for t in full if (t.meta["id"], t.meta["sample"]) not in first)
+
+
+def test_synthesize_resume_keeps_complete_records_and_redoes_only_the_rest(tmp_path, monkeypatch, tiny_engine):
+    """The script's --resume: a torn last line is cut, attempted rollouts are skipped (a trajectory written just
+    before the kill counts as attempted), unfinished plans are redone once."""
+    import importlib.util
+
+    from atf import jsonl
+    from atf.agent.trajectory import Trajectory
+
+    spec = importlib.util.spec_from_file_location("synthesize", "data_gen/synthesize.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out, progress = tmp_path / "t.jsonl", tmp_path / "t.jsonl.progress"
+    teacher_meta = {"id": "p0", "sample": 0, "source": "teacher:x"}
+    t0 = Trajectory(problem="q0", messages=[], meta=dict(teacher_meta)).to_dict()
+    t1 = Trajectory(problem="q1", messages=[], meta={"id": "p1", "sample": 1, "source": "teacher:x"}).to_dict()
+    plan = Trajectory(problem="q2", messages=[], meta={"id": "p2", "source": "synth:direct"}).to_dict()
+    jsonl.write_jsonl(out, [t0, plan, t1])
+    with open(out, "a", encoding="utf-8") as f:
+        f.write('{"problem": "torn')
+    jsonl.write_jsonl(progress, [{"id": "p0", "sample": 0, "dropped": None}, {"id": "p3", "sample": 0,
+                                                                            "dropped": "not_passed:length"}])
+    attempted, plans_done = mod.resume_state(out, progress)
+    assert attempted == {("p0", 0), ("p1", 1), ("p3", 0)} and not plans_done
+    assert [r["problem"] for r in jsonl.read_jsonl(out)] == ["q0", "q1"]  # plan records go: redone whole
+    jsonl.write_jsonl(progress, [{"plans": "done"}], append=True)
+    assert mod.resume_state(out, progress)[1]
+    with pytest.raises(SystemExit):
+        mod.main(["--plans", "--resume", "--append", "-o", str(out)])
+
+
 def test_chat_teacher_gets_the_students_token_view(tiny_engine):
     """A teacher without the student's tokenizer (an HTTP server) runs in chat mode; its kept rollouts get the
     student's token view, with every assistant turn under loss and nothing else."""

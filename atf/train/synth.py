@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -276,12 +276,16 @@ def teacher_trajectories(
     progress: bool = False,
     tokenizer: Any | None = None,
     on_kept: Callable[[Trajectory], None] | None = None,
+    skip: Collection[tuple[str, int]] = (),
+    on_attempt: Callable[[dict, str | None], None] | None = None,
 ) -> tuple[list[Trajectory], SynthStats]:
     """Run the teacher through the loop (k samples per problem) and keep the successes that kept the rules.
 
     tokenizer: the student's; a teacher with another tokenizer (or none: HTTP) gets its token view rebuilt
         from the messages with it, so the file trains the student directly. on_kept: sees each kept
-        trajectory as soon as its rollout ends (append-only writing)."""
+        trajectory as soon as its rollout ends (append-only writing). skip: (problem id, sample) pairs
+        already attempted by an earlier run. on_attempt(meta, reason): after each rollout (and after
+        on_kept), with the reason it was dropped or None when kept, so that a killed run can resume."""
     refuse_test_split(problems)
     config = config or AgentConfig()
     schemas = {t.name: t.schema for t in tools}
@@ -298,26 +302,35 @@ def teacher_trajectories(
         }
         for j, p in enumerate(flat)
     ]
+    if skip:
+        todo = [n for n, m in enumerate(metas) if (m["id"], m["sample"]) not in skip]
+        flat, metas = [flat[n] for n in todo], [metas[n] for n in todo]
     stats = SynthStats()
     kept: list[Trajectory] = []
 
     def judge(t: Trajectory) -> None:
+        reason = keep(t)
+        if on_attempt is not None:
+            on_attempt(t.meta, reason)
+
+    def keep(t: Trajectory) -> str | None:
         reason = teacher_verdict(t, config.max_revisions, schemas)
         if reason is not None:
             stats.dropped[f"teacher:{reason}"] += 1
-            return
+            return reason
         if retokenize:
             t.prompt_ids, t.completion_ids, t.completion_mask = token_view_from_messages(tokenizer, t.messages, t.tools)
             t.meta["token_view"] = "retokenized"
         kinds = classify_turns(t)
         if t.completion_mask is not None and not mask_turns(t, kinds):
             stats.dropped["teacher:turns_misaligned"] += 1
-            return
+            return "turns_misaligned"
         t.meta.setdefault("turn_kinds", kinds)
         stats.kept["teacher"] += 1
         kept.append(t)
         if on_kept is not None:
             on_kept(t)
+        return None
 
     ToolLoop(teacher, tools, config).run([p.informal for p in flat], metas, on_done=judge, progress=progress)
     return kept, stats
