@@ -12,11 +12,11 @@ import logging
 import sys
 
 COMMANDS = [
-    "atf.lean.cli",      # syntax-check, serve-syntax
-    "atf.judge.cli",     # consistency-check, serve-consistency
-    "atf.rerank.cli",    # rerank
-    "atf.agent.cli",     # formalize
-    "atf.llm.cli",       # prepare-model
+    "atf.lean.cli",  # syntax-check, serve-syntax
+    "atf.judge.cli",  # consistency-check, serve-consistency
+    "atf.rerank.cli",  # rerank
+    "atf.agent.cli",  # formalize
+    "atf.llm.cli",  # prepare-model
 ]
 
 

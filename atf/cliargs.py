@@ -84,11 +84,21 @@ class _Deprecated(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def alias(p: Any, old: str, new: str, dest: str, type: Callable | None = None, scale: float | None = None,
-          nargs: Any = None) -> None:
+def alias(
+    p: Any, old: str, new: str, dest: str, type: Callable | None = None, scale: float | None = None, nargs: Any = None
+) -> None:
     """Keep `old` working as a hidden, warning spelling of `new`."""
-    p.add_argument(old, dest=dest, action=_Deprecated, new=new, scale=scale, type=type, nargs=nargs,
-                   default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument(
+        old,
+        dest=dest,
+        action=_Deprecated,
+        new=new,
+        scale=scale,
+        type=type,
+        nargs=nargs,
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+    )
 
 
 def add_input(p: Any, help: str, required: bool = False, **kwargs: Any) -> None:
@@ -107,8 +117,9 @@ def add_batch_size(p: Any, default: int, help: str, old: tuple[str, ...] = ()) -
         alias(p, spelling, "--batch-size", "batch_size", type=int)
 
 
-def add_seconds(p: Any, flag: str, default: float | None, help: str, old_s: tuple[str, ...] = (),
-                old_ms: tuple[str, ...] = ()) -> None:
+def add_seconds(
+    p: Any, flag: str, default: float | None, help: str, old_s: tuple[str, ...] = (), old_ms: tuple[str, ...] = ()
+) -> None:
     """A time flag in seconds (`--timeout-s`); old spellings in seconds or milliseconds keep working."""
     if not flag.endswith("-s"):
         raise ValueError(f"time flags are in seconds and end in -s: {flag}")

@@ -45,9 +45,15 @@ def auth_headers(api_key: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {api_key}"} if api_key else {}
 
 
-def post_json(client: Any, url: str, payload: Any, policy: RetryPolicy = RetryPolicy(),
-              headers: dict[str, str] | None = None, sleep=time.sleep,
-              retry_status: frozenset[int] = RETRY_STATUS) -> Any:
+def post_json(
+    client: Any,
+    url: str,
+    payload: Any,
+    policy: RetryPolicy = RetryPolicy(),
+    headers: dict[str, str] | None = None,
+    sleep=time.sleep,
+    retry_status: frozenset[int] = RETRY_STATUS,
+) -> Any:
     """POST `payload` as JSON with retries; the decoded JSON answer of the first 2xx response. retry_status:
     the statuses worth retrying (OpenAI-compatible servers also answer 500 to an overload)."""
     import httpx

@@ -61,8 +61,12 @@ def cut_torn_tail(path: Path) -> int:
         return len(data)
     keep = data.rfind(b"\n") + 1
     lineno = data.count(b"\n", 0, keep) + 1
-    log.warning("%s:%d: the last record was cut short by a crash (%d bytes); dropped, it will be redone",
-                path, lineno, len(data) - keep)
+    log.warning(
+        "%s:%d: the last record was cut short by a crash (%d bytes); dropped, it will be redone",
+        path,
+        lineno,
+        len(data) - keep,
+    )
     with path.open("r+b") as fh:
         fh.truncate(keep)
         fh.flush()

@@ -124,8 +124,16 @@ class BatchQueue(Generic[T, R]):
         requests' statements in one Lean command: a hung statement then costs only its own request a timeout).
     """
 
-    def __init__(self, fn: Callable[..., Sequence[R]], max_batch: int = 64, max_wait_s: float = 0.02,
-                 concurrency: int = 1, max_queued: int | None = None, streams: bool = False, owners: bool = False):
+    def __init__(
+        self,
+        fn: Callable[..., Sequence[R]],
+        max_batch: int = 64,
+        max_wait_s: float = 0.02,
+        concurrency: int = 1,
+        max_queued: int | None = None,
+        streams: bool = False,
+        owners: bool = False,
+    ):
         if max_batch < 1:
             raise ValueError("max_batch must be >= 1")
         if concurrency < 1:
@@ -247,16 +255,21 @@ class BatchQueue(Generic[T, R]):
             # results handed over early are delivered before the batch's own completion (FIFO callbacks)
             numbers: dict[int, int] = {}
             request_of = [numbers.setdefault(id(p), len(numbers)) for p, _ in live]
-            results = await self._call([p.items[k] for p, k in live], deliver if self.streams else None,
-                                       request_of if self.owners else None)
+            results = await self._call(
+                [p.items[k] for p, k in live], deliver if self.streams else None, request_of if self.owners else None
+            )
         except Exception as err:  # noqa: BLE001 - isolate: retry each request's missing share on its own
             missing = [(p, k) for n, (p, k) in enumerate(live) if n not in delivered]
             owners = list(dict.fromkeys(p for p, _ in missing))
             if len(owners) == 1 and len(missing) == len(live):
                 self._fail(owners[0], err)
                 return
-            log.warning("a batch of %d items from %d requests failed (%s); retrying request by request",
-                        len(live), len(owners), err)
+            log.warning(
+                "a batch of %d items from %d requests failed (%s); retrying request by request",
+                len(live),
+                len(owners),
+                err,
+            )
             for owner in owners:
                 await self._run([(p, k) for p, k in missing if p is owner])
             return
@@ -269,8 +282,9 @@ class BatchQueue(Generic[T, R]):
         if pending.left == 0 and not pending.future.done():
             pending.future.set_result(pending.results)
 
-    async def _call(self, items: list[T], deliver: Callable[[int, R], None] | None,
-                    owners: list[int] | None = None) -> Sequence[R]:
+    async def _call(
+        self, items: list[T], deliver: Callable[[int, R], None] | None, owners: list[int] | None = None
+    ) -> Sequence[R]:
         fn = self.fn if owners is None else functools.partial(self.fn, owners=owners)
         if deliver is None:
             results = await run_in_thread(fn, items)
@@ -473,8 +487,15 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def serve(app: Any, host: str = "127.0.0.1", port: int = 8000, *, api_key: str | None = None,
-          allow_unauthenticated: bool = False, graceful_s: float = 5.0) -> None:
+def serve(
+    app: Any,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    api_key: str | None = None,
+    allow_unauthenticated: bool = False,
+    graceful_s: float = 5.0,
+) -> None:
     """Run a FastAPI app with uvicorn (one process; the batch queue lives in it).
 
     Binding beyond loopback without an API key is refused unless `allow_unauthenticated`: tool servers run
@@ -497,23 +518,44 @@ def add_server_options(p, port: int) -> None:
     g = p.add_argument_group("serving", "Where to listen, who may call, and how much one request may ask.")
     g.add_argument("--host", default="127.0.0.1", help="address to bind (beyond loopback needs --api-key)")
     g.add_argument("--port", type=int, default=port, help="port to listen on (default %(default)s)")
-    g.add_argument("--api-key", help=f"require `Authorization: Bearer <key>` on every call but /health "
-                                     f"(default ${API_KEY_ENV})")
-    g.add_argument("--allow-unauthenticated", action="store_true",
-                   help="serve beyond loopback without an API key (trusted networks only)")
+    g.add_argument(
+        "--api-key", help=f"require `Authorization: Bearer <key>` on every call but /health (default ${API_KEY_ENV})"
+    )
+    g.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="serve beyond loopback without an API key (trusted networks only)",
+    )
     g.add_argument("--max-body-bytes", type=int, default=d.max_body_bytes, help="larger bodies get 413 (%(default)s)")
     g.add_argument("--max-items", type=int, default=d.max_items, help="items per request (%(default)s)")
-    g.add_argument("--max-item-bytes", type=int, default=d.max_item_bytes,
-                   help="UTF-8 bytes per statement (problem + statement for consistency) (%(default)s)")
-    g.add_argument("--max-queued", type=int, default=d.max_queued_items,
-                   help="items waiting at once before new requests get 429 (%(default)s)")
+    g.add_argument(
+        "--max-item-bytes",
+        type=int,
+        default=d.max_item_bytes,
+        help="UTF-8 bytes per statement (problem + statement for consistency) (%(default)s)",
+    )
+    g.add_argument(
+        "--max-queued",
+        type=int,
+        default=d.max_queued_items,
+        help="items waiting at once before new requests get 429 (%(default)s)",
+    )
 
 
 def limits_from_args(args) -> ServeLimits:
-    return ServeLimits(max_body_bytes=args.max_body_bytes, max_items=args.max_items,
-                       max_item_bytes=args.max_item_bytes, max_queued_items=args.max_queued)
+    return ServeLimits(
+        max_body_bytes=args.max_body_bytes,
+        max_items=args.max_items,
+        max_item_bytes=args.max_item_bytes,
+        max_queued_items=args.max_queued,
+    )
 
 
 def serve_from_args(app, args) -> None:
-    serve(app, args.host, args.port, api_key=resolve_api_key(args.api_key),
-          allow_unauthenticated=args.allow_unauthenticated)
+    serve(
+        app,
+        args.host,
+        args.port,
+        api_key=resolve_api_key(args.api_key),
+        allow_unauthenticated=args.allow_unauthenticated,
+    )

@@ -24,7 +24,9 @@ from atf.judge.faithalign import score_files
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--gold", required=True, help="gold findings JSONL")
-    p.add_argument("--pred", required=True, help="predicted findings JSONL (e.g. atf consistency-check --mode align output)")
+    p.add_argument(
+        "--pred", required=True, help="predicted findings JSONL (e.g. atf consistency-check --mode align output)"
+    )
     p.add_argument(
         "--threshold", type=float, default=0.5, help="endpoint precision and recall a match needs on every side (0.5)"
     )
@@ -35,16 +37,24 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({**s.to_dict(), "missing": missing}))
         return 0
     t = f"@{s.threshold:g}"
-    print(f"items {s.items} (missing predictions: {len(missing)}), findings gold {s.gold_findings} / pred {s.pred_findings}, "
-          f"defects gold {s.gold_defects} / pred {s.pred_defects}")
+    print(
+        f"items {s.items} (missing predictions: {len(missing)}), "
+        f"findings gold {s.gold_findings} / pred {s.pred_findings}, "
+        f"defects gold {s.gold_defects} / pred {s.pred_defects}"
+    )
     print(f"{'metric':<20} {'P':>6} {'R':>6} {'F1':>6} {'wF1':>6}")
     print(f"{'link' + t:<20} {s.link_precision:6.3f} {s.link_recall:6.3f} {s.link_f1:6.3f} {s.link_weighted_f1:6.3f}")
-    print(f"{'defect' + t:<20} {s.defect_precision:6.3f} {s.defect_recall:6.3f} {s.defect_f1:6.3f} {s.defect_weighted_f1:6.3f}")
+    print(
+        f"{'defect' + t:<20} {s.defect_precision:6.3f} {s.defect_recall:6.3f} {s.defect_f1:6.3f} "
+        f"{s.defect_weighted_f1:6.3f}"
+    )
     print(f"{'undecidable' + t:<20} {s.undecidable_precision:6.3f} {s.undecidable_recall:6.3f} {s.undecidable_f1:6.3f}")
     complete = "-" if s.complete_defect_identification is None else f"{s.complete_defect_identification:.3f}"
     print(f"complete-defect identification {complete} (of {s.defective_items} items with a gold defect)")
-    print(f"verdict accuracy {s.verdict_accuracy:.3f}; undecidable items {s.undecidable_item_rate:.3f} "
-          f"(gold {s.gold_undecidable_item_rate:.3f})")
+    print(
+        f"verdict accuracy {s.verdict_accuracy:.3f}; undecidable items {s.undecidable_item_rate:.3f} "
+        f"(gold {s.gold_undecidable_item_rate:.3f})"
+    )
     return 0
 
 

@@ -1,6 +1,6 @@
 """Judge accuracy on the human-labelled candidate sets; prints one table.
 
-    nice python eval/judge_eval.py                                   # default judge (SmolLM2-135M), vote mode, test split
+    nice python eval/judge_eval.py                           # default judge (SmolLM2-135M), vote mode, test split
     nice python eval/judge_eval.py --limit 20 --mode oap
     python eval/judge_eval.py --judge 'openai:http://localhost:8000/v1#qwen::max_new_tokens=2048' --judge smollm2
 
@@ -41,23 +41,39 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from atf.judge.oap import OAPConfig
 
     add_judges(p, "judge spec (see `atf consistency-check --help`); repeatable; default smollm2")
-    p.add_argument("--mode", choices=("vote", "oap", "align"), default="vote", help="how judges decide (default %(default)s)")
+    p.add_argument(
+        "--mode", choices=("vote", "oap", "align"), default="vote", help="how judges decide (default %(default)s)"
+    )
     p.add_argument("--sets", default="beq,proofnetverif,formalalign", help="comma-separated: " + ",".join(LOADERS))
     p.add_argument("--split", choices=SPLITS, default="test", help="half of the problems (by sha1); default test")
     p.add_argument("--limit", type=int, help="first N items of each set (file order, after the split)")
     p.add_argument(
-        "--max-new-tokens", type=int, help="for judges whose spec does not set it (default: the judge's, 384 or 8192 thinking)"
+        "--max-new-tokens",
+        type=int,
+        help="for judges whose spec does not set it (default: the judge's, 384 or 8192 thinking)",
     )
     add_batch_size(p, 8, "items per judge call")
     p.add_argument("--fv", default="none", help="oap mode FV: none (default, judge only), auto, or a number")
     p.add_argument("--oap-threshold", type=float, default=OAPConfig.threshold, help="oap mode (default %(default)s)")
-    add_output(p, "JSONL of per-item predictions (resumable; default %(default)s)", old=("--predictions",),
-               default="runs/judge_eval/predictions.jsonl")
+    add_output(
+        p,
+        "JSONL of per-item predictions (resumable; default %(default)s)",
+        old=("--predictions",),
+        default="runs/judge_eval/predictions.jsonl",
+    )
     return p.parse_args(argv)
 
 
 def config_key(args: argparse.Namespace, judges: list[str]) -> str:
-    return json.dumps({"mode": args.mode, "judges": judges, "max_new_tokens": args.max_new_tokens, "fv": args.fv, "oap_threshold": args.oap_threshold})
+    return json.dumps(
+        {
+            "mode": args.mode,
+            "judges": judges,
+            "max_new_tokens": args.max_new_tokens,
+            "fv": args.fv,
+            "oap_threshold": args.oap_threshold,
+        }
+    )
 
 
 def load_done(path: Path, key: str) -> dict[tuple[str, str], dict]:
@@ -122,7 +138,10 @@ def parse_rate(votes: list[dict]) -> float | None:
 
 def table(rows: list[tuple[str, str, list[bool], list[bool], float, int]]) -> list[str]:
     """rows: (set, rater, predictions, gold labels, parse rate, errored items left out)."""
-    head = f"{'set':<15} {'judge':<22} {'n':>4} {'pos':>5} {'acc':>5} {'FPR':>5} {'prec':>5} {'rec':>5} {'parse':>5} {'err':>4}"
+    head = (
+        f"{'set':<15} {'judge':<22} {'n':>4} {'pos':>5} {'acc':>5} {'FPR':>5} {'prec':>5} {'rec':>5} "
+        f"{'parse':>5} {'err':>4}"
+    )
     out = [head]
     for set_name, rater, preds, gold, parse, errored in rows:
         if not gold:
@@ -162,20 +181,37 @@ def main(argv: list[str] | None = None) -> int:
             items = load_labelled(name, args.split)[: args.limit]
             recs, seconds, ran, errored = run_set(checker, name, items, done, sink, key, args.batch_size)
             total_errored += errored
-            timing.append(f"{SET_NAMES[name]}: {len(items)} items, {ran} judged now in {seconds:.0f} s" + (f" ({seconds / ran:.1f} s/item)" if ran else " (all from --output)"))
+            timing.append(
+                f"{SET_NAMES[name]}: {len(items)} items, {ran} judged now in {seconds:.0f} s"
+                + (f" ({seconds / ran:.1f} s/item)" if ran else " (all from --output)")
+            )
             gold = [r["label"] for r in recs]
             for j, judge_name in enumerate(names):
                 votes = [r["votes"][j] for r in recs]
                 rows.append((name, judge_name, [v["consistent"] for v in votes], gold, parse_rate(votes), errored))
             if len(names) > 1:
                 all_votes = [v for r in recs for v in r["votes"]]
-                rows.append((name, "ensemble (all agree)", [r["consistent"] for r in recs], gold, parse_rate(all_votes), errored))
+                rows.append(
+                    (
+                        name,
+                        "ensemble (all agree)",
+                        [r["consistent"] for r in recs],
+                        gold,
+                        parse_rate(all_votes),
+                        errored,
+                    )
+                )
             per_set[name] = recs
 
     limit = f"first {args.limit} per set" if args.limit else "all items"
     print()
-    print(f"Judge evaluation: mode={args.mode}, judges={', '.join(specs)} (max_new_tokens={args.max_new_tokens or 'judge default'} unless set), split={args.split}, {limit}")
-    print("Labels: BEq/ProofNetVerif = human 'candidate equivalent to the gold formalization' (a faithful gold makes this")
+    print(
+        f"Judge evaluation: mode={args.mode}, judges={', '.join(specs)} "
+        f"(max_new_tokens={args.max_new_tokens or 'judge default'} unless set), split={args.split}, {limit}"
+    )
+    print(
+        "Labels: BEq/ProofNetVerif = human 'candidate equivalent to the gold formalization' (a faithful gold makes this"
+    )
     print("the consistency a judge decides from the informal statement); FormalAlign = majority of 3 humans.")
     print("pos = share of consistent items; positive class = consistent; parse = share of judge answers read.")
     print()
@@ -184,7 +220,10 @@ def main(argv: list[str] | None = None) -> int:
         print()
         for name, recs in per_set.items():
             raters = [[r["votes"][j]["consistent"] for r in recs] for j in range(len(names))]
-            print(f"{SET_NAMES[name]}: judges exact agreement {exact_agreement(raters):.3f}, pairwise {pairwise_agreement(raters):.3f}")
+            print(
+                f"{SET_NAMES[name]}: judges exact agreement {exact_agreement(raters):.3f}, "
+                f"pairwise {pairwise_agreement(raters):.3f}"
+            )
     if args.mode == "oap":
         print()
         print("OAP score (weighted LP/MC/FQ[/FV], before the threshold) by label: mean over items, per judge")
@@ -195,25 +234,41 @@ def main(argv: list[str] | None = None) -> int:
                     if r["votes"][j].get("score") is not None:
                         by[r["label"]].append(r["votes"][j]["score"])
                 mean = lambda xs: f"{sum(xs) / len(xs):.3f} (n={len(xs)})" if xs else "-"  # noqa: E731
-                print(f"  {SET_NAMES[name]:<15} {judge_name:<12} consistent {mean(by[True])}   inconsistent {mean(by[False])}")
+                print(
+                    f"  {SET_NAMES[name]:<15} {judge_name:<12} consistent {mean(by[True])}   "
+                    f"inconsistent {mean(by[False])}"
+                )
     fa_recs = per_set.get("formalalign")
     if fa_recs:
         humans = [[r["human_labels"][k] for r in fa_recs] for k in range(3)]
         ensemble = [r["consistent"] for r in fa_recs]
         print()
-        print(f"FormalAlign-80 agreement ({args.split} split, n={len(fa_recs)}; exact = all raters agree, pairwise = mean over rater pairs)")
-        print(f"  {'humans H1,H2,H3':<34} exact {exact_agreement(humans):.3f}  pairwise {pairwise_agreement(humans):.3f}")
+        print(
+            f"FormalAlign-80 agreement ({args.split} split, n={len(fa_recs)}; exact = all raters agree, "
+            "pairwise = mean over rater pairs)"
+        )
+        print(
+            f"  {'humans H1,H2,H3':<34} exact {exact_agreement(humans):.3f}  pairwise {pairwise_agreement(humans):.3f}"
+        )
         for k in range(3):
             print(f"  {f'judge(s) vs H{k + 1}':<34} agreement {pairwise_agreement([ensemble, humans[k]]):.3f}")
-        print(f"  {'judge(s) + 3 humans':<34} exact {exact_agreement([ensemble, *humans]):.3f}  pairwise {pairwise_agreement([ensemble, *humans]):.3f}")
+        print(
+            f"  {'judge(s) + 3 humans':<34} exact {exact_agreement([ensemble, *humans]):.3f}  "
+            f"pairwise {pairwise_agreement([ensemble, *humans]):.3f}"
+        )
         synthetic = [r["synthetic_label"] for r in fa_recs]
         print(f"  {'judge(s) vs synthetic gold label':<34} accuracy {binary_scores(ensemble, synthetic).accuracy:.3f}")
-        print(f"  {'human majority vs synthetic label':<34} accuracy {binary_scores([r['label'] for r in fa_recs], synthetic).accuracy:.3f}")
+        print(
+            f"  {'human majority vs synthetic label':<34} "
+            f"accuracy {binary_scores([r['label'] for r in fa_recs], synthetic).accuracy:.3f}"
+        )
     print()
     print("timing: " + "; ".join(timing))
     print(f"predictions: {pred_path}")
     if total_errored:
-        print(f"{total_errored} item(s) errored (no verdict; left out above); rerun to check them again", file=sys.stderr)
+        print(
+            f"{total_errored} item(s) errored (no verdict; left out above); rerun to check them again", file=sys.stderr
+        )
     return 1 if total_errored else 0
 
 

@@ -76,11 +76,23 @@ def main(argv: list[str] | None = None) -> int:
     for t in trajs:
         stops[t.stop_reason] = stops.get(t.stop_reason, 0) + 1
     if args.json:
-        print(json.dumps({"benchmark": args.benchmark, "split": args.split, "problems": len(problems), "n": args.n,
-                          **table, "stop_reasons": stops}))
+        print(
+            json.dumps(
+                {
+                    "benchmark": args.benchmark,
+                    "split": args.split,
+                    "problems": len(problems),
+                    "n": args.n,
+                    **table,
+                    "stop_reasons": stops,
+                }
+            )
+        )
         return 0
-    print(f"{args.benchmark} {args.split}: {len(problems)} problems x {args.n} rollouts, engine {args.engine}, "
-          f"judge {' '.join(args.judges or [args.engine])}, {time.time() - start:.0f} s sampling this run")
+    print(
+        f"{args.benchmark} {args.split}: {len(problems)} problems x {args.n} rollouts, engine {args.engine}, "
+        f"judge {' '.join(args.judges or [args.engine])}, {time.time() - start:.0f} s sampling this run"
+    )
     for name in ("SC", "CC"):
         print(f"  {name}  " + "  ".join(f"pass@{k} {100 * v:5.1f}%" for k, v in table[name].items()))
     print(f"  mean revisions {sum(t.revisions for t in trajs) / len(trajs):.2f}; stop reasons {stops}")

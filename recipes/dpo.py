@@ -23,16 +23,26 @@ def main(script_args: DPOScriptArguments, training_args: DPOConfig, model_args: 
     if script_args.trajectory_files:
         pairs += build_pairs(load_trajectories(script_args.trajectory_files), script_args.max_pairs_per_problem)
     if not pairs:
-        raise ValueError("no preference pairs: give --pair_files or --trajectory_files with successes and worse attempts")
+        raise ValueError(
+            "no preference pairs: give --pair_files or --trajectory_files with successes and worse attempts"
+        )
     if script_args.eval_pair_files:
         held_out = [p for path in script_args.eval_pair_files for p in read_pairs(path)]
     else:
         pairs, held_out = split_by_problem(pairs, lambda p: json.dumps(p["prompt"]), script_args.eval_fraction)
-    print(f"DPO on {len(pairs)} pairs; loss {training_args.loss_type} weights {training_args.loss_weights}"
-          + (f"; {len(held_out)} pairs held out for eval" if held_out else ""))
+    print(
+        f"DPO on {len(pairs)} pairs; loss {training_args.loss_type} weights {training_args.loss_weights}"
+        + (f"; {len(held_out)} pairs held out for eval" if held_out else "")
+    )
     model_path = resolve_model_path(model_args.model_name_or_path)
     trainer = train_dpo(
-        model_path, pairs, training_args, model_args, script_args.merge_lora, eval_pairs=held_out, chat_template=script_args.chat_template
+        model_path,
+        pairs,
+        training_args,
+        model_args,
+        script_args.merge_lora,
+        eval_pairs=held_out,
+        chat_template=script_args.chat_template,
     )
     trainer.accelerator.print(f"saved {training_args.output_dir}")
     return trainer

@@ -2,7 +2,8 @@
 merge with earlier data (deduplicated), fine-tune; repeat for `rounds`.
 
     python recipes/expert_iteration.py --config configs/expert_iteration.yaml
-    accelerate launch --config_file configs/accelerate/ddp.yaml recipes/expert_iteration.py --config configs/expert_iteration.yaml --sampler vllm
+    accelerate launch --config_file configs/accelerate/ddp.yaml recipes/expert_iteration.py \\
+        --config configs/expert_iteration.yaml --sampler vllm
 
 Every round lives in <output_dir>/round_<r>/ (samples, kept, train data, model); rerunning resumes.
 """

@@ -20,17 +20,29 @@ from atf.train.sft import train_sft
 def main(script_args: SFTScriptArguments, training_args: SFTConfig, model_args: ModelConfig):
     if not script_args.train_files:
         raise ValueError("give --train_files (trajectory JSONL from data_gen/synthesize.py or atf formalize -o)")
-    trajectories = [t for t in load_trajectories(script_args.train_files) if keep_for_sft(t, script_args.max_kept_revisions)]
+    trajectories = [
+        t for t in load_trajectories(script_args.train_files) if keep_for_sft(t, script_args.max_kept_revisions)
+    ]
     if script_args.eval_files:
-        held_out = [t for t in load_trajectories(script_args.eval_files) if keep_for_sft(t, script_args.max_kept_revisions)]
+        held_out = [
+            t for t in load_trajectories(script_args.eval_files) if keep_for_sft(t, script_args.max_kept_revisions)
+        ]
     else:
         trajectories, held_out = split_by_problem(trajectories, lambda t: t.problem, script_args.eval_fraction)
-    print(f"SFT on {len(trajectories)} successful trajectories from {', '.join(script_args.train_files)}"
-          + (f"; {len(held_out)} held out for eval" if held_out else ""))
+    print(
+        f"SFT on {len(trajectories)} successful trajectories from {', '.join(script_args.train_files)}"
+        + (f"; {len(held_out)} held out for eval" if held_out else "")
+    )
     model_path = resolve_model_path(model_args.model_name_or_path)
     trainer = train_sft(
-        model_path, trajectories, training_args, model_args, script_args.retokenize, script_args.merge_lora,
-        eval_trajectories=held_out, chat_template=script_args.chat_template,
+        model_path,
+        trajectories,
+        training_args,
+        model_args,
+        script_args.retokenize,
+        script_args.merge_lora,
+        eval_trajectories=held_out,
+        chat_template=script_args.chat_template,
     )
     trainer.accelerator.print(f"saved {training_args.output_dir}")
     return trainer

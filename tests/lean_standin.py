@@ -103,7 +103,7 @@ def replay(pairs: list[list[str]], log) -> None:
     answers: list[str] = []
     for in_path, out_path in pairs:
         with open(in_path, encoding="utf-8") as f:
-            recorded += [json.loads("".join(l.rstrip() for l in c)) for c in chunks(f.read())]
+            recorded += [json.loads("".join(line.rstrip() for line in c)) for c in chunks(f.read())]
         with open(out_path, encoding="utf-8") as f:
             answers += ["\n".join(c) for c in chunks(f.read())]
     k = 0
@@ -166,23 +166,110 @@ def pos_of(text: str, offset: int) -> dict:
 
 # A few real Mathlib / core names, modelled exactly (clashes, resolution, dot notation).
 MATHLIB_NAMES = {
-    "add_comm", "mul_comm", "two_mul", "add_zero", "Nat.add_comm", "Nat.succ_le_iff", "Nat.succ", "Nat.pred",
-    "Nat.factorial", "Nat.gcd", "Nat.lcm", "Nat.digits", "Nat.divisors", "Nat.Prime", "Nat.sqrt", "Nat.choose",
-    "Nat.totient", "Nat.ModEq", "Real.sqrt", "Real.pi", "Real.log", "Real.exp", "Real.sin", "Real.cos",
+    "add_comm",
+    "mul_comm",
+    "two_mul",
+    "add_zero",
+    "Nat.add_comm",
+    "Nat.succ_le_iff",
+    "Nat.succ",
+    "Nat.pred",
+    "Nat.factorial",
+    "Nat.gcd",
+    "Nat.lcm",
+    "Nat.digits",
+    "Nat.divisors",
+    "Nat.Prime",
+    "Nat.sqrt",
+    "Nat.choose",
+    "Nat.totient",
+    "Nat.ModEq",
+    "Real.sqrt",
+    "Real.pi",
+    "Real.log",
+    "Real.exp",
+    "Real.sin",
+    "Real.cos",
 }
 # Namespaces whose contents are not modelled: any name in them resolves.
 MATHLIB_OPAQUE = {
-    "Nat", "Int", "Real", "Complex", "Rat", "Finset", "Set", "Polynomial", "Function", "List", "Multiset",
-    "Fin", "ZMod", "Matrix", "EuclideanGeometry", "Filter", "MeasureTheory", "Topology", "BigOperators",
-    "Mathlib", "IsLeast", "IsGreatest", "Even", "Odd", "Prime", "Irrational", "Classical", "Equiv", "Fintype",
-    "Finite", "NNReal", "ENNReal", "Metric", "deriv", "Icc", "Ioo", "abs", "Int.floor", "Nat.floor",
+    "Nat",
+    "Int",
+    "Real",
+    "Complex",
+    "Rat",
+    "Finset",
+    "Set",
+    "Polynomial",
+    "Function",
+    "List",
+    "Multiset",
+    "Fin",
+    "ZMod",
+    "Matrix",
+    "EuclideanGeometry",
+    "Filter",
+    "MeasureTheory",
+    "Topology",
+    "BigOperators",
+    "Mathlib",
+    "IsLeast",
+    "IsGreatest",
+    "Even",
+    "Odd",
+    "Prime",
+    "Irrational",
+    "Classical",
+    "Equiv",
+    "Fintype",
+    "Finite",
+    "NNReal",
+    "ENNReal",
+    "Metric",
+    "deriv",
+    "Icc",
+    "Ioo",
+    "abs",
+    "Int.floor",
+    "Nat.floor",
 }
 _IDENT = re.compile(r"(?<![\w.'`])@?([^\W\d][\w'!?]*(?:\.[^\W\d][\w'!?]*)*)")
 _BINDER = re.compile(r"[(\[{⦃]\s*([^:()\[\]{}⦃⦄]+?)\s*:\s*([^()\[\]{}:]*)")
 _QUANT = re.compile(r"(?:∀|∃|∃!|fun|λ|∑|∏)\s*([^,:=]+?)\s*(?:,|:|=>|∈|\bin\b)")
-_KEYWORDS = {"by", "sorry", "fun", "let", "have", "show", "from", "if", "then", "else", "in", "at", "with", "do",
-             "match", "Type", "Prop", "Sort", "True", "False", "theorem", "lemma", "def", "abbrev", "example",
-             "noncomputable", "private", "protected", "partial", "open", "where", "calc"}
+_KEYWORDS = {
+    "by",
+    "sorry",
+    "fun",
+    "let",
+    "have",
+    "show",
+    "from",
+    "if",
+    "then",
+    "else",
+    "in",
+    "at",
+    "with",
+    "do",
+    "match",
+    "Type",
+    "Prop",
+    "Sort",
+    "True",
+    "False",
+    "theorem",
+    "lemma",
+    "def",
+    "abbrev",
+    "example",
+    "noncomputable",
+    "private",
+    "protected",
+    "partial",
+    "open",
+    "where",
+    "calc",
+}
 
 
 class Elaborator:
@@ -219,8 +306,9 @@ class Elaborator:
         sorries: list[dict] = []
 
         def msg(severity, start, end, data):
-            messages.append({"severity": severity, "pos": pos_of(text, start), "endPos": pos_of(text, end),
-                             "data": data})
+            messages.append(
+                {"severity": severity, "pos": pos_of(text, start), "endPos": pos_of(text, end), "data": data}
+            )
 
         masked, swallow_at = comment_mask(text)
         marker = masked.find("STANDIN_SWALLOW")
@@ -249,8 +337,12 @@ class Elaborator:
             idx += 1
             if head.startswith("import "):
                 if base is not None or seen_command:
-                    msg("error", start, start + len(head),
-                        "invalid 'import' command, it must be used in the beginning of the file")
+                    msg(
+                        "error",
+                        start,
+                        start + len(head),
+                        "invalid 'import' command, it must be used in the beginning of the file",
+                    )
                     continue
                 module = head.split()[1]
                 if module.startswith("Nonexistent"):
@@ -268,8 +360,15 @@ class Elaborator:
                 for k in range(idx, close if close is not None else len(starts)):
                     j = starts[k]
                     nxt = starts[k + 1] if k + 1 < len(starts) else len(lines)
-                    self.command(masked[offsets[j]:min(offsets[nxt] - 1, len(masked))], offsets[j], text, names,
-                                 imports, msg, sorries)
+                    self.command(
+                        masked[offsets[j] : min(offsets[nxt] - 1, len(masked))],
+                        offsets[j],
+                        text,
+                        names,
+                        imports,
+                        msg,
+                        sorries,
+                    )
                 if close is None:
                     msg("error", len(text), len(text), "unexpected end of input; expected 'end'")
                     break
@@ -307,7 +406,7 @@ class Elaborator:
 
     def resolves(self, ident: str, names: set[str], imports) -> bool:
         if ident.startswith("_root_."):
-            return self.known(ident[len("_root_."):], names, imports)
+            return self.known(ident[len("_root_.") :], names, imports)
         ns = self.namespace().split(".") if self.namespace() else []
         candidates = [".".join(ns[:k] + [ident]) for k in range(len(ns), -1, -1)]
         candidates += [f"{o}.{ident}" for o in self.opens()]
@@ -335,8 +434,12 @@ class Elaborator:
                 if rest and bound[first] in ("ℕ", "Nat"):
                     field = rest.split(".")[0]
                     if not self.known(f"Nat.{field}", names, imports):
-                        msg("error", off, off + len(ident),
-                            f"invalid field '{field}', the environment does not contain 'Nat.{field}'")
+                        msg(
+                            "error",
+                            off,
+                            off + len(ident),
+                            f"invalid field '{field}', the environment does not contain 'Nat.{field}'",
+                        )
                         failed = True
                 continue
             if rest and (first in MATHLIB_OPAQUE and mathlib):
@@ -378,10 +481,14 @@ class Elaborator:
             expected = self.scopes[-1][1]
             self.scopes.pop()  # Lean's elabEnd pops the scope first, then complains about the name
             if expected != name:
-                msg("error", start, start + len(chunk.rstrip()),
-                    f"invalid 'end', name mismatch (expected {expected or 'nothing'})")
+                msg(
+                    "error",
+                    start,
+                    start + len(chunk.rstrip()),
+                    f"invalid 'end', name mismatch (expected {expected or 'nothing'})",
+                )
         elif head == "open":
-            targets = words[1:words.index("in")] if "in" in words else words[1:]
+            targets = words[1 : words.index("in")] if "in" in words else words[1:]
             for w in targets:
                 if "Unknown" in w:
                     off = start + chunk.find(w)
@@ -389,8 +496,15 @@ class Elaborator:
             if "in" in words:
                 rest_at = chunk.find(" in") + 3
                 self.scopes.append(("in", "", targets))
-                self.command(chunk[rest_at:].lstrip(), start + len(chunk[:rest_at]) + (len(chunk[rest_at:])
-                             - len(chunk[rest_at:].lstrip())), text, names, imports, msg, sorries)
+                self.command(
+                    chunk[rest_at:].lstrip(),
+                    start + len(chunk[:rest_at]) + (len(chunk[rest_at:]) - len(chunk[rest_at:].lstrip())),
+                    text,
+                    names,
+                    imports,
+                    msg,
+                    sorries,
+                )
                 self.scopes.pop()
             else:
                 self.scopes[-1][2].extend(targets)
@@ -411,7 +525,7 @@ class Elaborator:
             time.sleep(self.args.slow_s)
         m = DECL.match(chunk)
         kind = m.group(1)
-        rest = chunk[m.end():]
+        rest = chunk[m.end() :]
         name = None
         if kind != "example":
             nm = re.match(r"\s*([^\s(\[{:]+)", rest)
@@ -420,8 +534,12 @@ class Elaborator:
         if self.args.hostile:
             had_error = payload(chunk, start, self.args, msg) or had_error
         if chunk.count("(") != chunk.count(")"):
-            msg("error", start + len(chunk.rstrip()), start + len(chunk.rstrip()),
-                "unexpected end of input; expected ')'")
+            msg(
+                "error",
+                start + len(chunk.rstrip()),
+                start + len(chunk.rstrip()),
+                "unexpected end of input; expected ')'",
+            )
             had_error = True
         for e in re.finditer(r"\bSTANDIN_ERROR\b", chunk):
             msg("error", start + e.start(), start + e.end(), "Unknown identifier `STANDIN_ERROR`")
@@ -430,10 +548,10 @@ class Elaborator:
         decl_end = m.end() + (rest.find(name) + len(name) if name else 0)
         if name:
             ns = self.namespace()
-            if "protected" in chunk[:m.start(1)] and not ns and "." not in name:
+            if "protected" in chunk[: m.start(1)] and not ns and "." not in name:
                 msg("error", name_off, name_off + len(name), "protected declarations must be in a namespace")
                 had_error = True
-            full = name[len("_root_."):] if name.startswith("_root_.") else ".".join(filter(None, [ns, name]))
+            full = name[len("_root_.") :] if name.startswith("_root_.") else ".".join(filter(None, [ns, name]))
             if full in names or self.known(full, set(), imports):
                 msg("error", name_off, name_off + len(name), f"'{full}' has already been declared")
                 had_error = True
@@ -444,8 +562,14 @@ class Elaborator:
             name_end = name_off + len(name) if name else start + m.end(1)
             msg("warning", name_off, name_end, "declaration uses `sorry`")
             goal = _conclusion(chunk)
-            sorries.append({"proofState": len(sorries), "pos": pos_of(text, start + s.start()),
-                            "goal": f"⊢ {goal}", "endPos": pos_of(text, start + s.end())})
+            sorries.append(
+                {
+                    "proofState": len(sorries),
+                    "pos": pos_of(text, start + s.start()),
+                    "goal": f"⊢ {goal}",
+                    "endPos": pos_of(text, start + s.end()),
+                }
+            )
 
 
 def payload(chunk: str, start: int, args, msg) -> bool:
@@ -479,12 +603,14 @@ def payload(chunk: str, start: int, args, msg) -> bool:
             sys.stderr.flush()
             os._exit(134)
     if "STANDIN_FORK" in chunk:
+
         def fork_all() -> str:
-            for k in range(args.fork_n):
+            for _ in range(args.fork_n):
                 if os.fork() == 0:
                     time.sleep(5)
                     os._exit(0)
             return f"forked {args.fork_n} processes"
+
         report("fork", fork_all)
     return failed
 
@@ -506,8 +632,13 @@ def _conclusion(chunk: str) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--replay", nargs=2, metavar=("IN", "OUT"), action="append",
-                    help="a transcript to serve (repeat to serve several in sequence)")
+    ap.add_argument(
+        "--replay",
+        nargs=2,
+        metavar=("IN", "OUT"),
+        action="append",
+        help="a transcript to serve (repeat to serve several in sequence)",
+    )
     ap.add_argument("--import-delay", type=float, default=0.0)
     ap.add_argument("--cmd-delay", type=float, default=0.0)
     ap.add_argument("--decl-delay", type=float, default=0.0)

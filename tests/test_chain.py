@@ -60,12 +60,35 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
 
     # 2. SFT, run as a script with YAML + flags, wandb offline
     sft = tmp_path / "sft"
-    env = {**os.environ, "WANDB_MODE": "offline", "WANDB_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1",
-           "TOKENIZERS_PARALLELISM": "false"}
+    env = {
+        **os.environ,
+        "WANDB_MODE": "offline",
+        "WANDB_DIR": str(tmp_path),
+        "HF_HUB_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+    }
     run = subprocess.run(
-        [sys.executable, "recipes/sft.py", "--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(base),
-         "--train_files", str(cold), "--output_dir", str(sft), "--max_steps", "1", "--report_to", "wandb"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "recipes/sft.py",
+            "--config",
+            "configs/tiny/sft.yaml",
+            "--model_name_or_path",
+            str(base),
+            "--train_files",
+            str(cold),
+            "--output_dir",
+            str(sft),
+            "--max_steps",
+            "1",
+            "--report_to",
+            "wandb",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert list((tmp_path / "wandb").glob("offline-run-*"))
@@ -74,8 +97,20 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
 
     # 3. one expert-iteration round: sample with the SFT model through the loop, merge with the seed data, train
     ei = load_script("recipes/expert_iteration.py")
-    final = ei.main(*ei.parse(["--config", "configs/tiny/expert_iteration.yaml", "--model_name_or_path", str(sft),
-                               "--seed_files", str(cold), "--output_dir", str(tmp_path / "ei")]))
+    final = ei.main(
+        *ei.parse(
+            [
+                "--config",
+                "configs/tiny/expert_iteration.yaml",
+                "--model_name_or_path",
+                str(sft),
+                "--seed_files",
+                str(cold),
+                "--output_dir",
+                str(tmp_path / "ei"),
+            ]
+        )
+    )
     round0 = tmp_path / "ei" / "round_0"
     assert final == str(round0) and (round0 / ".complete").exists()
     samples = list(read_jsonl(round0 / "samples.rank0.jsonl"))
@@ -90,9 +125,18 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
     assert build_pairs.main(["-i", str(cold), str(round0 / "samples.rank0.jsonl"), "-o", str(pairs)]) == 0
     assert pairs.read_text().strip()
     dpo = load_script("recipes/dpo.py")
-    script_args, training_args, model_args = dpo.parse(["--config", "configs/tiny/dpo.yaml",
-                                                        "--model_name_or_path", str(round0), "--pair_files", str(pairs),
-                                                        "--output_dir", str(tmp_path / "dpo")])
+    script_args, training_args, model_args = dpo.parse(
+        [
+            "--config",
+            "configs/tiny/dpo.yaml",
+            "--model_name_or_path",
+            str(round0),
+            "--pair_files",
+            str(pairs),
+            "--output_dir",
+            str(tmp_path / "dpo"),
+        ]
+    )
     assert training_args.loss_type == ["sigmoid", "sft"] and training_args.loss_weights == [1.0, 0.5]
     dpo.main(script_args, training_args, model_args)
     assert changed(round0, tmp_path / "dpo") > 0
@@ -102,9 +146,23 @@ def test_chain(data_dir, tmp_path, tiny_engine, capsys):
     from atf.cli import main
 
     capsys.readouterr()
-    code = main(["formalize", "--engine", f"hf:{tmp_path / 'dpo'}", "-k", "2", "--max-new-tokens", "12",
-                 "--max-turns", "2", "--temperature", "0", "--json",
-                 "Show that for every natural number n, n + 0 = n."])
+    code = main(
+        [
+            "formalize",
+            "--engine",
+            f"hf:{tmp_path / 'dpo'}",
+            "-k",
+            "2",
+            "--max-new-tokens",
+            "12",
+            "--max-turns",
+            "2",
+            "--temperature",
+            "0",
+            "--json",
+            "Show that for every natural number n, n + 0 = n.",
+        ]
+    )
     result = json.loads(capsys.readouterr().out)
     # A tiny model after one step per stage writes no <tool_call>: no statement, exit code 1, and each rollout
     # stops on its first turn, "length" when it used all 12 tokens, "no_tool_call" when it ended on eos.

@@ -91,7 +91,7 @@ def check(line: str, monkeypatch) -> None:
         build_parser().parse_args(argv[1:])
         return
     if argv[0] == "accelerate":
-        argv = argv[next(i for i, a in enumerate(argv) if a.endswith(".py")):]
+        argv = argv[next(i for i, a in enumerate(argv) if a.endswith(".py")) :]
     else:
         argv = argv[1:]
     script = REPO / argv[0]
@@ -157,8 +157,20 @@ def test_every_readme_command_parses(line, monkeypatch):
 
 def test_judge_is_repeatable_and_never_eats_the_problem():
     p = build_parser()
-    args = p.parse_args(["formalize", "-k", "8", "--engine", "tiny", "--judge", "smollm2::max_new_tokens=8",
-                         "--judge", "openai:http://[::1]:8000/v1#m", "Show that 2 + 2 = 4."])
+    args = p.parse_args(
+        [
+            "formalize",
+            "-k",
+            "8",
+            "--engine",
+            "tiny",
+            "--judge",
+            "smollm2::max_new_tokens=8",
+            "--judge",
+            "openai:http://[::1]:8000/v1#m",
+            "Show that 2 + 2 = 4.",
+        ]
+    )
     assert args.judges == ["smollm2::max_new_tokens=8", "openai:http://[::1]:8000/v1#m"]
     assert args.problem == "Show that 2 + 2 = 4." and args.k == 8
     for name in ("formalize", "consistency-check", "serve-consistency"):

@@ -28,9 +28,9 @@ def test_split_never_cuts_inside_an_ipv6_host(spec, engine, options):
 
 def test_options_are_typed_and_unknown_keys_list_the_valid_ones():
     valid = engine_options("vllm:/m")
-    assert parse_options("tensor_parallel_size=4,enforce_eager=true,gpu_memory_utilization=0.8,temperature=0",
-                         valid, "s") == {"tensor_parallel_size": 4, "enforce_eager": True,
-                                         "gpu_memory_utilization": 0.8, "temperature": 0.0}
+    assert parse_options(
+        "tensor_parallel_size=4,enforce_eager=true,gpu_memory_utilization=0.8,temperature=0", valid, "s"
+    ) == {"tensor_parallel_size": 4, "enforce_eager": True, "gpu_memory_utilization": 0.8, "temperature": 0.0}
     with pytest.raises(ValueError, match=r"unknown engine option 'max_tokens'.*valid: .*max_new_tokens"):
         load_engine("tiny::max_tokens=8")
     with pytest.raises(ValueError, match="must be int"):
@@ -64,7 +64,9 @@ def test_sampling_options_reach_the_engine(tiny_engine, monkeypatch):
 
 def test_judge_spec_keeps_engine_keys_in_the_engine_and_judge_keys_in_the_judge():
     assert parse_judge_spec("openai:http://[::1]:8000/v1#q::samples=3,temperature=0.6,concurrency=4") == (
-        "openai:http://[::1]:8000/v1#q::concurrency=4", {"samples": 3, "temperature": 0.6})
+        "openai:http://[::1]:8000/v1#q::concurrency=4",
+        {"samples": 3, "temperature": 0.6},
+    )
     assert parse_judge_spec("openai:http://[::1]:8000/v1#q") == ("openai:http://[::1]:8000/v1#q", {})
     judge = load_judge("openai:http://[::1]:8000/v1#q::max_new_tokens=9,prefill=false,timeout=5")
     assert judge.params.max_new_tokens == 9 and judge.prefill is False and judge.engine._client.timeout.read == 5

@@ -71,8 +71,12 @@ def test_syntax_check_resume_after_a_tear_anywhere_in_its_last_row(tmp_path):
 
     statements = [f"import Mathlib\ntheorem t{i} (n : ℕ) : n + {i} = {i} + n := by sorry -- «ℕ» 🧮" for i in range(3)]
     inp = tmp_path / "in.jsonl"
-    inp.write_text("".join(json.dumps({"id": f"s{i}", "statement": s}, ensure_ascii=False) + "\n"
-                           for i, s in enumerate(statements)), encoding="utf-8")
+    inp.write_text(
+        "".join(
+            json.dumps({"id": f"s{i}", "statement": s}, ensure_ascii=False) + "\n" for i, s in enumerate(statements)
+        ),
+        encoding="utf-8",
+    )
     args = ["syntax-check", "-i", str(inp), "--precheck-only", "--resume", "-o"]
     full = tmp_path / "full.jsonl"
     assert main(args + [str(full)]) == 0
@@ -97,11 +101,15 @@ def test_formalize_batch_resumes_after_a_torn_trajectory_or_chosen_row(tmp_path,
     from atf.cli import main
 
     problems = tmp_path / "problems.jsonl"
-    problems.write_text("".join(json.dumps({"id": f"q{i}", "informal": f"Show n + {i} = {i} + n in ℕ."}) + "\n"
-                                for i in range(2)), encoding="utf-8")
+    problems.write_text(
+        "".join(json.dumps({"id": f"q{i}", "informal": f"Show n + {i} = {i} + n in ℕ."}) + "\n" for i in range(2)),
+        encoding="utf-8",
+    )
     statement = "import Mathlib\n\ntheorem q{} (n : ℕ) : n + {} = {} + n := by sorry".format
-    scripts = {f"Show n + {i} = {i} + n in ℕ.": [format_tool_call("syntax_check", {"statement": statement(i, i, i)}),
-                                                 "Done."] for i in range(2)}
+    scripts = {
+        f"Show n + {i} = {i} + n in ℕ.": [format_tool_call("syntax_check", {"statement": statement(i, i, i)}), "Done."]
+        for i in range(2)
+    }
     monkeypatch.setattr(atf.llm, "load_engine", lambda spec, **kw: ReplayEngine(scripts, tiny_engine.tokenizer))
 
     def run(out):

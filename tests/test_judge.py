@@ -41,7 +41,10 @@ def test_unparseable_answer_counts_as_inconsistent_and_is_reported():
 
 
 def test_instructions_echoed_as_reasons_are_dropped():
-    echo = OK.replace("same variable, hypothesis and goal", "say in REASONS what differs.") + "\n- the hypothesis 0 < n is kept"
+    echo = (
+        OK.replace("same variable, hypothesis and goal", "say in REASONS what differs.")
+        + "\n- the hypothesis 0 < n is kept"
+    )
     vote = ConsistencyChecker([ScriptedEngine("e", echo)]).check(PROBLEM, STATEMENT).votes[0]
     assert vote.verdict == "consistent" and vote.reasons == ["the hypothesis 0 < n is kept"]
 
@@ -50,7 +53,11 @@ def test_each_judge_gets_all_items_in_one_call_with_its_own_params():
     a = ScriptedEngine("a", lambda conv: OK if "prime" not in user_text(conv) else BAD)
     b = ScriptedEngine("b", OK)
     judge_b = Judge(b, params=SamplingParams(max_new_tokens=77, temperature=0.0))
-    items = [(PROBLEM, STATEMENT), ("Show that 7 is prime.", "theorem p : Nat.Prime 7 := by sorry"), (PROBLEM, STATEMENT)]
+    items = [
+        (PROBLEM, STATEMENT),
+        ("Show that 7 is prime.", "theorem p : Nat.Prime 7 := by sorry"),
+        (PROBLEM, STATEMENT),
+    ]
     results = ConsistencyChecker([a, judge_b]).check_many(items)
     assert [r.consistent for r in results] == [True, False, True]
     assert [n for n, _ in a.calls] == [3] and [n for n, _ in b.calls] == [3]
@@ -155,10 +162,15 @@ def test_oap_groups_weights_and_threshold():
     # nine property prompts + one rating prompt per item, all in one call
     assert [n for n, _ in engine.calls] == [10]
 
-    strict = ConsistencyChecker([oap_engine(no={"quantification", "constant"})], mode="oap", fv=1.0, oap=OAPConfig(threshold=0.85))
+    strict = ConsistencyChecker(
+        [oap_engine(no={"quantification", "constant"})], mode="oap", fv=1.0, oap=OAPConfig(threshold=0.85)
+    )
     result = strict.check(PROBLEM, STATEMENT)
     assert not result.consistent and result.votes[0].scores["failed"] == ["score"]
-    assert "- oap: inconsistent: score 0.806 (threshold 0.85; LP 0.75, MC 0.67, FQ 1.00, FV 1.00; rating 4.0/5)." in result.feedback()
+    assert (
+        "- oap: inconsistent: score 0.806 (threshold 0.85; LP 0.75, MC 0.67, FQ 1.00, FV 1.00; rating 4.0/5)."
+        in result.feedback()
+    )
     assert "constant (0.00): constant differs here" in result.feedback()
 
 
@@ -168,7 +180,9 @@ def test_oap_without_a_compile_fv_is_left_out_and_fv_zero_is_a_veto():
     assert vote.scores["score"] == pytest.approx((3 / 4 + 1 + 1) / 3)
     failed = ConsistencyChecker([oap_engine(no=set())], mode="oap", fv=0.0).check(PROBLEM, STATEMENT)
     assert failed.votes[0].scores["score"] == pytest.approx(1.0) and not failed.consistent  # all nine "yes"
-    assert failed.votes[0].scores["failed"] == ["FV"] and failed.votes[0].reasons[0].startswith("FV: Lean did not compile")
+    assert failed.votes[0].scores["failed"] == ["FV"] and failed.votes[0].reasons[0].startswith(
+        "FV: Lean did not compile"
+    )
 
 
 def test_oap_unreadable_property_scores_zero_and_rating_gate():
@@ -182,7 +196,9 @@ def test_oap_unreadable_property_scores_zero_and_rating_gate():
     assert vote.scores["failed"] == ["unreadable", "rating"]
     assert "operator: answer unreadable, so the vote counts as inconsistent" in vote.reasons
     assert "rating gate: overall rating 2.0 is below the required 3" in vote.reasons
-    gate_only = ConsistencyChecker([oap_engine(no=set(), rating="RATING: 2")], mode="oap", fv=1.0, oap=OAPConfig(min_rating=3))
+    gate_only = ConsistencyChecker(
+        [oap_engine(no=set(), rating="RATING: 2")], mode="oap", fv=1.0, oap=OAPConfig(min_rating=3)
+    )
     vote = gate_only.check(PROBLEM, STATEMENT).votes[0]
     assert vote.scores["failed"] == ["rating"] and vote.scores["score"] == 1.0 and vote.verdict == "inconsistent"
     unreadable_only = ConsistencyChecker([oap_engine(no=set(), unreadable={"formula"})], mode="oap", fv=1.0)
@@ -285,7 +301,10 @@ def test_align_findings_spans_and_verdicts():
     result = ConsistencyChecker([good, picky], mode="align").check(PROBLEM, STATEMENT)
     assert result.verdict == "undecidable" and not result.consistent
     assert [v.verdict for v in result.votes] == ["faithful", "undecidable"]
-    assert '- picky: undecidable.\n  - undecidable: "positive integer" <-> `(n : ℕ)`: is 0 positive here?' in result.feedback()
+    assert (
+        '- picky: undecidable.\n  - undecidable: "positive integer" <-> `(n : ℕ)`: is 0 positive here?'
+        in result.feedback()
+    )
 
     wrong = ScriptedEngine("wrong", findings_json(("n^2 + n", "n ^ 3 + n", "unfaithful", "exponent changed")))
     result = ConsistencyChecker([good, picky, wrong], mode="align").check(PROBLEM, STATEMENT)
@@ -306,7 +325,9 @@ def test_align_majority_of_samples():
     judge = Judge(ScriptedEngine("s", lambda conv: [ok, bad, ok]), params=SamplingParams(temperature=1.0), samples=3)
     vote = ConsistencyChecker([judge], mode="align").check(PROBLEM, STATEMENT).votes[0]
     assert vote.verdict == "faithful" and vote.samples_parsed == 3
-    judge = Judge(ScriptedEngine("s", lambda conv: [ok, "junk", bad]), params=SamplingParams(temperature=1.0), samples=3)
+    judge = Judge(
+        ScriptedEngine("s", lambda conv: [ok, "junk", bad]), params=SamplingParams(temperature=1.0), samples=3
+    )
     vote = ConsistencyChecker([judge], mode="align").check(PROBLEM, STATEMENT).votes[0]
     assert vote.verdict == "unfaithful" and not vote.parsed  # junk counts as a defect: 2 of 3
 
@@ -337,7 +358,9 @@ def test_oap_fv_auto_with_the_real_syntax_checker():
 
 def test_reasons_of_every_readable_sample_reach_the_feedback():
     other = "VERDICT: inconsistent\nREASONS:\n- the conclusion should be Odd, not Even"
-    judge = Judge(ScriptedEngine("s", lambda conv: [BAD, "junk", other]), params=SamplingParams(temperature=0.7), samples=3)
+    judge = Judge(
+        ScriptedEngine("s", lambda conv: [BAD, "junk", other]), params=SamplingParams(temperature=0.7), samples=3
+    )
     result = ConsistencyChecker([judge]).check(PROBLEM, STATEMENT)
     vote = result.votes[0]
     assert vote.reasons == ["n must be an integer, not a natural number", "the conclusion should be Odd, not Even"]
@@ -366,10 +389,15 @@ def test_a_repeated_quote_is_placed_by_occurrence_context_or_reading_order():
     reply = by_occurrence.replace('"explanation"', '"lean_occurrence": 2, "explanation"')
     result = ConsistencyChecker([ScriptedEngine("j", reply)], mode="align").check(problem, statement)
     f = result.findings[0]
-    assert f.lean_span == (second + 2, second + 5) and f.informal_span == (problem.index("y = 2"), problem.index("y = 2") + 5)
+    assert f.lean_span == (second + 2, second + 5) and f.informal_span == (
+        problem.index("y = 2"),
+        problem.index("y = 2") + 5,
+    )
     assert f"occurrence 2 of 2, line 1, column {second + 3}" in result.feedback()
     by_context = reply.replace('"lean_occurrence": 2', '"lean_context": "(h₁ : y = 2)"')
-    assert ConsistencyChecker([ScriptedEngine("j", by_context)], mode="align").check(problem, statement).findings[0].lean_span == (second + 2, second + 5)
+    assert ConsistencyChecker([ScriptedEngine("j", by_context)], mode="align").check(problem, statement).findings[
+        0
+    ].lean_span == (second + 2, second + 5)
     in_order = findings_json(("x = 2", "= 2", "faithful", ""), ("y = 2", "= 2", "unfaithful", "y differs"))
     found = ConsistencyChecker([ScriptedEngine("j", in_order)], mode="align").check(problem, statement).findings
     assert found[0].lean_span == (statement.index("x = 2") + 2, statement.index("x = 2") + 5)

@@ -135,19 +135,46 @@ def test_no_answer_that_ends_inconsistent_hedges_or_retracts_is_read_as_consiste
     assert wrongly_consistent == []
 
 
-HEADS = ["VERDICT: consistent", "**VERDICT:** consistent", "VERDICT: **Consistent**", "## Verdict\nconsistent",
-         '{"verdict": "consistent"}', "\\boxed{consistent}", "Final verdict: consistent", "VERDICT: yes",
-         "<think>x</think>VERDICT: consistent", "hmm</think>\nVERDICT: Consistent", "Consistent."]
-NEGATIVE_TAILS = [
-    "\nActually, it is inconsistent.", "\nWait, the bound differs.", "\nREASONS:\n- the hypothesis h is dropped",
-    "\nREASONS:\n- it does not match the problem", "\nHowever, on reflection the statement is wrong.",
-    "\nREASONS:\n- the exponent should be 3", "? No.", " (not really)", ", but the domain is wrong",
-    "\nREASONS:\n- the conclusion is not the same as the problem's", "\nOn second thought: inconsistent.",
-    "\nVERDICT: inconsistent", "\n\\boxed{inconsistent}", '\n{"verdict": "inconsistent"}', " - probably",
-    "\nREASONS:\n- ℕ instead of ℤ", "\nREASONS:\n- the statement is missing the hypothesis x > 0",
-    "\nREASONS:\n- the constant 5 was changed to 6", "\nHmm, the quantifier is different.", "\n<think>let me re-check",
+HEADS = [
+    "VERDICT: consistent",
+    "**VERDICT:** consistent",
+    "VERDICT: **Consistent**",
+    "## Verdict\nconsistent",
+    '{"verdict": "consistent"}',
+    "\\boxed{consistent}",
+    "Final verdict: consistent",
+    "VERDICT: yes",
+    "<think>x</think>VERDICT: consistent",
+    "hmm</think>\nVERDICT: Consistent",
+    "Consistent.",
 ]
-POSITIVE_TAILS = ["", "\nREASONS:\n- same hypotheses and goal", "\nREASONS:\n- nothing is dropped\n- no constant is changed"]
+NEGATIVE_TAILS = [
+    "\nActually, it is inconsistent.",
+    "\nWait, the bound differs.",
+    "\nREASONS:\n- the hypothesis h is dropped",
+    "\nREASONS:\n- it does not match the problem",
+    "\nHowever, on reflection the statement is wrong.",
+    "\nREASONS:\n- the exponent should be 3",
+    "? No.",
+    " (not really)",
+    ", but the domain is wrong",
+    "\nREASONS:\n- the conclusion is not the same as the problem's",
+    "\nOn second thought: inconsistent.",
+    "\nVERDICT: inconsistent",
+    "\n\\boxed{inconsistent}",
+    '\n{"verdict": "inconsistent"}',
+    " - probably",
+    "\nREASONS:\n- ℕ instead of ℤ",
+    "\nREASONS:\n- the statement is missing the hypothesis x > 0",
+    "\nREASONS:\n- the constant 5 was changed to 6",
+    "\nHmm, the quantifier is different.",
+    "\n<think>let me re-check",
+]
+POSITIVE_TAILS = [
+    "",
+    "\nREASONS:\n- same hypotheses and goal",
+    "\nREASONS:\n- nothing is dropped\n- no constant is changed",
+]
 
 
 def test_every_positive_head_followed_by_a_negative_tail_is_not_consistent():

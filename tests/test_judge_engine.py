@@ -11,7 +11,10 @@ from atf.judge.scoring import DIGITS_1_5, YES_NO, option_probabilities, option_t
 from atf.llm import SamplingParams
 
 ITEMS = [
-    ("Show that for every positive integer n, n^2 + n is even.", "theorem t (n : ℕ) (hn : 0 < n) : Even (n ^ 2 + n) := by sorry"),
+    (
+        "Show that for every positive integer n, n^2 + n is even.",
+        "theorem t (n : ℕ) (hn : 0 < n) : Even (n ^ 2 + n) := by sorry",
+    ),
     ("Prove that 7 is prime.", "theorem p : Nat.Prime 7 := by sorry"),
 ]
 
@@ -35,7 +38,9 @@ def test_tiny_engine_vote_and_align(tiny_engine):
     no_prefill = Judge(tiny_engine, params=SamplingParams(max_new_tokens=12, temperature=0.0), prefill=False)
     raw = ConsistencyChecker([no_prefill]).check_many(ITEMS[:1])[0].votes[0].raw[0]
     assert not raw.startswith("VERDICT:")
-    assert_handled(ConsistencyChecker([judge], mode="align").check_many(ITEMS), {"faithful", "unfaithful", "undecidable"})
+    assert_handled(
+        ConsistencyChecker([judge], mode="align").check_many(ITEMS), {"faithful", "unfaithful", "undecidable"}
+    )
 
 
 @pytest.mark.integration
@@ -107,7 +112,9 @@ def test_logprob_judges_explain_their_weak_properties(tiny_engine, monkeypatch):
     monkeypatch.setattr(scoring, "option_probabilities", fixed)
     asked = []
     generate = tiny_engine.generate
-    monkeypatch.setattr(tiny_engine, "generate", lambda prompts, params: asked.append(params) or generate(prompts, params))
+    monkeypatch.setattr(
+        tiny_engine, "generate", lambda prompts, params: asked.append(params) or generate(prompts, params)
+    )
     judge = Judge(tiny_engine, params=SamplingParams(max_new_tokens=8, temperature=0.0))
     vote = ConsistencyChecker([judge], mode="oap", fv=1.0).check(*ITEMS[0]).votes[0]
     assert OAP_PROPERTIES[2].name == "formula" and len(asked) == 1 and asked[0].max_new_tokens == 48

@@ -233,13 +233,22 @@ def test_the_loop_records_an_errored_check_and_the_model_may_try_again(tiny_engi
         FunctionTool("syntax_check", SYNTAX_SCHEMA, lambda reqs: [ToolResult(True, "ok") for _ in reqs]),
         FunctionTool("consistency_check", CONSISTENCY_SCHEMA, lambda reqs: [next(answers) for _ in reqs]),
     ]
-    call = lambda name: format_tool_call(name, {"statement": good})
+
+    def call(name):
+        return format_tool_call(name, {"statement": good})
+
     script = {"p": [call("syntax_check"), call("consistency_check"), call("consistency_check")]}
     (t,) = ToolLoop(ReplayEngine(script, tiny_engine.tokenizer), tools, AgentConfig()).run(["p"])
     assert [(c.name, c.passed, c.error) for c in t.calls] == [
-        ("syntax_check", True, False), ("consistency_check", False, True), ("consistency_check", True, False)
+        ("syntax_check", True, False),
+        ("consistency_check", False, True),
+        ("consistency_check", True, False),
     ]
-    assert [m["content"] for m in t.messages if m["role"] == "tool"][1] == UNAVAILABLE and t.success and t.stop_reason == "passed"
+    assert (
+        [m["content"] for m in t.messages if m["role"] == "tool"][1] == UNAVAILABLE
+        and t.success
+        and t.stop_reason == "passed"
+    )
     assert rule_violations(t) == []
     assert t.tool_errored and not keep_for_sft(t)  # it answered a failure once: not training data
 
@@ -269,8 +278,18 @@ def test_oap_and_align_isolate_a_failed_item_too(mode, ok):
             if "Rate how faithfully" in text:
                 answer = "RATING: 5"
             elif "Align the problem" in text:
-                answer = json.dumps({"findings": [{"informal": "n^2 + n is even", "lean": "Even (n ^ 2 + n)",
-                                                   "label": "faithful", "explanation": "same goal"}]})
+                answer = json.dumps(
+                    {
+                        "findings": [
+                            {
+                                "informal": "n^2 + n is even",
+                                "lean": "Even (n ^ 2 + n)",
+                                "label": "faithful",
+                                "explanation": "same goal",
+                            }
+                        ]
+                    }
+                )
             else:
                 answer = "ANSWER: yes\nWHY: kept"
             choice = {"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}

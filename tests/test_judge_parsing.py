@@ -12,7 +12,11 @@ from atf.judge.parsing import (
 @pytest.mark.parametrize(
     "text, verdict, reasons",
     [
-        ("VERDICT: consistent\nREASONS:\n- same hypotheses\n- same goal", "consistent", ["same hypotheses", "same goal"]),
+        (
+            "VERDICT: consistent\nREASONS:\n- same hypotheses\n- same goal",
+            "consistent",
+            ["same hypotheses", "same goal"],
+        ),
         ("**Verdict:** Inconsistent\n**Reasons:**\n1. n must be positive", "inconsistent", ["n must be positive"]),
         ("VERDICT: **inconsistent**.\nREASONS: x is real, not natural", "inconsistent", ["x is real, not natural"]),
         ("## VERDICT - not consistent\n* the bound is 10, not 100", "inconsistent", ["the bound is 10, not 100"]),
@@ -50,11 +54,21 @@ def test_strip_thinking():
 
 @pytest.mark.parametrize(
     "text, answer",
-    [("ANSWER: yes", True), ("answer: **No**", False), ("Yes", True), ('{"answer": "no"}', False),
-     ("ANSWER: yes or no", None), ("I would say yes", None), ("ANSWER: yes\nANSWER: no", False),
-     ("ANSWER: yes\nWHY: nothing is dropped", True), ("ANSWER: yes, but the domain differs", None),
-     ("ANSWER: yes\nWHY: the bound should be 10", None), ("ANSWER: yes\nActually, no.", None),
-     ("Let me think.</think>\nANSWER: no\nWHY: ℕ instead of ℤ", False), ("ANSWER: yes?", None)],
+    [
+        ("ANSWER: yes", True),
+        ("answer: **No**", False),
+        ("Yes", True),
+        ('{"answer": "no"}', False),
+        ("ANSWER: yes or no", None),
+        ("I would say yes", None),
+        ("ANSWER: yes\nANSWER: no", False),
+        ("ANSWER: yes\nWHY: nothing is dropped", True),
+        ("ANSWER: yes, but the domain differs", None),
+        ("ANSWER: yes\nWHY: the bound should be 10", None),
+        ("ANSWER: yes\nActually, no.", None),
+        ("Let me think.</think>\nANSWER: no\nWHY: ℕ instead of ℤ", False),
+        ("ANSWER: yes?", None),
+    ],
 )
 def test_yes_no(text, answer):
     assert parse_yes_no(text) is answer
@@ -62,8 +76,16 @@ def test_yes_no(text, answer):
 
 @pytest.mark.parametrize(
     "text, rating",
-    [("RATING: 4", 4), ("Rating: **5/5**", 5), ("3", 3), ('{"rating": 2}', 2), ("RATING: 7", None),
-     ("RATING: <1-5>", None), ("I rate it 4", None), ("RATING: 4\nRATING: 2", 2)],
+    [
+        ("RATING: 4", 4),
+        ("Rating: **5/5**", 5),
+        ("3", 3),
+        ('{"rating": 2}', 2),
+        ("RATING: 7", None),
+        ("RATING: <1-5>", None),
+        ("I rate it 4", None),
+        ("RATING: 4\nRATING: 2", 2),
+    ],
 )
 def test_rating(text, rating):
     assert parse_rating(text) == rating
@@ -85,8 +107,12 @@ def test_findings_as_object_list_and_json_lines():
 
 @pytest.mark.parametrize(
     "text",
-    ['{"findings": []}', "no json here", '[{"informal": "a", "lean": "b", "label": "fine"}]',
-     '{"findings": [{"informal": "a", "lean": "b"}]}'],
+    [
+        '{"findings": []}',
+        "no json here",
+        '[{"informal": "a", "lean": "b", "label": "fine"}]',
+        '{"findings": [{"informal": "a", "lean": "b"}]}',
+    ],
 )
 def test_unreadable_findings_are_none(text):
     assert parse_findings(text) is None

@@ -28,7 +28,12 @@ def test_check_batch_and_health():
         assert body["consistent"] is True and body["votes"][0]["name"] == "j" and "passed" in body["feedback"]
         r = client.post(
             "/check_batch",
-            json={"items": [{"problem": "Show 1 + 2 = 3.", "statement": s} for s in ("theorem t : 1 + 2 = 3 := by sorry", "theorem t : 1 + 2 = 4 := by sorry")]},
+            json={
+                "items": [
+                    {"problem": "Show 1 + 2 = 3.", "statement": s}
+                    for s in ("theorem t : 1 + 2 = 3 := by sorry", "theorem t : 1 + 2 = 4 := by sorry")
+                ]
+            },
         )
         results = r.json()["results"]
         assert [x["consistent"] for x in results] == [True, False]
@@ -56,7 +61,12 @@ def test_concurrent_requests_share_judge_calls():
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             replies = await asyncio.gather(
-                *(client.post("/check", json={"problem": f"Show {i} = {i}.", "statement": f"theorem t : {i} = {i} := rfl"}) for i in range(8))
+                *(
+                    client.post(
+                        "/check", json={"problem": f"Show {i} = {i}.", "statement": f"theorem t : {i} = {i} := rfl"}
+                    )
+                    for i in range(8)
+                )
             )
         await app.state.queue.aclose()
         return replies
@@ -71,12 +81,22 @@ def test_cli_jsonl_in_out_and_resume(tmp_path, monkeypatch, capsys):
     engine = ScriptedEngine("scripted", judge_reply)
     monkeypatch.setattr(atf.llm, "load_engine", lambda spec: engine)
     src = tmp_path / "items.jsonl"
-    rows = [{"id": f"r{i}", "problem": "Show 1 + 2 = 3.", "statement": f"theorem t : 1 + 2 = {3 + (i == 1)} := by sorry"} for i in range(3)]
+    rows = [
+        {"id": f"r{i}", "problem": "Show 1 + 2 = 3.", "statement": f"theorem t : 1 + 2 = {3 + (i == 1)} := by sorry"}
+        for i in range(3)
+    ]
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = tmp_path / "out.jsonl"
-    assert main(["consistency-check", "--input", str(src), "--output", str(out), "--judge", "tiny", "--batch-size", "2"]) == 0
+    assert (
+        main(["consistency-check", "--input", str(src), "--output", str(out), "--judge", "tiny", "--batch-size", "2"])
+        == 0
+    )
     got = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [(g["id"], g["input_line"], g["consistent"]) for g in got] == [("r0", 1, True), ("r1", 2, False), ("r2", 3, True)]
+    assert [(g["id"], g["input_line"], g["consistent"]) for g in got] == [
+        ("r0", 1, True),
+        ("r1", 2, False),
+        ("r2", 3, True),
+    ]
     assert [n for n, _ in engine.calls] == [2, 1]
 
     # a crash after the first record, mid-write of the second: resume redoes only what is missing

@@ -22,7 +22,10 @@ def test_beq_counts_fields_and_labels(data_dir):
     assert first.candidate.startswith("theorem thm_Q") and first.gold.startswith("theorem exercise_1_17")
     assert first.label is False and first.human_labels == [False]
     assert first.header.startswith("import Mathlib")
-    by_gen = {g: sum(i.label for i in items if i.meta["generator"] == g) for g in ("o1-generated", "rautoformalizer-generated")}
+    by_gen = {
+        g: sum(i.label for i in items if i.meta["generator"] == g)
+        for g in ("o1-generated", "rautoformalizer-generated")
+    }
     assert by_gen == {"o1-generated": 39, "rautoformalizer-generated": 31}
 
 
@@ -44,7 +47,9 @@ def test_formalalign_human_labels_and_problem_extraction(data_dir):
     assert first.problem == "Expand the product $(x+1)^2 \\cdot x$. Show that it is x^3 + 2x^2 + x."
     assert first.human_labels == [False, True, False] and first.label is False  # majority of three
     assert first.meta["misalign_type"] == "constant" and first.gold is None
-    assert first.full_candidate().startswith("import Mathlib") and first.full_candidate().rstrip().endswith(":= by sorry")
+    assert first.full_candidate().startswith("import Mathlib") and first.full_candidate().rstrip().endswith(
+        ":= by sorry"
+    )
 
 
 def test_splits_partition_by_problem(data_dir):

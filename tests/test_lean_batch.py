@@ -183,7 +183,9 @@ def test_group_command_layout_keeps_statements_apart():
     assert lines[len(cmd.probes)] == f"namespace {cmd.blocks[0].namespace}"
     for b in cmd.blocks:
         assert lines[b.first_line - 1] == f"namespace {b.namespace}"
-        assert lines[b.sentinel_line - 1] == f'#print "{b.marker}"' and lines[b.sentinel_line - 2] == f"end {b.namespace}"
+        assert (
+            lines[b.sentinel_line - 1] == f'#print "{b.marker}"' and lines[b.sentinel_line - 2] == f"end {b.namespace}"
+        )
     # the noncomputable section the third statement leaves open is closed inside its block
     assert lines[cmd.blocks[2].sentinel_line - 3] == "end"
     assert prepare(parse_statement(MIXED[5])).alone_reason == "declares a global instance"
@@ -195,8 +197,14 @@ def test_group_command_layout_keeps_statements_apart():
 @pytest.mark.integration
 def test_faulty_answers_never_shift_a_verdict():
     base = [H + f"theorem t{i} : {'STANDIN_ERROR' if i % 3 == 0 else i} = {i} := by sorry" for i in range(10)]
-    faults = {1: "STANDIN_STDERR_ANSWER", 3: "STANDIN_DOUBLE", 4: "STANDIN_DOUBLE_LATE", 5: "STANDIN_MALFORMED",
-              7: "STANDIN_UNKNOWN_SHAPE", 8: "STANDIN_MISSING"}
+    faults = {
+        1: "STANDIN_STDERR_ANSWER",
+        3: "STANDIN_DOUBLE",
+        4: "STANDIN_DOUBLE_LATE",
+        5: "STANDIN_MALFORMED",
+        7: "STANDIN_UNKNOWN_SHAPE",
+        8: "STANDIN_MISSING",
+    }
     faulty = [s + (f"  -- {faults[i]}" if i in faults else "") for i, s in enumerate(base)]
     with checker(timeout_s=1.0) as clean_checker:
         expected = [(r.ok, r.errors) for r in clean_checker.check_many(base)]
@@ -231,29 +239,47 @@ CLEAN = M + "theorem clean (x : ℕ) : x + 0 = x := by sorry"
 USES_SQRT = M + "theorem uses_sqrt : sqrt 4 = 2 := by sorry"  # `sqrt` is `Real.sqrt` only under `open Real`
 CROSS_TALK = {
     # generalized field notation looks for exactly `Nat.double`, which the wrapper would rename
-    "dotted name": ([M + "def Nat.double (n : ℕ) : ℕ := 2 * n\ntheorem t (n : ℕ) : n.double = 2 * n := by sorry"],
-                    [(True, [])]),
+    "dotted name": (
+        [M + "def Nat.double (n : ℕ) : ℕ := 2 * n\ntheorem t (n : ℕ) : n.double = 2 * n := by sorry"],
+        [(True, [])],
+    ),
     # Mathlib has `add_comm` at the root: declaring it again is an error, but not inside a namespace
-    "root lemma name": ([M + "theorem add_comm (a b : ℕ) : a + b = b + a := by sorry"],
-                        [(False, ["'add_comm' has already been declared"])]),
-    "protected at the root": ([M + "protected theorem foo : 1 = 1 := by sorry"],
-                              [(False, ["protected declarations must be in a namespace"])]),
+    "root lemma name": (
+        [M + "theorem add_comm (a b : ℕ) : a + b = b + a := by sorry"],
+        [(False, ["'add_comm' has already been declared"])],
+    ),
+    "protected at the root": (
+        [M + "protected theorem foo : 1 = 1 := by sorry"],
+        [(False, ["protected declarations must be in a namespace"])],
+    ),
     # the names of the old wrapper namespaces (ATF_S<k>) could be guessed and reached from another statement
-    "guessed wrapper name": ([M + "def helper : ℕ := 1\ntheorem t0 : helper = 1 := by sorry",
-                              M + "theorem t1 : ATF_S1.helper = 1 := by sorry"],
-                             [(True, []), (False, ["Unknown identifier `ATF_S1.helper`"])]),
+    "guessed wrapper name": (
+        [
+            M + "def helper : ℕ := 1\ntheorem t0 : helper = 1 := by sorry",
+            M + "theorem t1 : ATF_S1.helper = 1 := by sorry",
+        ],
+        [(True, []), (False, ["Unknown identifier `ATF_S1.helper`"])],
+    ),
     # a `mutual` left open takes the wrapper's `end`: the `open Real` before it then reaches later statements
-    "open mutual": ([M + "open Real\nmutual\ntheorem m0 : 1 = 1 := by sorry", USES_SQRT],
-                    [(False, ["unexpected end of input; expected 'end'"]), (False, ["Unknown identifier `sqrt`"])]),
+    "open mutual": (
+        [M + "open Real\nmutual\ntheorem m0 : 1 = 1 := by sorry", USES_SQRT],
+        [(False, ["unexpected end of input; expected 'end'"]), (False, ["Unknown identifier `sqrt`"])],
+    ),
     # a stray `end` closes the wrapper's namespace (Lean pops the scope before it checks the name)
-    "stray end": ([M + "end\nopen Real\ntheorem e0 : 1 = 1 := by sorry", USES_SQRT],
-                  [(False, ["invalid 'end', insufficient scopes"]), (False, ["Unknown identifier `sqrt`"])]),
+    "stray end": (
+        [M + "end\nopen Real\ntheorem e0 : 1 = 1 := by sorry", USES_SQRT],
+        [(False, ["invalid 'end', insufficient scopes"]), (False, ["Unknown identifier `sqrt`"])],
+    ),
     # a named section left open is closed by name inside the block (Lean rejects a bare `end` for it)
-    "named section left open": ([M + "section Foo\nopen Real\ntheorem s0 : sqrt 4 = 2 := by sorry", USES_SQRT],
-                                [(True, []), (False, ["Unknown identifier `sqrt`"])]),
+    "named section left open": (
+        [M + "section Foo\nopen Real\ntheorem s0 : sqrt 4 = 2 := by sorry", USES_SQRT],
+        [(True, []), (False, ["Unknown identifier `sqrt`"])],
+    ),
     # balanced scoped commands stay inside their block (a guard: true before and after)
-    "balanced open": ([M + "open Real\ntheorem o0 : sqrt 4 = 2 := by sorry", USES_SQRT],
-                      [(True, []), (False, ["Unknown identifier `sqrt`"])]),
+    "balanced open": (
+        [M + "open Real\ntheorem o0 : sqrt 4 = 2 := by sorry", USES_SQRT],
+        [(True, []), (False, ["Unknown identifier `sqrt`"])],
+    ),
 }
 
 
@@ -311,8 +337,9 @@ def test_statements_of_different_owners_never_share_a_command(tmp_path):
             c.check_many(stmts, owners=["a", "b"])
     assert all(r.ok for r in results)
     cmds = sorted(r["cmd"] for r in sent(tmp_path) if "env" in r)
-    assert sorted(tuple(f"t{i} :" in cmd for i in range(5)) for cmd in cmds) == sorted([
-        (True, False, True, False, False), (False, True, False, True, False), (False, False, False, False, True)])
+    assert sorted(tuple(f"t{i} :" in cmd for i in range(5)) for cmd in cmds) == sorted(
+        [(True, False, True, False, False), (False, True, False, True, False), (False, False, False, False, True)]
+    )
 
 
 def test_a_hung_statement_never_delays_another_owners_verdicts(tmp_path):
@@ -342,21 +369,24 @@ def test_verdicts_are_handed_over_as_soon_as_they_are_known():
     assert seen == [(0, True), (1, True), (2, True), (3, False)]
 
 
-@pytest.mark.parametrize("text,reason", [
-    ("mutual\ntheorem a : 1 = 1 := by sorry\nend\ntheorem t : 1 = 1 := by sorry", "opens a `mutual`"),
-    ("namespace Foo\ntheorem t : 1 = 1 := by sorry\nend Foo", "opens a `namespace`"),
-    ("end\ntheorem t : 1 = 1 := by sorry", "closes a scope it did not open"),
-    ("def Nat.double (n : ℕ) := 2 * n\ntheorem t : 1 = 1 := by sorry", "dotted name `Nat.double`"),
-    ("protected theorem t : 1 = 1 := by sorry", "uses `protected`"),
-    ('scoped notation "x" => 1\ntheorem t : 1 = 1 := by sorry', "uses `scoped`"),
-    ("attribute [scoped simp] foo\ntheorem t : 1 = 1 := by sorry", "global or scoped attribute"),
-    ('syntax "foo" : term\ntheorem t : 1 = 1 := by sorry', "uses `syntax`"),
-    ("alias foo := bar\ntheorem t : 1 = 1 := by sorry", "uses `alias`"),
-    ("theorem t : ATF_0123_0.x = 1 := by sorry", "wrapper's namespace"),
-    ("theorem «my thm» : 1 = 1 := by sorry", "probes cannot name"),
-    ("section\nopen Real\nlocal notation \"τ\" => 2 * π\ntheorem t : τ = τ := by sorry\nend", None),
-    ("attribute [local simp] add_comm\nset_option maxRecDepth 1000 in\ntheorem t : 1 = 1 := by sorry", None),
-])
+@pytest.mark.parametrize(
+    "text,reason",
+    [
+        ("mutual\ntheorem a : 1 = 1 := by sorry\nend\ntheorem t : 1 = 1 := by sorry", "opens a `mutual`"),
+        ("namespace Foo\ntheorem t : 1 = 1 := by sorry\nend Foo", "opens a `namespace`"),
+        ("end\ntheorem t : 1 = 1 := by sorry", "closes a scope it did not open"),
+        ("def Nat.double (n : ℕ) := 2 * n\ntheorem t : 1 = 1 := by sorry", "dotted name `Nat.double`"),
+        ("protected theorem t : 1 = 1 := by sorry", "uses `protected`"),
+        ('scoped notation "x" => 1\ntheorem t : 1 = 1 := by sorry', "uses `scoped`"),
+        ("attribute [scoped simp] foo\ntheorem t : 1 = 1 := by sorry", "global or scoped attribute"),
+        ('syntax "foo" : term\ntheorem t : 1 = 1 := by sorry', "uses `syntax`"),
+        ("alias foo := bar\ntheorem t : 1 = 1 := by sorry", "uses `alias`"),
+        ("theorem t : ATF_0123_0.x = 1 := by sorry", "wrapper's namespace"),
+        ("theorem «my thm» : 1 = 1 := by sorry", "probes cannot name"),
+        ('section\nopen Real\nlocal notation "τ" => 2 * π\ntheorem t : τ = τ := by sorry\nend', None),
+        ("attribute [local simp] add_comm\nset_option maxRecDepth 1000 in\ntheorem t : 1 = 1 := by sorry", None),
+    ],
+)
 def test_what_is_checked_alone(text, reason):
     got = prepare(parse_statement("import Mathlib\n" + text)).alone_reason
     assert (got is None) if reason is None else (reason in got), got

@@ -28,17 +28,32 @@ def kinds(text):
         ('bar"x"', [("ident", "bar"), ("string", '"x"')]),
         ("r#check", [("ident", "r"), ("hash", "#check")]),
         # interpolation: braces are code, nested braces and strings inside
-        ('s!"a{f "}"}b"', [("ident", "s!"), ("istr_open", '"a{'), ("ident", "f"), ("string", '"}"'),
-                          ("istr_close", '}b"')]),
-        ('m!"{ {x := 1} }"', [("ident", "m!"), ("istr_open", '"{'), ("symbol", "{"), ("ident", "x"),
-                             ("symbol", ":="), ("number", "1"), ("symbol", "}"), ("istr_close", '}"')]),
+        (
+            's!"a{f "}"}b"',
+            [("ident", "s!"), ("istr_open", '"a{'), ("ident", "f"), ("string", '"}"'), ("istr_close", '}b"')],
+        ),
+        (
+            'm!"{ {x := 1} }"',
+            [
+                ("ident", "m!"),
+                ("istr_open", '"{'),
+                ("symbol", "{"),
+                ("ident", "x"),
+                ("symbol", ":="),
+                ("number", "1"),
+                ("symbol", "}"),
+                ("istr_close", '}"'),
+            ],
+        ),
         ('s!"\\{x}"', [("ident", "s!"), ("string", '"\\{x}"')]),
         ('f!"{e}"', [("ident", "f!"), ("istr_open", '"{'), ("ident", "e"), ("istr_close", '}"')]),
         ('throwError "{e}"', [("ident", "throwError"), ("string", '"{e}"')]),  # read both ways: see below
         # char literals vs primes vs `''` and Mathlib's `∑'`
         ("h' x₁' 'a'", [("ident", "h'"), ("ident", "x₁'"), ("char", "'a'")]),
-        ("'\\'' '\\x41' '\\u0041' '\\n'", [("char", "'\\''"), ("char", "'\\x41'"), ("char", "'\\u0041'"),
-                                          ("char", "'\\n'")]),
+        (
+            "'\\'' '\\x41' '\\u0041' '\\n'",
+            [("char", "'\\''"), ("char", "'\\x41'"), ("char", "'\\u0041'"), ("char", "'\\n'")],
+        ),
         ("f '' s", [("ident", "f"), ("symbol", "''"), ("ident", "s")]),
         ("∑' n", [("symbol", "∑'"), ("ident", "n")]),
         # comments nest; the character after `/-` is skipped unread; doc comments are tokens
@@ -51,8 +66,19 @@ def kinds(text):
         ("x.«a b».c", [("ident", "x.«a b».c")]),
         ("`«IO».x", [("name", "`«IO».x")]),
         ("t.{u}", [("ident", "t"), ("symbol", "."), ("symbol", "{"), ("ident", "u"), ("symbol", "}")]),
-        ("#[1] %[x]", [("symbol", "#"), ("symbol", "["), ("number", "1"), ("symbol", "]"), ("symbol", "%"),
-                       ("symbol", "["), ("ident", "x"), ("symbol", "]")]),
+        (
+            "#[1] %[x]",
+            [
+                ("symbol", "#"),
+                ("symbol", "["),
+                ("number", "1"),
+                ("symbol", "]"),
+                ("symbol", "%"),
+                ("symbol", "["),
+                ("ident", "x"),
+                ("symbol", "]"),
+            ],
+        ),
         ("1_000 0x1F 2.5e-3", [("number", "1_000"), ("number", "0x1F"), ("number", "2.5e-3")]),
         ("λ Π Σ", [("symbol", "λ"), ("symbol", "Π"), ("symbol", "Σ")]),
     ],
@@ -65,7 +91,10 @@ def test_tokens_agree_with_lean(text, expected):
 
 def test_names_drop_guillemets():
     assert [t.name for t in scan("«IO».Process.run `«Lean».Elab «unsafeBaseIO»").tokens] == [
-        "IO.Process.run", "Lean.Elab", "unsafeBaseIO"]
+        "IO.Process.run",
+        "Lean.Elab",
+        "unsafeBaseIO",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -92,9 +121,50 @@ def test_plain_string_braces_are_read_both_ways():
     assert "ambiguous string literal" in scan('"{\\" }"').problems[0].message
 
 
-_FRAGMENTS = ['"', "'", "r#", '#"', "{", "}", "(", ")", "«", "»", "/-", "-/", "--", "\n", " ", "s!", "\\", "a",
-              "x'", "#eval", "`", "`(", "@[", "]", "⟨", "⟩", "0x", "1.", "e", ":=", "theorem", "sorry", "∑'", "''",
-              "IO", ".", "\t", "\r", "é", "λ", "𝔽", "₁"]
+_FRAGMENTS = [
+    '"',
+    "'",
+    "r#",
+    '#"',
+    "{",
+    "}",
+    "(",
+    ")",
+    "«",
+    "»",
+    "/-",
+    "-/",
+    "--",
+    "\n",
+    " ",
+    "s!",
+    "\\",
+    "a",
+    "x'",
+    "#eval",
+    "`",
+    "`(",
+    "@[",
+    "]",
+    "⟨",
+    "⟩",
+    "0x",
+    "1.",
+    "e",
+    ":=",
+    "theorem",
+    "sorry",
+    "∑'",
+    "''",
+    "IO",
+    ".",
+    "\t",
+    "\r",
+    "é",
+    "λ",
+    "𝔽",
+    "₁",
+]
 
 
 def test_fuzz_the_lexer_never_crashes_and_tokens_are_ordered():

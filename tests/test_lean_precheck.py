@@ -24,15 +24,15 @@ def test_a_plain_statement_passes():
         ("#check Nat", "`#check` is not part of a statement"),
         ("#foo_cmd x", "`#foo_cmd` is not part of a statement"),
         ('run_cmd Lean.logInfo "x"', "`run_cmd` is not allowed"),
-        ("elab \"zero\" : term => return Lean.mkNatLit 0", "`elab` is not allowed"),
-        ("macro \"zero\" : term => `(0)", "`macro` is not allowed"),
+        ('elab "zero" : term => return Lean.mkNatLit 0', "`elab` is not allowed"),
+        ('macro "zero" : term => `(0)', "`macro` is not allowed"),
         ("macro_rules | `(foo) => `(0)", "`macro_rules` is not allowed"),
-        ("syntax \"foo\" : term", "`syntax` is not allowed"),
+        ('syntax "foo" : term', "`syntax` is not allowed"),
         ("initialize counter : Nat ← pure 0", "`initialize` is not allowed"),
         ('@[extern "c_fn"] opaque f : Nat → Nat', "`extern` is not allowed"),
         ("@[implemented_by g] def f : Nat := 1", "`implemented_by` is not allowed"),
         ("unsafe def f : Nat := 1", "`unsafe` is not allowed"),
-        ("def f : IO Unit := IO.FS.writeFile \"x\" \"y\"", "it refers to IO"),
+        ('def f : IO Unit := IO.FS.writeFile "x" "y"', "it refers to IO"),
         ("@[norm_num Nat.succ _] def ext : Nat := 1", "attribute `norm_num` is not allowed"),
         ("attribute [simp] Nat.add_comm", ""),  # allowed (global attribute: checked alone, not rejected)
         ("attribute [local aesop safe tactic myTac] foo", "Aesop clauses with user tactics are not allowed"),
@@ -44,7 +44,7 @@ def test_a_plain_statement_passes():
         ("namespace A\nend B", "`end B` does not match the `namespace` opened at 2:0 (expected `end A`)"),
         ("namespace A.B\nend A.B", ""),
         ("noncomputable section", ""),
-        ("local notation3 \"n\" => (2 : ℕ)", ""),
+        ('local notation3 "n" => (2 : ℕ)', ""),
         ("abbrev answer_solution : ℕ := sorry", ""),
     ],
 )
@@ -101,9 +101,11 @@ def test_prose_and_fences_are_blanked_with_a_warning_keeping_line_numbers():
     ],
 )
 def test_options_that_lift_limits_are_clamped_in_the_text_sent_to_lean(option, asked, sent):
-    for text in (f"import Mathlib\nset_option {option} {asked}\ntheorem t : 1 = 1 := by sorry",
-                 f"import Mathlib\nset_option {option} {asked} in\ntheorem t : 1 = 1 := by sorry",
-                 f"import Mathlib\ntheorem t : 1 = 1 := by\n  set_option {option} {asked} in sorry"):
+    for text in (
+        f"import Mathlib\nset_option {option} {asked}\ntheorem t : 1 = 1 := by sorry",
+        f"import Mathlib\nset_option {option} {asked} in\ntheorem t : 1 = 1 := by sorry",
+        f"import Mathlib\ntheorem t : 1 = 1 := by\n  set_option {option} {asked} in sorry",
+    ):
         report = run_precheck(text)
         assert report.ok, report.errors
         assert f"set_option {option} {sent}" in report.text and f"{option} {asked}" not in report.text
@@ -139,7 +141,7 @@ def test_fences_inside_a_doc_comment_are_lean_text():
 
 
 def test_words_inside_comments_and_strings_are_not_commands():
-    text = _with('-- #eval would be bad\n/- unsafe macro -/', 'theorem t : "#eval run_cmd".length = 12 := by sorry')
+    text = _with("-- #eval would be bad\n/- unsafe macro -/", 'theorem t : "#eval run_cmd".length = 12 := by sorry')
     assert precheck(text) == []
 
 

@@ -112,8 +112,9 @@ def _replay(pairs, tmp_path) -> int:
     round_trips = 0
     for n, (inp, out) in enumerate(pairs):
         log = tmp_path / f"sent{n}.jsonl"
-        with LeanRepl([sys.executable, STANDIN, "--log", str(log), "--replay", str(inp), str(out)],
-                      sandbox="none") as repl:
+        with LeanRepl(
+            [sys.executable, STANDIN, "--log", str(log), "--replay", str(inp), str(out)], sandbox="none"
+        ) as repl:
             for request, expected in zip(read_requests(inp), read_responses(out)):
                 expected_requests.append(request)
                 answer = repl.send(request, timeout_s=20)
@@ -127,8 +128,16 @@ def _replay(pairs, tmp_path) -> int:
 
 
 def test_driver_replays_the_checker_transcripts_through_the_protocol(transcripts, tmp_path):
-    useful = {"readme", "file_env", "variables", "unknown_environment", "unknown_tactic", "pickle_environment",
-              "dup_sorries", "H20231020"}
+    useful = {
+        "readme",
+        "file_env",
+        "variables",
+        "unknown_environment",
+        "unknown_tactic",
+        "pickle_environment",
+        "dup_sorries",
+        "H20231020",
+    }
     pairs = [p for p in transcripts if p[0].name[: -len(".in")] in useful]
     assert {p[0].name[: -len(".in")] for p in pairs} == useful
     assert _replay(pairs, tmp_path) > len(pairs)
@@ -141,7 +150,9 @@ def test_driver_replays_every_transcript_through_the_protocol(transcripts, tmp_p
 
 def test_replay_stand_in_refuses_a_request_that_differs_from_the_transcript(data_dir):
     root = data_dir / "lean-repl-transcripts"
-    with LeanRepl([sys.executable, STANDIN, "--replay", str(root / "readme.in"), str(root / "readme.expected.out")],
-                  sandbox="none") as repl:
+    with LeanRepl(
+        [sys.executable, STANDIN, "--replay", str(root / "readme.in"), str(root / "readme.expected.out")],
+        sandbox="none",
+    ) as repl:
         answer = parse_response(repl.send({"cmd": "def f (x : Unit) : Nat := by exact 0"}, timeout_s=20))
     assert isinstance(answer, ReplError) and "differs from the transcript" in answer.message

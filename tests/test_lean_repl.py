@@ -135,9 +135,14 @@ def test_a_repeated_answer_that_arrives_late_is_caught_by_its_env_id():
         assert err.value.kind == "protocol" and not repl.alive
 
 
-@pytest.mark.parametrize("marker,kind,words", [("STANDIN_MALFORMED", "protocol", "malformed answer"),
-                                               ("STANDIN_UNKNOWN_SHAPE", "protocol", "unknown shape"),
-                                               ("STANDIN_MISSING", "timeout", "did not answer within")])
+@pytest.mark.parametrize(
+    "marker,kind,words",
+    [
+        ("STANDIN_MALFORMED", "protocol", "malformed answer"),
+        ("STANDIN_UNKNOWN_SHAPE", "protocol", "unknown shape"),
+        ("STANDIN_MISSING", "timeout", "did not answer within"),
+    ],
+)
 def test_a_malformed_unknown_or_missing_answer_fails_that_request_only(marker, kind, words):
     with standin() as repl:
         env = repl.header_env(["Mathlib"], timeout_s=10)

@@ -62,16 +62,35 @@ def targets(tmp_path):
     tmp_secret.write_text(f"SECRET-{token}")
     listener = Listener()
     write_path = Path(STANDIN).parent / f"pwned-{token[:8]}"  # the stand-in's own directory: bound read-only
-    yield {"token": token, "home_secret": home_secret, "tmp_secret": tmp_secret, "listener": listener,
-           "write_path": write_path, "tmp_write": tmp_path / "pwned"}
+    yield {
+        "token": token,
+        "home_secret": home_secret,
+        "tmp_secret": tmp_secret,
+        "listener": listener,
+        "write_path": write_path,
+        "tmp_write": tmp_path / "pwned",
+    }
     listener.close()
     home_secret.unlink(missing_ok=True)
     write_path.unlink(missing_ok=True)
 
 
 def hostile(targets, secret: Path, write: Path, sandbox, **kwargs) -> SyntaxChecker:
-    argv = [sys.executable, STANDIN, "--hostile", "--secret-path", str(secret), "--write-path", str(write),
-            "--connect-port", str(targets["listener"].port), "--alloc-mb", "1024", "--fork-n", "300"]
+    argv = [
+        sys.executable,
+        STANDIN,
+        "--hostile",
+        "--secret-path",
+        str(secret),
+        "--write-path",
+        str(write),
+        "--connect-port",
+        str(targets["listener"].port),
+        "--alloc-mb",
+        "1024",
+        "--fork-n",
+        "300",
+    ]
     return SyntaxChecker(argv, sandbox=sandbox, timeout_s=20, **kwargs)
 
 
@@ -91,7 +110,10 @@ def _batch(payloads):
 @pytest.mark.integration
 def test_every_payload_is_contained_and_fails_only_its_statement(targets):
     config = SandboxConfig(address_space_mb=512, max_processes=32)
-    for secret, write in [(targets["home_secret"], targets["write_path"]), (targets["tmp_secret"], targets["tmp_write"])]:
+    for secret, write in [
+        (targets["home_secret"], targets["write_path"]),
+        (targets["tmp_secret"], targets["tmp_write"]),
+    ]:
         stmts = _batch(PAYLOADS)
         with hostile(targets, secret, write, config) as c:
             results = c.check_many(stmts)
@@ -125,13 +147,16 @@ def test_the_repl_runs_unprivileged_without_home_network_or_host_files(tmp_path)
     import json
     import subprocess
 
-    script = (f"import json, os, socket; print(json.dumps([os.getuid(), os.environ.get('HOME'), "
-              f"os.path.exists({str(tmp_path)!r}), [n for _, n in socket.if_nameindex()], "
-              f"open('/proc/self/status').read().split('NoNewPrivs:')[1].split()[0], "
-              f"os.access({sys.executable!r}, os.W_OK)]))")
+    script = (
+        f"import json, os, socket; print(json.dumps([os.getuid(), os.environ.get('HOME'), "
+        f"os.path.exists({str(tmp_path)!r}), [n for _, n in socket.if_nameindex()], "
+        f"open('/proc/self/status').read().split('NoNewPrivs:')[1].split()[0], "
+        f"os.access({sys.executable!r}, os.W_OK)]))"
+    )
     launch = build_launch([sys.executable, "-c", script], None, None, SandboxConfig())
-    done = subprocess.run(launch.argv, env=launch.env, start_new_session=True, capture_output=True, text=True,
-                          timeout=30, check=False)
+    done = subprocess.run(
+        launch.argv, env=launch.env, start_new_session=True, capture_output=True, text=True, timeout=30, check=False
+    )
     assert done.returncode == 0, done.stderr
     uid, home, sees_host_tmp, interfaces, no_new_privs, can_write_toolchain = json.loads(done.stdout)
     assert uid != 0 and (os.geteuid() == 0 or uid == os.getuid())  # as root: an unprivileged uid of its own
@@ -148,9 +173,12 @@ def test_the_address_space_cap_is_sized_from_the_libraries_lean_can_map(tmp_path
     from atf.lean.sandbox import library_mb
 
     project = tmp_path / "project"
-    for rel, mb in [(".lake/packages/mathlib/.lake/build/lib/lean/Mathlib.olean", 1500),
-                    (".lake/packages/mathlib/.lake/build/lib/lean/Mathlib/Data.olean.server", 300),
-                    (".lake/build/lib/lean/Proj.olean", 200), (".lake/build/lib/lean/Proj.ilean", 900)]:
+    for rel, mb in [
+        (".lake/packages/mathlib/.lake/build/lib/lean/Mathlib.olean", 1500),
+        (".lake/packages/mathlib/.lake/build/lib/lean/Mathlib/Data.olean.server", 300),
+        (".lake/build/lib/lean/Proj.olean", 200),
+        (".lake/build/lib/lean/Proj.ilean", 900),
+    ]:
         f = project / rel
         f.parent.mkdir(parents=True, exist_ok=True)
         with open(f, "wb") as out:
@@ -160,8 +188,9 @@ def test_the_address_space_cap_is_sized_from_the_libraries_lean_can_map(tmp_path
 
     def cap(config):
         launch = build_launch([sys.executable, "-c", script], str(project), None, config)
-        done = subprocess.run(launch.argv, env=launch.env, cwd=launch.cwd, capture_output=True, text=True,
-                              timeout=30, check=True)
+        done = subprocess.run(
+            launch.argv, env=launch.env, cwd=launch.cwd, capture_output=True, text=True, timeout=30, check=True
+        )
         return int(done.stdout)
 
     venv = library_mb((str(Path(sys.executable).parent.parent),))  # the "toolchain" of this command
@@ -187,8 +216,10 @@ def test_a_missing_bwrap_is_a_clear_error(monkeypatch):
 
 def test_restricted_user_namespaces_are_detected_and_said(monkeypatch, tmp_path):
     fake = tmp_path / "bwrap"
-    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace, likely because the kernel "
-                    "does not allow non-privileged user namespaces.' >&2\nexit 1\n")
+    fake.write_text(
+        "#!/bin/sh\necho 'bwrap: No permissions to create new namespace, likely because the kernel "
+        "does not allow non-privileged user namespaces.' >&2\nexit 1\n"
+    )
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
     with pytest.raises(LeanUnavailable, match="User namespaces are probably restricted") as err:
@@ -201,8 +232,9 @@ def test_memory_watch_and_relative_paths_work_through_the_sandbox(monkeypatch):
     from atf.lean import LeanRepl, ReplFailure
 
     monkeypatch.chdir(Path(STANDIN).parent.parent)
-    with LeanRepl([sys.executable, "tests/lean_standin.py", "--oom-mb", "200"], max_memory_mb=120,
-                  poll_interval_s=0.05) as repl:
+    with LeanRepl(
+        [sys.executable, "tests/lean_standin.py", "--oom-mb", "200"], max_memory_mb=120, poll_interval_s=0.05
+    ) as repl:
         env = repl.header_env(["Mathlib"], timeout_s=20)
         with pytest.raises(ReplFailure) as err:
             repl.command("theorem t : STANDIN_OOM = 1 := by sorry", env, timeout_s=20)

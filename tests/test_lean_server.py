@@ -49,8 +49,11 @@ def test_with_share_commands_concurrent_requests_share_one_grouped_lean_command(
 def test_by_default_concurrent_requests_share_a_batch_but_never_a_lean_command():
     checker = SyntaxChecker([sys.executable, STANDIN])
     app = create_app(checker, max_batch=64, max_wait_s=0.2)
-    requests = [[H + "theorem a : 1 = 1 := by sorry", H + "theorem b : 2 = 2 := by sorry"],
-                [H + "theorem c : 3 = 3 := by sorry"], [H + "theorem d : STANDIN_ERROR = 1 := by sorry"]]
+    requests = [
+        [H + "theorem a : 1 = 1 := by sorry", H + "theorem b : 2 = 2 := by sorry"],
+        [H + "theorem c : 3 = 3 := by sorry"],
+        [H + "theorem d : STANDIN_ERROR = 1 := by sorry"],
+    ]
 
     async def main():
         transport = httpx.ASGITransport(app=app)

@@ -66,12 +66,17 @@ sorry
 
 def test_def_statement_when_there_is_no_theorem():
     # ProofNet phrases "construct X" problems as a def whose body is sorry
-    st = parse_statement("import Mathlib\n\ndef exercise (G : Type*) [Group G] (hG : Nat.card G = 5) :\n  CommGroup G := sorry")
+    st = parse_statement(
+        "import Mathlib\n\ndef exercise (G : Type*) [Group G] (hG : Nat.card G = 5) :\n  CommGroup G := sorry"
+    )
     assert (st.kind, st.name, st.conclusion) == ("def", "exercise", "CommGroup G")
 
 
 def test_comments_and_strings_do_not_split_or_count():
-    text = 'import Mathlib\n-- theorem fake : False := by sorry\n/- nested /- comment -/ theorem x -/\ntheorem real (s : String) (h : s = "theorem := (") : True := by sorry'
+    text = (
+        "import Mathlib\n-- theorem fake : False := by sorry\n/- nested /- comment -/ theorem x -/\n"
+        'theorem real (s : String) (h : s = "theorem := (") : True := by sorry'
+    )
     st = parse_statement(text)
     assert st.name == "real"
     assert [b.type for b in st.binders] == ["String", 's = "theorem := ("']
@@ -117,13 +122,20 @@ def test_lexer_reports_unterminated_comment_and_string_and_brackets():
 
 
 def test_universe_parameters_and_binders_holding_brackets_in_strings_and_chars():
-    text = 'import Mathlib\ntheorem t.{u, v} (α : Type u) (s : String) (h : s = ")") (c : Char) (hc : c = \'(\')\n' \
-           '    (g : String → ℕ) (hg : g "{" = 1) : s.length = 1 := by sorry'
+    text = (
+        "import Mathlib\ntheorem t.{u, v} (α : Type u) (s : String) (h : s = \")\") (c : Char) (hc : c = '(')\n"
+        '    (g : String → ℕ) (hg : g "{" = 1) : s.length = 1 := by sorry'
+    )
     st = parse_statement(text)
     assert st.name == "t"
     assert [(b.names, b.type) for b in st.binders] == [
-        (["α"], "Type u"), (["s"], "String"), (["h"], 's = ")"'), (["c"], "Char"), (["hc"], "c = '('"),
-        (["g"], "String → ℕ"), (["hg"], 'g "{" = 1'),
+        (["α"], "Type u"),
+        (["s"], "String"),
+        (["h"], 's = ")"'),
+        (["c"], "Char"),
+        (["hc"], "c = '('"),
+        (["g"], "String → ℕ"),
+        (["hg"], 'g "{" = 1'),
     ]
     assert st.conclusion == "s.length = 1"
 
@@ -132,8 +144,10 @@ def test_commands_start_anywhere_outside_brackets_but_not_inside_terms():
     text = "import Mathlib\ntheorem a : 1 = 1 := by sorry def x := 1\ntheorem t (h : ∀ n, n = n) : True := by sorry"
     assert [c.keyword for c in split_commands(scan(text))] == ["import", "theorem", "def", "theorem"]
     # `open ... in` inside a proof and `deriving`/`class abbrev` continuations do not split
-    text = ("import Mathlib\nclass abbrev R (α : Type) := Ring α\nstructure P where\n  x : ℕ\nderiving Repr\n"
-            "theorem t : 1 = 1 := by\n  open Nat in simp\n  sorry")
+    text = (
+        "import Mathlib\nclass abbrev R (α : Type) := Ring α\nstructure P where\n  x : ℕ\nderiving Repr\n"
+        "theorem t : 1 = 1 := by\n  open Nat in simp\n  sorry"
+    )
     assert [c.keyword for c in split_commands(scan(text))] == ["import", "class", "structure", "theorem"]
 
 

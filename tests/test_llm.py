@@ -6,7 +6,13 @@ import pytest
 from atf.llm import SamplingParams, load_engine, render_prompt
 from atf.llm.openai_engine import OpenAIEngine, tool_calls_to_text
 
-TOOLS = [{"name": "syntax_check", "description": "compile", "parameters": {"type": "object", "properties": {"statement": {"type": "string"}}}}]
+TOOLS = [
+    {
+        "name": "syntax_check",
+        "description": "compile",
+        "parameters": {"type": "object", "properties": {"statement": {"type": "string"}}},
+    }
+]
 
 
 def test_sampling_params_reject_bad_values():
@@ -51,13 +57,22 @@ def test_chat_template_renders_hermes_tools_and_marks_only_assistant_tokens(tiny
     tok = tiny_engine.tokenizer
     msgs = [
         {"role": "user", "content": "Formalize: 1 + 1 = 2"},
-        {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "syntax_check", "arguments": {"statement": "theorem t : 1 + 1 = 2 := by sorry"}}}]},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"function": {"name": "syntax_check", "arguments": {"statement": "theorem t : 1 + 1 = 2 := by sorry"}}}
+            ],
+        },
         {"role": "tool", "content": "ok"},
         {"role": "assistant", "content": "done"},
     ]
     text = tok.apply_chat_template(msgs, tools=TOOLS, tokenize=False)
     assert "<tools>\n" + json.dumps(TOOLS[0]) in text
-    assert '<tool_call>\n{"name": "syntax_check", "arguments": {"statement": "theorem t : 1 + 1 = 2 := by sorry"}}\n</tool_call><|im_end|>' in text
+    assert (
+        '<tool_call>\n{"name": "syntax_check", "arguments": {"statement": "theorem t : 1 + 1 = 2 := by sorry"}}'
+        "\n</tool_call><|im_end|>" in text
+    )
     assert "<|im_start|>user\n<tool_response>\nok\n</tool_response><|im_end|>" in text
     enc = tok.apply_chat_template(msgs, tools=TOOLS, tokenize=True, return_dict=True, return_assistant_tokens_mask=True)
     kept = tok.decode([t for t, m in zip(enc["input_ids"], enc["assistant_masks"]) if m])
@@ -72,7 +87,10 @@ def test_openai_engine_over_a_fake_server_turns_tool_calls_into_hermes_text():
         body = json.loads(request.content)
         seen.append((request.url.path, body))
         if request.url.path.endswith("/chat/completions"):
-            call = {"type": "function", "function": {"name": "syntax_check", "arguments": json.dumps({"statement": "s"})}}
+            call = {
+                "type": "function",
+                "function": {"name": "syntax_check", "arguments": json.dumps({"statement": "s"})},
+            }
             choices = [{"message": {"content": None, "tool_calls": [call]}, "finish_reason": "tool_calls"}] * body["n"]
         else:
             choices = [{"text": "abc", "finish_reason": "length"}]
@@ -80,7 +98,9 @@ def test_openai_engine_over_a_fake_server_turns_tool_calls_into_hermes_text():
 
     eng = OpenAIEngine("http://x/v1", "m", transport=httpx.MockTransport(handler))
     out = eng.chat([[{"role": "user", "content": "q"}]], SamplingParams(n=2, max_new_tokens=9), tools=TOOLS)
-    assert [c.text for c in out[0]] == ['<tool_call>\n{"name": "syntax_check", "arguments": {"statement": "s"}}\n</tool_call>'] * 2
+    assert [c.text for c in out[0]] == [
+        '<tool_call>\n{"name": "syntax_check", "arguments": {"statement": "s"}}\n</tool_call>'
+    ] * 2
     path, body = seen[0]
     assert path == "/v1/chat/completions" and body["tools"][0]["type"] == "function" and body["max_tokens"] == 9
     gen = eng.generate([[1, 2, 3]], SamplingParams(temperature=0))
@@ -89,16 +109,24 @@ def test_openai_engine_over_a_fake_server_turns_tool_calls_into_hermes_text():
 
 
 def test_openai_engine_reports_server_errors():
-    eng = OpenAIEngine("http://x/v1", "m", transport=httpx.MockTransport(lambda r: httpx.Response(503, text="overloaded")))
+    eng = OpenAIEngine(
+        "http://x/v1", "m", transport=httpx.MockTransport(lambda r: httpx.Response(503, text="overloaded"))
+    )
     with pytest.raises(RuntimeError, match="503: overloaded"):
         eng.chat([[{"role": "user", "content": "q"}]], SamplingParams())
 
 
 def test_tool_calls_to_text_keeps_content_first():
-    assert tool_calls_to_text("think", [{"name": "a", "arguments": {}}]) == 'think\n<tool_call>\n{"name": "a", "arguments": {}}\n</tool_call>'
+    assert (
+        tool_calls_to_text("think", [{"name": "a", "arguments": {}}])
+        == 'think\n<tool_call>\n{"name": "a", "arguments": {}}\n</tool_call>'
+    )
 
 
 @pytest.mark.slow
 def test_shipped_smollm2_answers_a_chat(smollm2_engine):
-    out = smollm2_engine.chat([[{"role": "user", "content": "What is 2+2? Answer with a number."}]], SamplingParams(max_new_tokens=20, temperature=0))
+    out = smollm2_engine.chat(
+        [[{"role": "user", "content": "What is 2+2? Answer with a number."}]],
+        SamplingParams(max_new_tokens=20, temperature=0),
+    )
     assert "4" in out[0][0].text

@@ -38,6 +38,10 @@ def test_ci_accepts_an_empty_tier_but_not_a_failing_one(tmp_path):
     for code, ok in ((5, True), (1, False), (0, True)):
         stub.write_text(f"#!/bin/sh\nexit {code}\n")
         stub.chmod(0o755)
-        run = subprocess.run(["bash", "-euo", "pipefail", "-c", f"{line}\necho reached"],
-                             env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, capture_output=True, text=True)
+        run = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", f"{line}\necho reached"],
+            env={"PATH": f"{tmp_path}:/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+        )
         assert ("reached" in run.stdout) == ok, (code, run.stdout, run.stderr)

@@ -52,8 +52,11 @@ def test_oversized_and_malformed_requests_get_short_4xx_without_echo(kind, app):
         wrong_types = {"statements": [1] * 8} if kind == "syntax" else {"items": [{"problem": 1}] * 8}
         r = client.post(path(kind), json=wrong_types)
         assert r.status_code == 422 and "+" in r.json()["detail"] and len(r.content) < 1200
-        r = client.post(path(kind), content=json.dumps(payload(kind, [H + "theorem t : \ud800 = 1 := by sorry"])),
-                        headers={"content-type": "application/json"})
+        r = client.post(
+            path(kind),
+            content=json.dumps(payload(kind, [H + "theorem t : \ud800 = 1 := by sorry"])),
+            headers={"content-type": "application/json"},
+        )
         assert r.status_code == 422 and "unicode" in r.json()["detail"].lower() and len(r.content) < 500
         r = client.post(path(kind), json=payload(kind, [OK]))
         assert r.status_code == 200 and len(r.json()["results"]) == 1
@@ -166,8 +169,11 @@ def test_work_of_a_disconnected_client_is_dropped_from_the_queue():
     def raw_post(problem):
         body = json.dumps({"problem": problem, "statement": OK}).encode()
         s = socket.create_connection(("127.0.0.1", port))
-        s.sendall(b"POST /check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        s.sendall(
+            b"POST /check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
         return s
 
     try:

@@ -1,6 +1,6 @@
 """Consistency-check tool server: a thin door to `atf serve-consistency` (see `--help`).
 
-    python tools/consistency_server.py --port 8002 --judge smollm2 --mode vote
+python tools/consistency_server.py --port 8002 --judge smollm2 --mode vote
 """
 
 import sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The syntax-check tool server: a door into `atf serve-syntax` (see `atf serve-syntax --help`).
 
-    python tools/syntax_server.py --port 8001 --workers 2 --max-memory-mb 24000
+python tools/syntax_server.py --port 8001 --workers 2 --max-memory-mb 24000
 """
 
 import sys

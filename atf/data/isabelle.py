@@ -86,8 +86,14 @@ def _path(name: str, data_dir: Path | str | None) -> Path:
 
 def _candidate(c: dict, correct: bool) -> IsaCandidate:
     extra = {k: c[k] for k in ("naive_label", "semantic_score", "symbolic_score") if k in c}
-    return IsaCandidate(int(c["idx"]), c.get("formal_problem") or "", c.get("back_informal_problem") or "",
-                        correct, c.get("syntax"), extra)
+    return IsaCandidate(
+        int(c["idx"]),
+        c.get("formal_problem") or "",
+        c.get("back_informal_problem") or "",
+        correct,
+        c.get("syntax"),
+        extra,
+    )
 
 
 def load_math(split: Literal["all", "test", "train"] = "test", data_dir: Path | str | None = None) -> list[IsaProblem]:
@@ -102,9 +108,16 @@ def load_math(split: Literal["all", "test", "train"] = "test", data_dir: Path | 
                 continue
             problem = f"{row['natural_problem'].strip()} The final answer is ${row['natural_answer'].strip()}$."
             cands = [_candidate(c, c.get("label") == 1) for c in row["candidates_gpt4"]]
-            out.append(IsaProblem(row["id"], "MATH", row["split"], problem, cands,
-                                  meta={"type": row.get("type"), "level": row.get("level"),
-                                        "answer": row.get("natural_answer")}))
+            out.append(
+                IsaProblem(
+                    row["id"],
+                    "MATH",
+                    row["split"],
+                    problem,
+                    cands,
+                    meta={"type": row.get("type"), "level": row.get("level"), "answer": row.get("natural_answer")},
+                )
+            )
     return out
 
 
@@ -119,8 +132,9 @@ def minif2f_problem_text(informal: str) -> str:
     return f"{m.group(1).strip()} The final answer is ${m.group(2).strip()}$."
 
 
-def load_minif2f(split: Literal["all", "test", "valid"] = "all", data_dir: Path | str | None = None,
-                 oracle_only: bool = False) -> list[IsaProblem]:
+def load_minif2f(
+    split: Literal["all", "test", "valid"] = "all", data_dir: Path | str | None = None, oracle_only: bool = False
+) -> list[IsaProblem]:
     """miniF2F problems; correct = in `equivalence_oracle`. oracle_only keeps the 256 problems that have one."""
     if split not in ("all", "test", "valid"):
         raise ValueError(f"split must be all, test or valid, got {split!r}")
@@ -135,7 +149,15 @@ def load_minif2f(split: Literal["all", "test", "valid"] = "all", data_dir: Path 
                 continue
             good = set(oracle or [])
             cands = [_candidate(c, int(c["idx"]) in good) for c in row["candidates_gpt4"]]
-            out.append(IsaProblem(row["problem_name"], "miniF2F", row["split"],
-                                  minif2f_problem_text(row["informal_statement"]), cands,
-                                  gold=row.get("oracle_isabelle"), meta={"has_oracle": oracle is not None}))
+            out.append(
+                IsaProblem(
+                    row["problem_name"],
+                    "miniF2F",
+                    row["split"],
+                    minif2f_problem_text(row["informal_statement"]),
+                    cands,
+                    gold=row.get("oracle_isabelle"),
+                    meta={"has_oracle": oracle is not None},
+                )
+            )
     return out

@@ -73,7 +73,7 @@ class LabelledItem:
 
 
 def split_of(problem: str) -> str:
-    """"dev" or "test": a fixed half of problems, by the sha1 of the informal text."""
+    """ "dev" or "test": a fixed half of problems, by the sha1 of the informal text."""
     digest = hashlib.sha1(problem.strip().encode("utf-8")).hexdigest()
     return "dev" if int(digest[:8], 16) % 2 == 0 else "test"
 

@@ -1,8 +1,8 @@
 """Consistency check: an ensemble of LLM judges decides whether a Lean 4 statement says what the problem says.
 
-    from atf.judge import ConsistencyChecker, ConsistencyResult
-    checker = ConsistencyChecker(judges, mode="vote" | "oap" | "align")
-    checker.check(problem, statement) -> ConsistencyResult (.consistent, .votes, .findings, .feedback())
+from atf.judge import ConsistencyChecker, ConsistencyResult
+checker = ConsistencyChecker(judges, mode="vote" | "oap" | "align")
+checker.check(problem, statement) -> ConsistencyResult (.consistent, .votes, .findings, .feedback())
 """
 
 from atf.judge.checker import ConsistencyChecker

@@ -73,7 +73,7 @@ def locate(
 
 
 def where(span: tuple[int, int] | None, quote: str | None, text: str) -> str:
-    """"occurrence k of n, line l, column c" when the quote repeats in the text (1-based), else ""."""
+    """ "occurrence k of n, line l, column c" when the quote repeats in the text (1-based), else ""."""
     found = occurrences(quote, text)
     if span is None or len(found) < 2 or span not in found:
         return ""
@@ -94,8 +94,14 @@ def findings_from(raw: list[dict], problem: str, statement: str, judge: str) -> 
         )
         lean = locate(f["lean"], statement, f.get("lean_context"), f.get("lean_occurrence"), after_l, taken_l)
         after_i, after_l = (informal or (after_i, after_i))[0], (lean or (after_l, after_l))[0]
-        notes = [f"{side} quote: {w}" for side, w in (("problem", where(informal, f["informal"], problem)),
-                                                       ("Lean", where(lean, f["lean"], statement))) if w]
+        notes = [
+            f"{side} quote: {w}"
+            for side, w in (
+                ("problem", where(informal, f["informal"], problem)),
+                ("Lean", where(lean, f["lean"], statement)),
+            )
+            if w
+        ]
         out.append(
             Finding(
                 informal=f["informal"],

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from atf.judge.align import priority_verdict, run_align
 from atf.judge.judge import Judge, as_judges
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 Mode = Literal["vote", "oap", "align"]
 MODES = ("vote", "oap", "align")
-FVSource = Union[float, bool, Callable[[Sequence[str]], Sequence[float | bool]], Literal["auto"], None]
+FVSource = float | bool | Callable[[Sequence[str]], Sequence[float | bool]] | Literal["auto"] | None
 
 
 def syntax_fv(statements: Sequence[str], checker: Any = None) -> list[float | None]:

@@ -47,24 +47,41 @@ def _add_checker_args(p: argparse.ArgumentParser) -> None:
     from atf.judge.oap import OAPConfig
 
     add_judges(p, JUDGE_HELP)
-    p.add_argument("--mode", choices=("vote", "oap", "align"), default=default_of(ConsistencyChecker, "mode"),
-                   help="how judges decide (default %(default)s)")
-    p.add_argument("--max-new-tokens", type=int,
-                   help=f"max new tokens for every judge that does not set it ({default_params().max_new_tokens}; "
-                        f"{default_params(thinking=True).max_new_tokens} for thinking judges)")
-    p.add_argument("--temperature", type=float,
-                   help=f"temperature for every judge that does not set it ({default_params().temperature}: greedy)")
-    p.add_argument("--samples", type=int,
-                   help=f"answers per question per judge that does not set it ({default_of(Judge, 'samples')}); "
-                        ">1 takes the majority (needs temperature > 0)")
+    p.add_argument(
+        "--mode",
+        choices=("vote", "oap", "align"),
+        default=default_of(ConsistencyChecker, "mode"),
+        help="how judges decide (default %(default)s)",
+    )
+    p.add_argument(
+        "--max-new-tokens",
+        type=int,
+        help=f"max new tokens for every judge that does not set it ({default_params().max_new_tokens}; "
+        f"{default_params(thinking=True).max_new_tokens} for thinking judges)",
+    )
+    p.add_argument(
+        "--temperature",
+        type=float,
+        help=f"temperature for every judge that does not set it ({default_params().temperature}: greedy)",
+    )
+    p.add_argument(
+        "--samples",
+        type=int,
+        help=f"answers per question per judge that does not set it ({default_of(Judge, 'samples')}); "
+        ">1 takes the majority (needs temperature > 0)",
+    )
     p.add_argument(
         "--fv",
         default=default_of(ConsistencyChecker, "fv"),
         help="oap mode formal validity, a veto when 0: auto (a Lean compile by atf.lean.SyntaxChecker; left out "
-             "where only the pre-check ran), none, or a number 0..1 (default %(default)s)",
+        "where only the pre-check ran), none, or a number 0..1 (default %(default)s)",
     )
-    p.add_argument("--oap-threshold", type=float, default=default_of(OAPConfig, "threshold"),
-                   help="oap mode: score a judge must reach (default %(default)s)")
+    p.add_argument(
+        "--oap-threshold",
+        type=float,
+        default=default_of(OAPConfig, "threshold"),
+        help="oap mode: score a judge must reach (default %(default)s)",
+    )
     p.add_argument("--min-rating", type=float, help="oap mode: also require the 1-5 rating to reach this")
     p.add_argument("--raw", action="store_true", help="include the judges' raw answers in the output")
 
@@ -103,10 +120,19 @@ def add_parser(sub) -> None:
         formatter_class=fmt,
     )
     add_server_options(s, port=8002)
-    s.add_argument("--max-batch", type=int, default=default_of(create_app, "max_batch"),
-                   help="most items checked in one batch (default %(default)s)")
-    add_seconds(s, "--max-wait-s", default_of(create_app, "max_wait_s"), "how long a request waits for others to "
-                "batch with", old_ms=("--max-wait-ms",))
+    s.add_argument(
+        "--max-batch",
+        type=int,
+        default=default_of(create_app, "max_batch"),
+        help="most items checked in one batch (default %(default)s)",
+    )
+    add_seconds(
+        s,
+        "--max-wait-s",
+        default_of(create_app, "max_wait_s"),
+        "how long a request waits for others to batch with",
+        old_ms=("--max-wait-ms",),
+    )
     _add_checker_args(s)
     s.set_defaults(func=run_serve)
 
@@ -161,14 +187,17 @@ def run_check(args: argparse.Namespace) -> int:
     done = set() if to_stdout else _done(args.output, resume_jsonl(args.output))
     todo = [(n, r) for n, r in records if n not in done]
     if done:
-        print(f"resuming: {len(records) - len(todo)} of {len(records)} records already in {args.output}",
-              file=sys.stderr)
+        print(
+            f"resuming: {len(records) - len(todo)} of {len(records)} records already in {args.output}", file=sys.stderr
+        )
     if not todo:
         return 0
     checker = build_checker(args)
     counts = {"consistent": 0, "inconsistent": 0, "error": 0}
-    with JsonlWriter(args.output) as sink, \
-            tqdm(total=len(todo), desc=f"consistency-check ({args.mode})", unit="item", disable=to_stdout) as bar:
+    with (
+        JsonlWriter(args.output) as sink,
+        tqdm(total=len(todo), desc=f"consistency-check ({args.mode})", unit="item", disable=to_stdout) as bar,
+    ):
         for start in range(0, len(todo), args.batch_size):
             chunk = todo[start : start + args.batch_size]
             results = checker.check_many([(r["problem"], r["statement"]) for _, r in chunk])
@@ -202,7 +231,13 @@ def run_serve(args: argparse.Namespace) -> int:
     from atf.judge.server import create_app
     from atf.serving import limits_from_args, resolve_api_key, serve_from_args
 
-    app = create_app(build_checker(args), max_batch=args.max_batch, max_wait_s=args.max_wait_s, raw=args.raw,
-                     limits=limits_from_args(args), api_key=resolve_api_key(args.api_key))
+    app = create_app(
+        build_checker(args),
+        max_batch=args.max_batch,
+        max_wait_s=args.max_wait_s,
+        raw=args.raw,
+        limits=limits_from_args(args),
+        api_key=resolve_api_key(args.api_key),
+    )
     serve_from_args(app, args)
     return 0

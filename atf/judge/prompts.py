@@ -123,10 +123,10 @@ OAP_PROPERTIES: tuple[Property, ...] = (
 
 OAP_GROUPS = ("LP", "MC", "FQ")
 
+
 def property_messages(problem: str, statement: str, prop: Property) -> list[Message]:
     user = (
-        _pair(problem, statement)
-        + f"\nQuestion: {prop.question}\n"
+        _pair(problem, statement) + f"\nQuestion: {prop.question}\n"
         f"Answer in exactly this format, nothing else:\n{ANSWER_PREFIX} yes or no\n"
         f"{WHY_LABEL} <one line: what in the Lean statement makes the answer so>"
     )
@@ -135,8 +135,7 @@ def property_messages(problem: str, statement: str, prop: Property) -> list[Mess
 
 def rating_messages(problem: str, statement: str) -> list[Message]:
     user = (
-        _pair(problem, statement)
-        + "\nRate how faithfully the Lean 4 statement formalizes the problem:\n"
+        _pair(problem, statement) + "\nRate how faithfully the Lean 4 statement formalizes the problem:\n"
         "5 = exactly faithful; 4 = faithful up to a harmless difference; 3 = partly faithful, one real difference; "
         "2 = several real differences; 1 = unrelated or wrong.\n"
         f"Answer in exactly this format, nothing else:\n{RATING_PREFIX} <1-5>"

@@ -26,15 +26,28 @@ class BatchRequest(BaseModel):
     items: list[CheckRequest] = Field(min_length=1)
 
 
-def create_app(checker: ConsistencyChecker, max_batch: int = 32, max_wait_s: float = 0.05, raw: bool = False, *,
-               limits: ServeLimits | None = None, api_key: str | None = None, concurrency: int = 1) -> FastAPI:
+def create_app(
+    checker: ConsistencyChecker,
+    max_batch: int = 32,
+    max_wait_s: float = 0.05,
+    raw: bool = False,
+    *,
+    limits: ServeLimits | None = None,
+    api_key: str | None = None,
+    concurrency: int = 1,
+) -> FastAPI:
     """A FastAPI app serving `checker`; `raw` adds the judges' raw answers to each result.
 
     Limits, the API key and disconnect handling are those of the syntax server (`atf.serving`).
     """
     limits = limits or ServeLimits()
-    queue: BatchQueue = BatchQueue(checker.check_many, max_batch=max_batch, max_wait_s=max_wait_s,
-                                   concurrency=concurrency, max_queued=limits.max_queued_items)
+    queue: BatchQueue = BatchQueue(
+        checker.check_many,
+        max_batch=max_batch,
+        max_wait_s=max_wait_s,
+        concurrency=concurrency,
+        max_queued=limits.max_queued_items,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

@@ -145,8 +145,12 @@ def declared_names(st: LeanStatement) -> list[str]:
     out = []
     for cmd in st.commands:
         toks = cmd.body_tokens
-        if cmd.keyword in DECLARATION_KEYWORDS and cmd.keyword not in _UNNAMED and len(toks) > 1 \
-                and toks[1].kind == "ident":
+        if (
+            cmd.keyword in DECLARATION_KEYWORDS
+            and cmd.keyword not in _UNNAMED
+            and len(toks) > 1
+            and toks[1].kind == "ident"
+        ):
             out.append(toks[1].text.replace("«", "").replace("»", ""))
     return out
 
@@ -180,8 +184,9 @@ def alone_reason(st: LeanStatement) -> str | None:
             return "sets a global or scoped attribute"
         if any(not re.match(r"local\b", a) for a in cmd.attributes):
             return "tags a declaration with a global attribute"
-        if any(t.kind == "ident" and (t.text.startswith("_root_") or t.text.startswith(WRAPPER_PREFIX))
-               for t in cmd.tokens):
+        if any(
+            t.kind == "ident" and (t.text.startswith("_root_") or t.text.startswith(WRAPPER_PREFIX)) for t in cmd.tokens
+        ):
             return "names `_root_` or the wrapper's namespace"
     return None
 
@@ -325,15 +330,21 @@ def attribute(cmd: GroupCommand, resp: CommandResponse) -> tuple[list[Verdict | 
         if not seen_sentinel[k]:
             out.append(None)
             continue
-        out.append(Verdict(messages=[_mapped(m, block, block.item) for m in msgs[k]],
-                           goals=[s.goal.replace(block.namespace + ".", "") for s in sorries[k]]))
+        out.append(
+            Verdict(
+                messages=[_mapped(m, block, block.item) for m in msgs[k]],
+                goals=[s.goal.replace(block.namespace + ".", "") for s in sorries[k]],
+            )
+        )
     return out, stray, existing
 
 
 def _failure_text(f: ReplFailure, timeout_s: float) -> str:
     if f.kind == "timeout":
-        return (f"Lean did not finish checking this statement within {timeout_s:g} s and was stopped "
-                "(look for expensive coercions, instance searches or huge numerals)")
+        return (
+            f"Lean did not finish checking this statement within {timeout_s:g} s and was stopped "
+            "(look for expensive coercions, instance searches or huge numerals)"
+        )
     if f.kind == "memory":
         return f"Lean ran out of memory on this statement ({f}) and was stopped"
     if f.kind == "protocol":
@@ -379,8 +390,9 @@ class GroupChecker:
         # sets a function (header, [(index, item)], emit) that spreads them over its idle workers.
         self.spread: Callable[[tuple[str, ...], list[tuple[int, Prepared]], OnVerdict], None] | None = None
 
-    def check(self, header: tuple[str, ...], items: list[Prepared], group: bool = True,
-              on_verdict: OnVerdict | None = None) -> list[Verdict]:
+    def check(
+        self, header: tuple[str, ...], items: list[Prepared], group: bool = True, on_verdict: OnVerdict | None = None
+    ) -> list[Verdict]:
         """Verdicts for `items` (all with imports `header`), in order. `on_verdict(index, verdict)` is
         called as soon as each verdict is known (before the slower ones of the same call)."""
         out: list[Verdict | None] = [None] * len(items)
@@ -475,8 +487,7 @@ class GroupChecker:
             resp = self._command(header, cmd.text, budget)
         except (ReplFailure, ReplRefused) as f:
             kind = f.kind if isinstance(f, ReplFailure) else "refused"
-            log.info("grouped command of %d statements failed (%s: %s); checking them one by one", len(items),
-                     kind, f)
+            log.info("grouped command of %d statements failed (%s: %s); checking them one by one", len(items), kind, f)
             if self.split == "bisect" and kind != "timeout":
                 mid = len(items) // 2
                 self._group(header, items[:mid], emit)
@@ -495,8 +506,10 @@ class GroupChecker:
         broken = next((k for k, v in enumerate(verdicts) if v is None and k not in clash), None)
         if broken is None and stray:
             # every block answered, yet Lean said something outside them all: trust no block
-            log.warning("grouped command produced messages outside its blocks (%s); checking one by one",
-                        "; ".join(m.data for m in stray)[:300])
+            log.warning(
+                "grouped command produced messages outside its blocks (%s); checking one by one",
+                "; ".join(m.data for m in stray)[:300],
+            )
             self._singles(header, items, emit)
             return
         upto = len(items) if broken is None else broken
@@ -505,8 +518,9 @@ class GroupChecker:
             emit(i, self._single(header, it) if k in clash else verdicts[k])  # type: ignore[arg-type]
         if broken is None:
             return
-        log.info("block %d of %d broke the grouped command; checking it alone and regrouping the rest",
-                 broken, len(items))
+        log.info(
+            "block %d of %d broke the grouped command; checking it alone and regrouping the rest", broken, len(items)
+        )
         emit(items[broken][0], self._single(header, items[broken][1]))
         self._group(header, items[broken + 1 :], emit)
 

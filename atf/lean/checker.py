@@ -92,9 +92,12 @@ class SyntaxResult:
                 lines.append("Lean reads the goal as:")
                 lines.extend("  " + g.replace("\n", "\n  ") for g in self.goals[-1:])
         elif self.ok:
-            lines.append("Pre-checks passed (header, brackets, comments and strings, `sorry` body, no commands "
-                         "that run code), but Lean was not run" + (f" ({self.note})" if self.note else "")
-                         + ", so the statement is not known to compile.")
+            lines.append(
+                "Pre-checks passed (header, brackets, comments and strings, `sorry` body, no commands "
+                "that run code), but Lean was not run"
+                + (f" ({self.note})" if self.note else "")
+                + ", so the statement is not known to compile."
+            )
         else:
             who = "Lean 4" if self.checked_by == "lean" else "the pre-check (the statement was not sent to Lean)"
             errs = [d for d in self.diagnostics if d.severity == "error"]
@@ -209,9 +212,14 @@ class SyntaxChecker:
                 "no Lean REPL found: pass repl_command=..., set ATF_LEAN_REPL (and ATF_LEAN_PROJECT), "
                 "or install one with tools/install_lean.sh"
             )
-        self.note = None if found else (
-            "Lean disabled" if use_lean is False else
-            "no Lean REPL configured: set ATF_LEAN_REPL or run tools/install_lean.sh"
+        self.note = (
+            None
+            if found
+            else (
+                "Lean disabled"
+                if use_lean is False
+                else "no Lean REPL configured: set ATF_LEAN_REPL or run tools/install_lean.sh"
+            )
         )
         self.repl_argv, self.repl_cwd = found if found else (None, None)
         self.sandbox = SandboxConfig.parse(sandbox)
@@ -225,11 +233,21 @@ class SyntaxChecker:
             except SandboxUnavailable as err:
                 raise LeanUnavailable(str(err)) from err
             self._pool = ReplPool(
-                make_repl=lambda: LeanRepl(argv, cwd=cwd, max_memory_mb=max_memory_mb,
-                                           max_requests=max_requests_per_process, sandbox=self.sandbox),
+                make_repl=lambda: LeanRepl(
+                    argv,
+                    cwd=cwd,
+                    max_memory_mb=max_memory_mb,
+                    max_requests=max_requests_per_process,
+                    sandbox=self.sandbox,
+                ),
                 size=workers,
-                make_checker=lambda repl: GroupChecker(repl, timeout_s=timeout_s, group_extra_s=group_extra_s,
-                                                       header_timeout_s=header_timeout_s, split=split),
+                make_checker=lambda repl: GroupChecker(
+                    repl,
+                    timeout_s=timeout_s,
+                    group_extra_s=group_extra_s,
+                    header_timeout_s=header_timeout_s,
+                    split=split,
+                ),
             )
 
     @property
@@ -244,9 +262,12 @@ class SyntaxChecker:
     def check(self, statement: str) -> SyntaxResult:
         return self.check_many([statement])[0]
 
-    def check_many(self, statements: list[str],
-                   on_result: Callable[[int, SyntaxResult], None] | None = None,
-                   owners: Sequence[Hashable] | None = None) -> list[SyntaxResult]:
+    def check_many(
+        self,
+        statements: list[str],
+        on_result: Callable[[int, SyntaxResult], None] | None = None,
+        owners: Sequence[Hashable] | None = None,
+    ) -> list[SyntaxResult]:
         """Results in input order; identical statements are checked once.
 
         on_result(index, result): called (from a worker thread) as soon as each statement's result is known,
@@ -402,9 +423,17 @@ def _result(statement, ok, checked_by, diags, failure=None, goals=None, note=Non
 
 def _from_verdict(statement: str, v: Verdict, shift: int) -> SyntaxResult:
     diags = [
-        _diag(m.severity, m.data, m.pos.line if m.pos else 0, m.pos.column if m.pos else 0,
-              m.end_pos.line if m.end_pos else None, m.end_pos.column if m.end_pos else None, shift)
-        for m in v.messages if m.severity in ("error", "warning")
+        _diag(
+            m.severity,
+            m.data,
+            m.pos.line if m.pos else 0,
+            m.pos.column if m.pos else 0,
+            m.end_pos.line if m.end_pos else None,
+            m.end_pos.column if m.end_pos else None,
+            shift,
+        )
+        for m in v.messages
+        if m.severity in ("error", "warning")
     ]
     if v.failure:
         diags.insert(0, Diagnostic("error", v.failure_message or v.failure))

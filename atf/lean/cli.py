@@ -31,29 +31,58 @@ def add_lean_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--repl", metavar="CMD", help='REPL command line, e.g. "lake env /opt/repl/.lake/build/bin/repl"')
     g.add_argument("--project", metavar="DIR", help="Lean project (with Mathlib) to run the REPL in")
     g.add_argument("--precheck-only", action="store_true", help="never run Lean, only the pre-checks")
-    g.add_argument("--workers", type=int, default=d("workers"),
-                   help="REPL processes in parallel (each needs GBs with Mathlib; default %(default)s)")
+    g.add_argument(
+        "--workers",
+        type=int,
+        default=d("workers"),
+        help="REPL processes in parallel (each needs GBs with Mathlib; default %(default)s)",
+    )
     add_seconds(g, "--timeout-s", d("timeout_s"), "seconds Lean may spend on one statement", old_s=("--timeout",))
-    add_seconds(g, "--header-timeout-s", d("header_timeout_s"), "seconds loading the imports may take",
-                old_s=("--header-timeout",))
-    g.add_argument("--max-memory-mb", type=float, default=d("max_memory_mb"),
-                   help="restart a REPL that uses more memory (MB)")
-    g.add_argument("--group-size", type=int, default=d("max_group_size"),
-                   help="statements compiled per Lean command (default %(default)s)")
+    add_seconds(
+        g,
+        "--header-timeout-s",
+        d("header_timeout_s"),
+        "seconds loading the imports may take",
+        old_s=("--header-timeout",),
+    )
+    g.add_argument(
+        "--max-memory-mb", type=float, default=d("max_memory_mb"), help="restart a REPL that uses more memory (MB)"
+    )
+    g.add_argument(
+        "--group-size",
+        type=int,
+        default=d("max_group_size"),
+        help="statements compiled per Lean command (default %(default)s)",
+    )
     g.add_argument("--no-group", action="store_true", help="compile each statement in its own command")
-    g.add_argument("--split", choices=("bisect", "singles"), default=d("split"),
-                   help="how to retry a grouped command that crashed (one that timed out is always retried "
-                        "one statement at a time; default %(default)s)")
+    g.add_argument(
+        "--split",
+        choices=("bisect", "singles"),
+        default=d("split"),
+        help="how to retry a grouped command that crashed (one that timed out is always retried "
+        "one statement at a time; default %(default)s)",
+    )
     sandbox = SandboxConfig()
-    g.add_argument("--sandbox", choices=SANDBOX_MODES, default=sandbox.mode,
-                   help="confine each REPL with bubblewrap (no network, read-only toolchain and project, private "
-                        "/tmp, rlimits); `none` runs Lean unconfined: only for trusted input")
-    g.add_argument("--address-space-mb", type=int, default=sandbox.address_space_mb,
-                   help="address-space limit per REPL process; 0: none. Default: the size of the .olean files the "
-                        f"REPL can import (Lean maps them: several GB for Mathlib) plus {sandbox.heap_mb} MB")
-    g.add_argument("--default-header", metavar="TEXT",
-                   help='prepend this to statements without imports (e.g. "import Mathlib"); '
-                        "otherwise a missing header is an error")
+    g.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        default=sandbox.mode,
+        help="confine each REPL with bubblewrap (no network, read-only toolchain and project, private "
+        "/tmp, rlimits); `none` runs Lean unconfined: only for trusted input",
+    )
+    g.add_argument(
+        "--address-space-mb",
+        type=int,
+        default=sandbox.address_space_mb,
+        help="address-space limit per REPL process; 0: none. Default: the size of the .olean files the "
+        f"REPL can import (Lean maps them: several GB for Mathlib) plus {sandbox.heap_mb} MB",
+    )
+    g.add_argument(
+        "--default-header",
+        metavar="TEXT",
+        help='prepend this to statements without imports (e.g. "import Mathlib"); '
+        "otherwise a missing header is an error",
+    )
 
 
 def sandbox_config(args) -> SandboxConfig:
@@ -115,8 +144,9 @@ def add_parser(sub) -> None:
     )
     p.add_argument("statements", nargs="*", help="statement texts (`-` reads one from stdin)")
     add_input(p, "a .jsonl/.json file (one statement per row) or a .lean file (one statement); `-` is stdin")
-    p.add_argument("--field",
-                   help=f"JSON field holding the statement (default: first of {', '.join(STATEMENT_FIELDS)})")
+    p.add_argument(
+        "--field", help=f"JSON field holding the statement (default: first of {', '.join(STATEMENT_FIELDS)})"
+    )
     add_output(p, "append JSONL results here (default: stdout)")
     p.add_argument("--resume", action="store_true", help="skip indices already in --output")
     add_batch_size(p, 64, "statements per check_many call (results are saved after each)", old=("--chunk",))
@@ -127,22 +157,34 @@ def add_parser(sub) -> None:
         "serve-syntax",
         help="serve the syntax check over HTTP (POST /check), batching concurrent requests",
         description=(
-            "Serve the syntax check: POST /check with {\"statement\": ...} or {\"statements\": [...]} returns "
-            "{\"results\": [...]}; GET /health reports whether Lean is used and how requests were batched. "
+            'Serve the syntax check: POST /check with {"statement": ...} or {"statements": [...]} returns '
+            '{"results": [...]}; GET /health reports whether Lean is used and how requests were batched. '
             "Concurrent requests are gathered for up to --max-wait-s and checked together."
         ),
         epilog="examples:\n  atf serve-syntax --port 8001 --workers 2 --max-memory-mb 24000",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_server_options(s, port=8001)
-    s.add_argument("--max-batch", type=int, default=default_of(create_app, "max_batch"),
-                   help="most statements checked in one batch (default %(default)s)")
-    add_seconds(s, "--max-wait-s", default_of(create_app, "max_wait_s"), "how long a request waits for company",
-                old_ms=("--max-wait-ms",))
-    s.add_argument("--share-commands", action="store_true",
-                   help="group statements of different requests into one Lean command: fewer round trips under "
-                        "many single-statement requests, but a statement that hangs Lean then costs the other "
-                        "requests of its group one timeout (default: each request is grouped only with itself)")
+    s.add_argument(
+        "--max-batch",
+        type=int,
+        default=default_of(create_app, "max_batch"),
+        help="most statements checked in one batch (default %(default)s)",
+    )
+    add_seconds(
+        s,
+        "--max-wait-s",
+        default_of(create_app, "max_wait_s"),
+        "how long a request waits for company",
+        old_ms=("--max-wait-ms",),
+    )
+    s.add_argument(
+        "--share-commands",
+        action="store_true",
+        help="group statements of different requests into one Lean command: fewer round trips under "
+        "many single-statement requests, but a statement that hangs Lean then costs the other "
+        "requests of its group one timeout (default: each request is grouped only with itself)",
+    )
     add_lean_options(s)
     s.set_defaults(func=run_serve)
 
@@ -221,8 +263,11 @@ def run_check(args) -> int:
         checker.close()
         out.close()
     skipped = f", {len(done)} already done" if done else ""
-    print(f"{len(todo)} checked{skipped}: {n_ok} ok, {n_fail} failed (by lean: {by['lean']}, "
-          f"by precheck only: {by['precheck']})", file=sys.stderr)
+    print(
+        f"{len(todo)} checked{skipped}: {n_ok} ok, {n_fail} failed (by lean: {by['lean']}, "
+        f"by precheck only: {by['precheck']})",
+        file=sys.stderr,
+    )
     return 1 if n_fail else 0
 
 
@@ -231,10 +276,18 @@ def run_serve(args) -> int:
     from atf.serving import limits_from_args, resolve_api_key, serve_from_args
 
     checker = build_checker(args)
-    print(f"syntax check on http://{args.host}:{args.port}/check (Lean: "
-          f"{'yes' if checker.lean_available else 'no, pre-checks only'})", file=sys.stderr)
-    app = create_app(checker, max_batch=args.max_batch, max_wait_s=args.max_wait_s,
-                     limits=limits_from_args(args), api_key=resolve_api_key(args.api_key),
-                     share_commands=args.share_commands)
+    print(
+        f"syntax check on http://{args.host}:{args.port}/check (Lean: "
+        f"{'yes' if checker.lean_available else 'no, pre-checks only'})",
+        file=sys.stderr,
+    )
+    app = create_app(
+        checker,
+        max_batch=args.max_batch,
+        max_wait_s=args.max_wait_s,
+        limits=limits_from_args(args),
+        api_key=resolve_api_key(args.api_key),
+        share_commands=args.share_commands,
+    )
     serve_from_args(app, args)
     return 0

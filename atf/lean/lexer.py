@@ -174,8 +174,9 @@ class _Lexer:
     recursion), so nesting depth costs nothing; a speculative reading of a plain string (see module doc)
     is one more pass over that string only, and never speculates again."""
 
-    def __init__(self, text: str, out: Scan, tokens: list[Token], problems: list[Problem], speculate: bool,
-                 end: int = -1):
+    def __init__(
+        self, text: str, out: Scan, tokens: list[Token], problems: list[Problem], speculate: bool, end: int = -1
+    ):
         self.text, self.out, self.tokens, self.problems, self.speculate = text, out, tokens, problems, speculate
         self.n = len(text) if end < 0 else end  # nothing at or past `n` is read
         self.last_close_guillemet = text.rfind("»", 0, self.n)
@@ -200,8 +201,9 @@ class _Lexer:
             self.line, self.line_start = li + 1, starts[li]
             self.next_line_start = starts[li + 1] if li + 1 < len(starts) else len(self.text) + 1
         line = self.line
-        self.tokens.append(Token(kind, self.text[start:end], start, end, line, start - self.line_start,
-                                 line != self.last_line, name))
+        self.tokens.append(
+            Token(kind, self.text[start:end], start, end, line, start - self.line_start, line != self.last_line, name)
+        )
         self.last_line = line
 
     def run(self, i: int, interp_at: int = -1) -> int:
@@ -268,8 +270,9 @@ class _Lexer:
                     j = body.end()
                     self.add("char", i, j)
                 else:
-                    self.problem(i, "malformed character literal (Lean: missing end of character literal or "
-                                 "invalid escape)")
+                    self.problem(
+                        i, "malformed character literal (Lean: missing end of character literal or invalid escape)"
+                    )
                     self.add("symbol", i, j)
             elif kind == "num":
                 self.add("number", i, j)
@@ -338,14 +341,17 @@ class _Lexer:
         end = lexer.run(i, interp_at=i)
         self.out.shadow.extend(t for t in shadow_tokens if not t.kind.startswith("istr"))
         if end != plain_end or lexer.failed:
-            self.problem(i, "ambiguous string literal: read as an interpolated string (`s!\"...{e}...\"`) its "
-                         "braces hold code that ends elsewhere; escape the braces (`\\{`) or drop them")
+            self.problem(
+                i,
+                'ambiguous string literal: read as an interpolated string (`s!"...{e}..."`) its '
+                "braces hold code that ends elsewhere; escape the braces (`\\{`) or drop them",
+            )
 
     def interp_piece(self, start: int, i: int, kind: str) -> int:
         """Literal text of an interpolated string from i (just after `"` or `}`) to the next `{` or `"`."""
         m = _INTERP_PIECE.match(self.text, i, self.n)
         if m is None:
-            self.problem(start, "unterminated string literal: `\"` is never closed")
+            self.problem(start, 'unterminated string literal: `"` is never closed')
             self.add(kind, start, self.n)
             self.braces.clear()
             return self.n
@@ -364,8 +370,10 @@ class _Lexer:
             return
         for m in _BACKSLASH.finditer(text, i, j - 1):
             if not valid.match(text, m.start()):
-                self.problem(m.start(), f"invalid escape sequence `{m.group()}` (Lean allows \\\\ \\\" \\' \\n \\t "
-                             "\\r \\xHH \\uHHHH)")
+                self.problem(
+                    m.start(),
+                    f"invalid escape sequence `{m.group()}` (Lean allows \\\\ \\\" \\' \\n \\t \\r \\xHH \\uHHHH)",
+                )
 
 
 _OPENER_OF_KIND = {"attr": "[", "quote": "(", "istr_open": "{", "istr_mid": "{"}
@@ -392,8 +400,9 @@ def bracket_matches(tokens: list[Token], limit: int = 50) -> tuple[list[int], li
         if want is not None:
             if not counts[want]:
                 if len(problems) < limit:
-                    problems.append(Problem(tok.line, tok.col, f"unexpected `{_shown(tok)}`: no bracket is open "
-                                            "here", "brackets"))
+                    problems.append(
+                        Problem(tok.line, tok.col, f"unexpected `{_shown(tok)}`: no bracket is open here", "brackets")
+                    )
             else:  # pop to the matching opener; what is popped on the way was left open
                 while True:
                     top, top_open = stack.pop()
@@ -403,16 +412,24 @@ def bracket_matches(tokens: list[Token], limit: int = 50) -> tuple[list[int], li
                         break
                     if len(problems) < limit:
                         t = tokens[top]
-                        problems.append(Problem(t.line, t.col, f"`{_shown(t)}` is not closed (expected "
-                                                f"`{OPEN_TO_CLOSE[top_open]}` before the `{_shown(tok)}` at "
-                                                f"{tok.line}:{tok.col})", "brackets"))
+                        problems.append(
+                            Problem(
+                                t.line,
+                                t.col,
+                                f"`{_shown(t)}` is not closed (expected "
+                                f"`{OPEN_TO_CLOSE[top_open]}` before the `{_shown(tok)}` at "
+                                f"{tok.line}:{tok.col})",
+                                "brackets",
+                            )
+                        )
         if o is not None:
             stack.append((k, o))
             counts[o] += 1
     for top, o in reversed(stack[:limit]):
         t = tokens[top]
-        problems.append(Problem(t.line, t.col, f"`{_shown(t)}` is never closed (expected `{OPEN_TO_CLOSE[o]}`)",
-                                "brackets"))
+        problems.append(
+            Problem(t.line, t.col, f"`{_shown(t)}` is never closed (expected `{OPEN_TO_CLOSE[o]}`)", "brackets")
+        )
     problems.sort(key=lambda p: (p.line, p.col))
     return match, problems
 

@@ -56,14 +56,16 @@ class ReplPool:
         self._threads: list[threading.Thread] = []
         self._closed = False
 
-    def run(self, jobs: list[Job], on_verdict: Callable[[int, int, Verdict], None] | None = None
-            ) -> list[list[Verdict]]:
+    def run(
+        self, jobs: list[Job], on_verdict: Callable[[int, int, Verdict], None] | None = None
+    ) -> list[list[Verdict]]:
         """Verdicts per job, in job order. Safe to call from many threads at once.
 
         on_verdict(job index, item index, verdict): called from a worker thread as each verdict is known.
         """
-        tickets = [_Ticket(job, None if on_verdict is None else functools.partial(on_verdict, j))
-                   for j, job in enumerate(jobs)]
+        tickets = [
+            _Ticket(job, None if on_verdict is None else functools.partial(on_verdict, j)) for j, job in enumerate(jobs)
+        ]
         with self._cond:
             if self._closed:
                 raise RuntimeError("the REPL pool is closed")
@@ -122,8 +124,9 @@ class ReplPool:
 
     def _run_ticket(self, w: int, checker: GroupChecker, ticket: _Ticket) -> None:
         try:
-            ticket.verdicts = checker.check(ticket.job.header, ticket.job.items, group=ticket.job.group,
-                                            on_verdict=ticket.on_verdict)
+            ticket.verdicts = checker.check(
+                ticket.job.header, ticket.job.items, group=ticket.job.group, on_verdict=ticket.on_verdict
+            )
         except BaseException as err:  # noqa: BLE001 - re-raised in the caller's thread
             ticket.error = err
         finally:
@@ -135,8 +138,7 @@ class ReplPool:
     def _spread(self, w: int, checker: GroupChecker, header: tuple[str, ...], items: list, emit) -> None:
         """Check a failed group's statements one by one on this worker and every idle one: a statement that
         hangs Lean then delays only the statements queued behind it on its own worker."""
-        tickets = [_Ticket(Job(header, [it], group=False), functools.partial(_forward, emit, i))
-                   for i, it in items]
+        tickets = [_Ticket(Job(header, [it], group=False), functools.partial(_forward, emit, i)) for i, it in items]
         with self._cond:
             self._pending[0:0] = tickets  # ahead of new work: they belong to work already started
             self._cond.notify_all()

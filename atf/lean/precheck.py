@@ -68,14 +68,46 @@ MAX_ERRORS = 20
 MAX_COMMANDS = 1_000  # the benchmarks' statements have at most a few dozen
 
 ALLOWED_COMMANDS = {
-    "import", "open", "namespace", "section", "end", "variable", "universe", "set_option", "attribute",
-    "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class", "inductive", "opaque",
-    "irreducible_def", "mutual", "omit", "include", "alias", "deriving",
+    "import",
+    "open",
+    "namespace",
+    "section",
+    "end",
+    "variable",
+    "universe",
+    "set_option",
+    "attribute",
+    "theorem",
+    "lemma",
+    "example",
+    "def",
+    "abbrev",
+    "instance",
+    "structure",
+    "class",
+    "inductive",
+    "opaque",
+    "irreducible_def",
+    "mutual",
+    "omit",
+    "include",
+    "alias",
+    "deriving",
 } | NOTATION_KEYWORDS
 
 ALLOWED_OPTIONS = (
-    "maxHeartbeats", "maxRecDepth", "synthInstance.", "maxSynthPendingDepth", "linter.", "pp.", "autoImplicit",
-    "relaxedAutoImplicit", "checkBinderAnnotations", "push_neg.", "exponentiation.", "warningAsError",
+    "maxHeartbeats",
+    "maxRecDepth",
+    "synthInstance.",
+    "maxSynthPendingDepth",
+    "linter.",
+    "pp.",
+    "autoImplicit",
+    "relaxedAutoImplicit",
+    "checkBinderAnnotations",
+    "push_neg.",
+    "exponentiation.",
+    "warningAsError",
 )
 
 
@@ -106,11 +138,45 @@ class OptionCaps:
 _HEARTBEATS = {"maxHeartbeats", "synthInstance.maxHeartbeats"}  # 0 means unlimited
 
 ALLOWED_ATTRIBUTES = {
-    "simp", "simps", "ext", "reducible", "irreducible", "semireducible", "inline", "noinline", "macro_inline",
-    "specialize", "instance", "default_instance", "mk_iff", "nolint", "deprecated", "class", "elab_as_elim",
-    "induction_eliminator", "cases_eliminator", "symm", "refl", "trans", "norm_cast", "push_cast", "coe",
-    "gcongr", "mono", "continuity", "measurability", "fun_prop", "to_additive", "match_pattern", "congr",
-    "pp_nodot", "nontriviality", "grind", "inherit_doc", "aesop", "expose",
+    "simp",
+    "simps",
+    "ext",
+    "reducible",
+    "irreducible",
+    "semireducible",
+    "inline",
+    "noinline",
+    "macro_inline",
+    "specialize",
+    "instance",
+    "default_instance",
+    "mk_iff",
+    "nolint",
+    "deprecated",
+    "class",
+    "elab_as_elim",
+    "induction_eliminator",
+    "cases_eliminator",
+    "symm",
+    "refl",
+    "trans",
+    "norm_cast",
+    "push_cast",
+    "coe",
+    "gcongr",
+    "mono",
+    "continuity",
+    "measurability",
+    "fun_prop",
+    "to_additive",
+    "match_pattern",
+    "congr",
+    "pp_nodot",
+    "nontriviality",
+    "grind",
+    "inherit_doc",
+    "aesop",
+    "expose",
 }
 
 # Name components that run, read or replace code (any component of a dotted name: `Lean.ofReduceBool`).
@@ -133,34 +199,119 @@ _DENY_PARTS = {
     "include_str": "`include_str` reads a file while Lean elaborates",
     "run_tac": "`run_tac` runs arbitrary tactic code",
     "by_elab": "`by_elab` runs arbitrary elaborator code",
-    "evalExpr": "`evalExpr` runs compiled code", "evalConst": "`evalConst` runs compiled code",
-    "evalTerm": "`evalTerm` runs compiled code", "evalDecl": "`evalDecl` runs compiled code",
+    "evalExpr": "`evalExpr` runs compiled code",
+    "evalConst": "`evalConst` runs compiled code",
+    "evalTerm": "`evalTerm` runs compiled code",
+    "evalDecl": "`evalDecl` runs compiled code",
     "export": "`export` is not needed in a statement",
     "prelude": "`prelude` is not allowed: a statement builds on its imports",
     "axiom": "an `axiom` makes every statement provable",
-    "simproc": "a `simproc` registers code", "dsimproc": "a `dsimproc` registers code",
+    "simproc": "a `simproc` registers code",
+    "dsimproc": "a `dsimproc` registers code",
     "declare_aesop_rule_sets": "Aesop rule sets are registered code",
-    "add_aesop_rules": "Aesop rules can be user tactics", "erase_aesop_rules": "Aesop rules are global state",
-    "register_option": "options are registered code", "register_simp_attr": "simp attributes are registered code",
+    "add_aesop_rules": "Aesop rules can be user tactics",
+    "erase_aesop_rules": "Aesop rules are global state",
+    "register_option": "options are registered code",
+    "register_simp_attr": "simp attributes are registered code",
 } | {k: "it defines or runs code at elaboration time" for k in META_KEYWORDS}
-_DENY_RULE = {
-    "unsafe": "unsafe", "add_aesop_rules": "aesop", "erase_aesop_rules": "aesop", "include_str": "file", "axiom": "axiom", "export": "command", "prelude": "command",
-} | {k: "native" for k in ("native_decide", "native", "DecideConfig", "ofReduceBool", "ofReduceNat", "reduceBool",
-                           "reduceNat", "bv_decide", "bv_check", "plausible", "slim_check")} | {
-    k: "meta" for k in META_KEYWORDS}
+_DENY_RULE = (
+    {
+        "unsafe": "unsafe",
+        "add_aesop_rules": "aesop",
+        "erase_aesop_rules": "aesop",
+        "include_str": "file",
+        "axiom": "axiom",
+        "export": "command",
+        "prelude": "command",
+    }
+    | {
+        k: "native"
+        for k in (
+            "native_decide",
+            "native",
+            "DecideConfig",
+            "ofReduceBool",
+            "ofReduceNat",
+            "reduceBool",
+            "reduceNat",
+            "bv_decide",
+            "bv_check",
+            "plausible",
+            "slim_check",
+        )
+    }
+    | {k: "meta" for k in META_KEYWORDS}
+)
 _DENY_ROOTS = {"IO", "EIO", "BaseIO", "System", "Lean"}
-_META_PARTS = {"Elab", "Meta", "MetaM", "TermElabM", "TacticM", "CommandElabM", "CoreM", "MacroM", "PrettyPrinter",
-               "Compiler"}
+_META_PARTS = {
+    "Elab",
+    "Meta",
+    "MetaM",
+    "TermElabM",
+    "TacticM",
+    "CommandElabM",
+    "CoreM",
+    "MacroM",
+    "PrettyPrinter",
+    "Compiler",
+}
 # `#` commands that run, print or reach out (Lean core, Mathlib, LeanSearchClient); any `#word` in a command
 # position is rejected too, these also where a term could stand (Lean lexes `#evalx` as `#eval x`).
 _HASH_COMMANDS = (
-    "#eval", "#exit", "#reduce", "#print", "#check", "#synth", "#guard", "#find", "#help", "#simp", "#norm_num",
-    "#conv", "#whnf", "#lint", "#time", "#count_heartbeats", "#sample", "#test", "#leansearch", "#loogle",
-    "#moogle", "#statesearch", "#min_imports", "#long_names", "#where", "#version", "#widget", "#html",
-    "#explode", "#push_neg", "#align", "#adaptation_note", "#help", "#show", "#version", "#run", "#kernel",
+    "#eval",
+    "#exit",
+    "#reduce",
+    "#print",
+    "#check",
+    "#synth",
+    "#guard",
+    "#find",
+    "#help",
+    "#simp",
+    "#norm_num",
+    "#conv",
+    "#whnf",
+    "#lint",
+    "#time",
+    "#count_heartbeats",
+    "#sample",
+    "#test",
+    "#leansearch",
+    "#loogle",
+    "#moogle",
+    "#statesearch",
+    "#min_imports",
+    "#long_names",
+    "#where",
+    "#version",
+    "#widget",
+    "#html",
+    "#explode",
+    "#push_neg",
+    "#align",
+    "#adaptation_note",
+    "#help",
+    "#show",
+    "#version",
+    "#run",
+    "#kernel",
 )
-_CODE_HASH = ("#eval", "#exit", "#run", "#reduce", "#guard", "#test", "#sample", "#find", "#leansearch", "#loogle",
-              "#moogle", "#statesearch", "#time", "#count_heartbeats")
+_CODE_HASH = (
+    "#eval",
+    "#exit",
+    "#run",
+    "#reduce",
+    "#guard",
+    "#test",
+    "#sample",
+    "#find",
+    "#leansearch",
+    "#loogle",
+    "#moogle",
+    "#statesearch",
+    "#time",
+    "#count_heartbeats",
+)
 # characters a notation token must not contain: they would change how Lean reads the text after it
 _NOTATION_FORBIDDEN = ('"', "'", "`", "«", "»", "/-", "-/", "--", "#", "\\")
 _BANG_WORD = re.compile(r"\w+!")  # `s!`-like: a second parser for an interpolation keyword
@@ -208,8 +359,15 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
         err(Problem(0, 0, "empty statement: expected `import ...` lines and a `theorem ... := by sorry`", "input"))
         return report
     if len(text) > MAX_CHARS:
-        err(Problem(0, 0, f"statement too long ({len(text)} characters, at most {MAX_CHARS}): send one statement "
-                    "with its imports", "input"))
+        err(
+            Problem(
+                0,
+                0,
+                f"statement too long ({len(text)} characters, at most {MAX_CHARS}): send one statement "
+                "with its imports",
+                "input",
+            )
+        )
         return report
     if "\x00" in text:
         err(Problem(0, 0, "statement contains a NUL character", "input"))
@@ -226,8 +384,14 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
 
     commands = split_commands(s)
     if len(commands) > MAX_COMMANDS:
-        err(Problem(0, 0, f"{len(commands)} top-level commands (at most {MAX_COMMANDS}): send one statement with "
-                    "its imports", "input"))
+        err(
+            Problem(
+                0,
+                0,
+                f"{len(commands)} top-level commands (at most {MAX_COMMANDS}): send one statement with its imports",
+                "input",
+            )
+        )
         commands = commands[:MAX_COMMANDS]
     rules = _Rules(s, err)
     for cmd in commands:  # an import's module name is not a reference; whatever follows it is checked
@@ -250,8 +414,9 @@ def run_precheck(text: str, require_header: bool = True, caps: OptionCaps = Opti
     errors = sorted(set(report.errors), key=lambda p: (p.line, p.col, p.message))
     report.warnings.sort(key=lambda p: (p.line, p.col))
     more = len(errors) - MAX_ERRORS + dropped[0]
-    report.errors[:] = errors[:MAX_ERRORS] + ([Problem(0, 0, f"... and {more} more problems", "more")] if more > 0
-                                              else [])
+    report.errors[:] = errors[:MAX_ERRORS] + (
+        [Problem(0, 0, f"... and {more} more problems", "more")] if more > 0 else []
+    )
     return report
 
 
@@ -277,13 +442,27 @@ def _strip_prose(text: str, report: PrecheckReport) -> str:
         last = fences[-1] if len(fences) > 1 else None
         dropped = any(lines[k].strip() for k in range(first))
         lines[: first + 1] = [""] * (first + 1)
-        report.warnings.append(Problem(first + 1, 0, "Markdown code fence removed" + (
-            f" with the text before it (lines 1-{first})" if dropped else "") + ": pass only the Lean code", "prose"))
+        report.warnings.append(
+            Problem(
+                first + 1,
+                0,
+                "Markdown code fence removed"
+                + (f" with the text before it (lines 1-{first})" if dropped else "")
+                + ": pass only the Lean code",
+                "prose",
+            )
+        )
         if last is not None:
             after = next((k for k in range(last + 1, len(lines)) if lines[k].strip()), None)
             if after is not None:
-                report.errors.append(Problem(after + 1, 0, "text after the code block: a statement must end "
-                                             "with its proof (`:= by sorry`)", "after-proof"))
+                report.errors.append(
+                    Problem(
+                        after + 1,
+                        0,
+                        "text after the code block: a statement must end with its proof (`:= by sorry`)",
+                        "after-proof",
+                    )
+                )
             lines[last:] = [""] * (len(lines) - last)
         return "\n".join(lines)
     if first_code and any(lines[k].strip() for k in range(first_code)):
@@ -309,8 +488,16 @@ def _clamp_options(text: str, s: Scan, caps: OptionCaps, err, warn) -> tuple[str
             continue
         name, value = toks[i + 1].name, toks[i + 2]
         if not any(name == a or (a.endswith(".") and name.startswith(a)) for a in ALLOWED_OPTIONS):
-            err(Problem(t.line, t.col, f"`set_option {name}` is not allowed in a statement (allowed: "
-                        + ", ".join(a + ("*" if a.endswith(".") else "") for a in ALLOWED_OPTIONS) + ")", "option"))
+            err(
+                Problem(
+                    t.line,
+                    t.col,
+                    f"`set_option {name}` is not allowed in a statement (allowed: "
+                    + ", ".join(a + ("*" if a.endswith(".") else "") for a in ALLOWED_OPTIONS)
+                    + ")",
+                    "option",
+                )
+            )
             continue
         if name not in limits:
             continue
@@ -321,9 +508,14 @@ def _clamp_options(text: str, s: Scan, caps: OptionCaps, err, warn) -> tuple[str
         asked = int(value.text.replace("_", ""))
         if asked > cap or (asked == 0 and name in _HEARTBEATS):
             edits.append((value.start, value.end, str(cap)))
-            warn(Problem(value.line, value.col, f"`set_option {name} {value.text}` lifts a "
-                                           f"resource limit: the checker uses {name} = {cap} instead",
-                                           "option-clamped"))
+            warn(
+                Problem(
+                    value.line,
+                    value.col,
+                    f"`set_option {name} {value.text}` lifts a resource limit: the checker uses {name} = {cap} instead",
+                    "option-clamped",
+                )
+            )
     if not edits:
         return text, s
     for start, end, new in reversed(edits):
@@ -354,8 +546,15 @@ class _Rules:
             if kind == "ident" or kind == "name":
                 self.name(t)
                 if t.text in ("decide", "decide!") and self._config_follows(i):
-                    self.err(Problem(t.line, t.col, f"`{t.text} (config := ...)` is not allowed: a configuration "
-                                     "can switch on native evaluation (write plain `decide`)", "native"))
+                    self.err(
+                        Problem(
+                            t.line,
+                            t.col,
+                            f"`{t.text} (config := ...)` is not allowed: a configuration "
+                            "can switch on native evaluation (write plain `decide`)",
+                            "native",
+                        )
+                    )
                 elif t.text.startswith("aesop") and i > self.seen_to:
                     self.aesop_clauses(i)
                 elif t.text == "attribute" and i + 1 < b and toks[i + 1].text == "[" and i + 1 > self.seen_to:
@@ -365,15 +564,27 @@ class _Rules:
             elif kind == "attr" and i > self.seen_to:
                 self.attribute_list(i, self.brackets[i])
             elif kind == "quote":
-                self.err(Problem(t.line, t.col, "syntax quotation `` `( `` is metaprogramming: not allowed in a "
-                                 "statement", "meta"))
+                self.err(
+                    Problem(
+                        t.line,
+                        t.col,
+                        "syntax quotation `` `( `` is metaprogramming: not allowed in a statement",
+                        "meta",
+                    )
+                )
 
     def check_shadow(self) -> None:
         for t in self.s.shadow:
             if t.kind in ("ident", "name") and (found := _name_problem(t.name)):
-                self.err(Problem(t.line, t.col, f"`{t.text}` inside `{{...}}` of a string literal is not "
-                                 f"allowed (Lean reads such braces as code in interpolated strings): {found[1]}",
-                                 "interpolation"))
+                self.err(
+                    Problem(
+                        t.line,
+                        t.col,
+                        f"`{t.text}` inside `{{...}}` of a string literal is not "
+                        f"allowed (Lean reads such braces as code in interpolated strings): {found[1]}",
+                        "interpolation",
+                    )
+                )
 
     def name(self, t: Token) -> None:
         found = _name_problem(t.name)
@@ -383,14 +594,16 @@ class _Rules:
 
     def _config_follows(self, i: int) -> bool:
         toks = self.toks
-        return (i + 3 < len(toks) and toks[i + 1].text == "(" and toks[i + 2].text == "config"
-                and toks[i + 3].text == ":=")
+        return (
+            i + 3 < len(toks) and toks[i + 1].text == "(" and toks[i + 2].text == "config" and toks[i + 3].text == ":="
+        )
 
     def hash(self, i: int) -> None:
         t = self.toks[i]
         if t.text.startswith(_CODE_HASH):
-            self.err(Problem(t.line, t.col, f"`{t.text}` is not allowed: it runs code while Lean elaborates",
-                             "hash-command"))
+            self.err(
+                Problem(t.line, t.col, f"`{t.text}` is not allowed: it runs code while Lean elaborates", "hash-command")
+            )
         elif t.text.startswith(_HASH_COMMANDS) or starts_command(self.toks, i):
             self.err(Problem(t.line, t.col, f"`{t.text}` is not part of a statement: remove it", "hash-command"))
 
@@ -408,8 +621,14 @@ class _Rules:
     def _aesop_word(self, t: Token) -> None:
         if t.kind == "ident" and t.text in ("tactic", "rule_sets"):
             what = "user tactics" if t.text == "tactic" else "rule sets (they hold registered user code)"
-            self.err(Problem(t.line, t.col, f"Aesop clauses with {what} are not allowed: `{t.text}` runs code "
-                             "Lean compiled from the statement", "aesop"))
+            self.err(
+                Problem(
+                    t.line,
+                    t.col,
+                    f"Aesop clauses with {what} are not allowed: `{t.text}` runs code Lean compiled from the statement",
+                    "aesop",
+                )
+            )
 
     def attribute_list(self, open_i: int, close_i: int) -> None:
         """The entries of `@[a, b c]` / `attribute [a] x`: each must be an allowed attribute."""
@@ -428,9 +647,16 @@ class _Rules:
                 entry = t.name or t.text
                 expect_name = False
                 if entry not in ALLOWED_ATTRIBUTES:
-                    self.err(Problem(t.line, t.col, f"attribute `{entry}` is not allowed in a statement (it can "
-                                     "register code that Lean runs); allowed: simp, ext, reducible, instance, "
-                                     "mk_iff, simps, aesop, ...", "attribute"))
+                    self.err(
+                        Problem(
+                            t.line,
+                            t.col,
+                            f"attribute `{entry}` is not allowed in a statement (it can "
+                            "register code that Lean runs); allowed: simp, ext, reducible, instance, "
+                            "mk_iff, simps, aesop, ...",
+                            "attribute",
+                        )
+                    )
             elif t.text == ",":
                 expect_name = True
             elif entry == "aesop":
@@ -475,15 +701,29 @@ def _check_header(commands: list[Command], require_header: bool, err) -> None:
         if cmd.keyword == "import":
             has_import = True
             if seen_other is not None:
-                err(Problem(cmd.line, cmd.col, f"`import` must come first, before the `{seen_other.keyword}` at "
-                            f"{seen_other.line}:{seen_other.col}", "header"))
+                err(
+                    Problem(
+                        cmd.line,
+                        cmd.col,
+                        f"`import` must come first, before the `{seen_other.keyword}` at "
+                        f"{seen_other.line}:{seen_other.col}",
+                        "header",
+                    )
+                )
             toks = cmd.body_tokens
             if len(toks) < 2:
                 err(Problem(cmd.line, cmd.col, "`import` without a module name", "header"))
             elif len(toks) > 2:
                 t = toks[2]
-                err(Problem(t.line, t.col, f"unexpected `{_clip(t.text, 20)}` after `import {toks[1].text}`: "
-                            "one module per `import` line, then commands", "header"))
+                err(
+                    Problem(
+                        t.line,
+                        t.col,
+                        f"unexpected `{_clip(t.text, 20)}` after `import {toks[1].text}`: "
+                        "one module per `import` line, then commands",
+                        "header",
+                    )
+                )
         elif seen_other is None:
             seen_other = cmd
     if require_header and not has_import:
@@ -496,8 +736,15 @@ def _check_command(cmd: Command, err) -> None:
     if head.kind in ("hash", "doc", "attr"):
         return  # reported by the token rules / a dangling prefix is harmless
     if cmd.keyword not in ALLOWED_COMMANDS and cmd.keyword not in META_KEYWORDS and cmd.keyword not in _DENY_PARTS:
-        err(Problem(line, col, f"unexpected `{_clip(cmd.keyword, 20)}`: a statement may contain imports, "
-                    "open/namespace/section/variable/universe/set_option, notations and declarations only", "command"))
+        err(
+            Problem(
+                line,
+                col,
+                f"unexpected `{_clip(cmd.keyword, 20)}`: a statement may contain imports, "
+                "open/namespace/section/variable/universe/set_option, notations and declarations only",
+                "command",
+            )
+        )
     if cmd.keyword in NOTATION_KEYWORDS:
         for t in cmd.body_tokens:
             if t.text == "=>":
@@ -505,8 +752,14 @@ def _check_command(cmd: Command, err) -> None:
             if t.kind == "string":
                 atom = t.text[1:-1].strip()
                 if any(x in atom for x in _NOTATION_FORBIDDEN) or atom in _DENY_PARTS or _BANG_WORD.fullmatch(atom):
-                    err(Problem(t.line, t.col, f"notation token {t.text} is not allowed: it would change how Lean "
-                                "reads the text after it", "notation"))
+                    err(
+                        Problem(
+                            t.line,
+                            t.col,
+                            f"notation token {t.text} is not allowed: it would change how Lean reads the text after it",
+                            "notation",
+                        )
+                    )
 
 
 def _check_scopes(commands: list[Command], err, warn) -> None:
@@ -531,14 +784,20 @@ def _check_scopes(commands: list[Command], err, warn) -> None:
                 err(Problem(cmd.line, cmd.col, f"{shown} closes more than is open here (a stray `end`)", "scope"))
                 stack.clear()
                 continue
-            closing = stack[len(stack) - len(parts):]
+            closing = stack[len(stack) - len(parts) :]
             if [p for _, p, _ in closing] != parts:
                 opener = closing[-1][2]
                 expected = ".".join(p for _, p, _ in closing if p)
-                err(Problem(cmd.line, cmd.col, f"{shown} does not match the `{closing[-1][0]}` opened at "
-                            f"{opener.line}:{opener.col} (expected `end{' ' + expected if expected else ''}`)",
-                            "scope"))
-            del stack[len(stack) - len(parts):]
+                err(
+                    Problem(
+                        cmd.line,
+                        cmd.col,
+                        f"{shown} does not match the `{closing[-1][0]}` opened at "
+                        f"{opener.line}:{opener.col} (expected `end{' ' + expected if expected else ''}`)",
+                        "scope",
+                    )
+                )
+            del stack[len(stack) - len(parts) :]
     reported: set[int] = set()
     for kind, _, cmd in reversed(stack):
         if id(cmd) in reported:
@@ -547,13 +806,17 @@ def _check_scopes(commands: list[Command], err, warn) -> None:
         if kind == "mutual":
             err(Problem(cmd.line, cmd.col, "`mutual` is never closed: end the block with `end`", "scope"))
         else:
-            warn(Problem(cmd.line, cmd.col, f"this `{kind}` is never closed; it is closed after the statement",
-                         "scope"))
+            warn(
+                Problem(cmd.line, cmd.col, f"this `{kind}` is never closed; it is closed after the statement", "scope")
+            )
 
 
 def _is_name(word: str) -> bool:
-    return bool(word) and (word[0].isalpha() or word[0] == "_" or ord(word[0]) > 127) and word not in (
-        "theorem", "lemma", "def", "example", "end", "namespace", "section")
+    return (
+        bool(word)
+        and (word[0].isalpha() or word[0] == "_" or ord(word[0]) > 127)
+        and word not in ("theorem", "lemma", "def", "example", "end", "namespace", "section")
+    )
 
 
 def _check_main(st: LeanStatement, err, warn) -> None:
@@ -562,27 +825,57 @@ def _check_main(st: LeanStatement, err, warn) -> None:
     before = [t for t in main.tokens if t.start < body_start]
     for t in before:
         if t.kind == "ident" and t.text == "sorry":
-            err(Problem(t.line, t.col, "`sorry` inside the statement itself: only the proof may be `sorry`",
-                        "statement"))
+            err(
+                Problem(
+                    t.line, t.col, "`sorry` inside the statement itself: only the proof may be `sorry`", "statement"
+                )
+            )
     after = [t for t in main.tokens if t.start >= body_start]
     sorries = [k for k, t in enumerate(after) if t.kind == "ident" and t.text == "sorry"]
     if not sorries:
         t = after[0] if after else main.tokens[-1]
-        err(Problem(t.line, t.col, f"no `sorry` body: the {st.kind} must end with `:= by sorry` "
-                    f"(a statement, not a proof); found `{_clip(st.body)}`", "statement"))
+        err(
+            Problem(
+                t.line,
+                t.col,
+                f"no `sorry` body: the {st.kind} must end with `:= by sorry` "
+                f"(a statement, not a proof); found `{_clip(st.body)}`",
+                "statement",
+            )
+        )
     else:
         trailing = [t for t in after[sorries[-1] + 1 :] if not (t.kind == "symbol" and t.text in CLOSE_TO_OPEN)]
         if trailing:
             t = trailing[0]
-            err(Problem(t.line, t.col, f"text after the proof: `{_clip(t.text)}` follows the last `sorry` (a "
-                        "statement ends with `:= by sorry`)", "after-proof"))
+            err(
+                Problem(
+                    t.line,
+                    t.col,
+                    f"text after the proof: `{_clip(t.text)}` follows the last `sorry` (a "
+                    "statement ends with `:= by sorry`)",
+                    "after-proof",
+                )
+            )
         elif not st.is_sorry_body():
-            warn(Problem(after[0].line, after[0].col, f"the body has more than `sorry` (`{_clip(st.body)}`); a "
-                         "statement only needs `:= by sorry`", "statement"))
+            warn(
+                Problem(
+                    after[0].line,
+                    after[0].col,
+                    f"the body has more than `sorry` (`{_clip(st.body)}`); a statement only needs `:= by sorry`",
+                    "statement",
+                )
+            )
     for cmd in st.commands[st.main_index + 1 :]:
         if cmd.keyword != "end":
-            err(Problem(cmd.line, cmd.col, f"`{_clip(cmd.keyword, 20)}` after the {st.kind}: the {st.kind} must "
-                        "come last (only `end` may follow it)", "after-proof"))
+            err(
+                Problem(
+                    cmd.line,
+                    cmd.col,
+                    f"`{_clip(cmd.keyword, 20)}` after the {st.kind}: the {st.kind} must "
+                    "come last (only `end` may follow it)",
+                    "after-proof",
+                )
+            )
 
 
 def _clip(text: str, n: int = 40) -> str:

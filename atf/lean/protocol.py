@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,12 @@ class Message:
 
     @classmethod
     def from_json(cls, obj: dict) -> Message:
-        return cls(str(obj["severity"]), Pos.from_json(obj.get("pos")), Pos.from_json(obj.get("endPos")),
-                   str(obj.get("data", "")))
+        return cls(
+            str(obj["severity"]),
+            Pos.from_json(obj.get("pos")),
+            Pos.from_json(obj.get("endPos")),
+            str(obj.get("data", "")),
+        )
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"severity": self.severity}
@@ -79,8 +83,12 @@ class Sorry:
     @classmethod
     def from_json(cls, obj: dict) -> Sorry:
         ps = obj.get("proofState")
-        return cls(str(obj.get("goal", "")), None if ps is None else int(ps), Pos.from_json(obj.get("pos")),
-                   Pos.from_json(obj.get("endPos")))
+        return cls(
+            str(obj.get("goal", "")),
+            None if ps is None else int(ps),
+            Pos.from_json(obj.get("pos")),
+            Pos.from_json(obj.get("endPos")),
+        )
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {}
@@ -109,9 +117,14 @@ class Tactic:
     def from_json(cls, obj: dict) -> Tactic:
         ps = obj.get("proofState")
         used = obj.get("usedConstants")
-        return cls(str(obj["tactic"]), str(obj.get("goals", "")), None if ps is None else int(ps),
-                   Pos.from_json(obj.get("pos")), Pos.from_json(obj.get("endPos")),
-                   None if used is None else [str(u) for u in used])
+        return cls(
+            str(obj["tactic"]),
+            str(obj.get("goals", "")),
+            None if ps is None else int(ps),
+            Pos.from_json(obj.get("pos")),
+            Pos.from_json(obj.get("endPos")),
+            None if used is None else [str(u) for u in used],
+        )
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {}
@@ -199,7 +212,7 @@ class ReplError:
         return {"message": self.message}
 
 
-Response = Union[CommandResponse, ProofStepResponse, ReplError]
+Response = CommandResponse | ProofStepResponse | ReplError
 
 _COMMAND_KEYS = {"env", "messages", "sorries", "tactics", "infotree"}
 _PROOF_KEYS = {"proofState", "goals", "proofStatus", "messages", "sorries", "traces"}

@@ -106,8 +106,10 @@ class _Process:
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES_KEPT)
         self.max_env = -1
         self.max_proof_state = -1
-        self.readers = [threading.Thread(target=self._read_stdout, daemon=True),
-                        threading.Thread(target=self._drain_stderr, daemon=True)]
+        self.readers = [
+            threading.Thread(target=self._read_stdout, daemon=True),
+            threading.Thread(target=self._drain_stderr, daemon=True),
+        ]
         for thread in self.readers:
             thread.start()
 
@@ -207,9 +209,16 @@ class LeanRepl:
         self.close()
         try:
             launch = build_launch(self.argv, self.cwd, self.env, self.sandbox)
-            proc = subprocess.Popen(launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=launch.cwd, env=launch.env,
-                                    start_new_session=True, bufsize=0)
+            proc = subprocess.Popen(
+                launch.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=launch.cwd,
+                env=launch.env,
+                start_new_session=True,
+                bufsize=0,
+            )
         except SandboxUnavailable as err:
             raise LeanUnavailable(str(err)) from err
         except (FileNotFoundError, PermissionError, NotADirectoryError) as err:
@@ -366,14 +375,20 @@ class LeanRepl:
         if "env" in obj and "proofState" not in obj and any(k in request for k in _NEW_ENV_KEYS):
             env = obj["env"]
             if not isinstance(env, int) or env <= child.max_env or env <= request.get("env", -1):
-                self._fail("protocol", f"the Lean REPL answered with env {env!r}, not newer than env "
-                                       f"{max(child.max_env, request.get('env', -1))}: a stale or repeated answer")
+                self._fail(
+                    "protocol",
+                    f"the Lean REPL answered with env {env!r}, not newer than env "
+                    f"{max(child.max_env, request.get('env', -1))}: a stale or repeated answer",
+                )
             child.max_env = env
         elif "proofState" in obj and "tactic" in request:
             ps = obj["proofState"]
             if not isinstance(ps, int) or ps <= child.max_proof_state:
-                self._fail("protocol", f"the Lean REPL answered with proof state {ps!r}, not newer than "
-                                       f"{child.max_proof_state}: a stale or repeated answer")
+                self._fail(
+                    "protocol",
+                    f"the Lean REPL answered with proof state {ps!r}, not newer than "
+                    f"{child.max_proof_state}: a stale or repeated answer",
+                )
             child.max_proof_state = ps
 
     def _check_memory(self, child: _Process) -> None:

@@ -8,7 +8,8 @@ every REPL process runs in `bwrap` (Debian package `bubblewrap`) with
   the host's file system (no home directory, no HOME, a private size-capped /tmp);
 - no new privileges, no capabilities, a new session (no terminal injection), killed with its parent;
 - rlimits (set by `prlimit` on itself before it execs bwrap, so they are inherited): address space
-  (default 8 GiB), CPU seconds over the process's life, file size, no core files, and a process count. RLIMIT_NPROC counts the processes of the *real uid* and never binds
+  (default: the .olean files the REPL can map plus 8 GiB), CPU seconds over the process's life, file size,
+  no core files, and a process count. RLIMIT_NPROC counts the processes of the *real uid* and never binds
   root, so when we run as root the REPL is switched (inside the sandbox, by `setpriv`) to an
   unprivileged uid of its own: a fork bomb then stops at `max_processes`, and the pid namespace dies
   with the REPL. As a non-root user bwrap maps our own uid in a user namespace and the limit is our
@@ -33,8 +34,14 @@ from pathlib import Path
 SANDBOX_MODES = ("bwrap", "none")
 # Read-only system directories the toolchain needs (dynamic loader, libc, coreutils for lake).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime",
-                "/etc/nsswitch.conf")
+SYSTEM_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+)
 
 
 class SandboxUnavailable(RuntimeError):
@@ -106,8 +113,7 @@ class Launch:
     cwd: str | None
 
 
-def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | None,
-                 config: SandboxConfig) -> Launch:
+def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | None, config: SandboxConfig) -> Launch:
     """The sandboxed command line for `command` run in `cwd` (raises SandboxUnavailable)."""
     argv = list(command)
     exe = shutil.which(argv[0]) if not os.path.isabs(argv[0]) else argv[0]
@@ -115,22 +121,37 @@ def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | 
         raise FileNotFoundError(f"no executable {argv[0]!r}")
     argv[0] = exe
     base = cwd or os.getcwd()  # where the REPL would resolve a relative path: made absolute, so it can be bound
-    argv[1:] = [os.path.join(base, a) if not os.path.isabs(a) and "/" in a and os.path.exists(os.path.join(base, a))
-                else a for a in argv[1:]]
+    argv[1:] = [
+        os.path.join(base, a) if not os.path.isabs(a) and "/" in a and os.path.exists(os.path.join(base, a)) else a
+        for a in argv[1:]
+    ]
     setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
     binds = _bind_paths(argv, cwd, env, config)
     address_space_mb = config.address_space_mb
     if address_space_mb is None:
         address_space_mb = library_mb(tuple(binds)) + config.heap_mb
     if config.mode == "none":
-        return Launch([*_limits_prefix(config, None, address_space_mb), setpriv, "--no-new-privs", "--", *argv],
-                      dict(env) if env is not None else dict(os.environ), cwd)
+        return Launch(
+            [*_limits_prefix(config, None, address_space_mb), setpriv, "--no-new-privs", "--", *argv],
+            dict(env) if env is not None else dict(os.environ),
+            cwd,
+        )
     bwrap = require_bwrap()
     root = os.geteuid() == 0
     uid = _next_uid(config.uid_base) if root else None
     inner_env = _inner_env(binds, env)
-    args = [*_limits_prefix(config, uid, address_space_mb), bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-            "--die-with-parent", "--new-session", "--clearenv"]
+    args = [
+        *_limits_prefix(config, uid, address_space_mb),
+        bwrap,
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+    ]
     if not root:
         args += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
     for d in SYSTEM_DIRS:
@@ -156,8 +177,20 @@ def build_launch(command: Sequence[str], cwd: str | None, env: dict[str, str] | 
     for k, v in inner_env.items():
         args += ["--setenv", k, v]
     if root:
-        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--", setpriv, f"--reuid={uid}",
-                 f"--regid={uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
+        args += [
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+            "--",
+            setpriv,
+            f"--reuid={uid}",
+            f"--regid={uid}",
+            "--clear-groups",
+            "--no-new-privs",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+        ]
     else:
         args += ["--", setpriv, "--no-new-privs"]
     args += ["--", *argv]
@@ -269,8 +302,9 @@ def probe(config: SandboxConfig) -> None:
         return
     launch = build_launch(["/bin/true"], None, None, config)
     try:
-        done = subprocess.run(launch.argv, env=launch.env, start_new_session=True, capture_output=True,
-                              text=True, timeout=30, check=False)
+        done = subprocess.run(
+            launch.argv, env=launch.env, start_new_session=True, capture_output=True, text=True, timeout=30, check=False
+        )
     except (OSError, subprocess.SubprocessError) as err:
         raise SandboxUnavailable(f"could not run bubblewrap: {err}") from err
     if done.returncode != 0:

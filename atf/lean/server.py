@@ -31,9 +31,16 @@ class CheckRequest(BaseModel):
     statements: list[str] | None = None
 
 
-def create_app(checker: SyntaxChecker, max_batch: int = 64, max_wait_s: float = 0.02, *,
-               limits: ServeLimits | None = None, api_key: str | None = None,
-               concurrency: int | None = None, share_commands: bool = False) -> FastAPI:
+def create_app(
+    checker: SyntaxChecker,
+    max_batch: int = 64,
+    max_wait_s: float = 0.02,
+    *,
+    limits: ServeLimits | None = None,
+    api_key: str | None = None,
+    concurrency: int | None = None,
+    share_commands: bool = False,
+) -> FastAPI:
     """A FastAPI app serving `checker`; it closes the checker on shutdown.
 
     concurrency: Lean batches running at once (default: the checker's worker count).
@@ -44,8 +51,12 @@ def create_app(checker: SyntaxChecker, max_batch: int = 64, max_wait_s: float = 
     """
     limits = limits or ServeLimits()
     queue: BatchQueue[str, SyntaxResult] = BatchQueue(
-        checker.check_many, max_batch=max_batch, max_wait_s=max_wait_s,
-        concurrency=concurrency or max(1, checker.workers), max_queued=limits.max_queued_items, streams=True,
+        checker.check_many,
+        max_batch=max_batch,
+        max_wait_s=max_wait_s,
+        concurrency=concurrency or max(1, checker.workers),
+        max_queued=limits.max_queued_items,
+        streams=True,
         owners=not share_commands,
     )
 
@@ -55,8 +66,11 @@ def create_app(checker: SyntaxChecker, max_batch: int = 64, max_wait_s: float = 
         await queue.aclose()
         checker.close()
 
-    app = FastAPI(title="ATF Lean 4 syntax check", lifespan=lifespan,
-                  description="Pre-checks and (when configured) Lean REPL compilation of Lean 4 statements.")
+    app = FastAPI(
+        title="ATF Lean 4 syntax check",
+        lifespan=lifespan,
+        description="Pre-checks and (when configured) Lean REPL compilation of Lean 4 statements.",
+    )
     app.state.queue = queue
     app.state.checker = checker
     guard(app, limits, api_key)
@@ -117,8 +131,15 @@ class RemoteSyntaxChecker:
     batch_size: most statements per request (the server's `max_items` is 4096 by default).
     """
 
-    def __init__(self, base_url: str, timeout_s: float = 600.0, *, api_key: str | None = None,
-                 retry: RetryPolicy = RetryPolicy(), batch_size: int = 1024):
+    def __init__(
+        self,
+        base_url: str,
+        timeout_s: float = 600.0,
+        *,
+        api_key: str | None = None,
+        retry: RetryPolicy = RetryPolicy(),
+        batch_size: int = 1024,
+    ):
         import httpx
 
         from atf.serving import resolve_api_key

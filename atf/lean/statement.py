@@ -14,30 +14,93 @@ from dataclasses import dataclass, field
 from atf.lean.lexer import CLOSE_TO_OPEN, OPEN_TO_CLOSE, Scan, Token, scan
 
 DECLARATION_KEYWORDS = {
-    "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class", "inductive",
-    "axiom", "opaque", "irreducible_def",
+    "theorem",
+    "lemma",
+    "example",
+    "def",
+    "abbrev",
+    "instance",
+    "structure",
+    "class",
+    "inductive",
+    "axiom",
+    "opaque",
+    "irreducible_def",
 }
 THEOREM_KEYWORDS = {"theorem", "lemma", "example"}
 MODIFIERS = {"noncomputable", "private", "protected", "partial", "unsafe", "nonrec", "local", "scoped"}
 NOTATION_KEYWORDS = {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
 META_KEYWORDS = {
-    "macro", "macro_rules", "syntax", "elab", "elab_rules", "declare_syntax_cat", "initialize",
-    "builtin_initialize", "run_cmd", "run_elab", "run_meta",
+    "macro",
+    "macro_rules",
+    "syntax",
+    "elab",
+    "elab_rules",
+    "declare_syntax_cat",
+    "initialize",
+    "builtin_initialize",
+    "run_cmd",
+    "run_elab",
+    "run_meta",
 }
 OTHER_COMMANDS = {
-    "import", "prelude", "open", "namespace", "section", "end", "variable", "universe", "set_option",
-    "attribute", "export", "mutual", "omit", "include", "alias", "deriving",
+    "import",
+    "prelude",
+    "open",
+    "namespace",
+    "section",
+    "end",
+    "variable",
+    "universe",
+    "set_option",
+    "attribute",
+    "export",
+    "mutual",
+    "omit",
+    "include",
+    "alias",
+    "deriving",
 }
 # Other command keywords of Lean, Batteries, Aesop and Mathlib: none belongs in a statement, but each must
 # start a command of its own so that it is reported as one (and is not read as part of the one before).
 OTHER_LEAN_COMMANDS = {
-    "add_aesop_rules", "erase_aesop_rules", "declare_aesop_rule_sets", "initialize_simps_projections",
-    "library_note", "assert_not_exists", "assert_not_imported", "compile_inductive", "compile_def",
-    "suppress_compilation", "unseal", "seal", "recall", "proof_wanted", "register_simp_attr", "register_label_attr",
-    "register_option", "register_builtin_option", "declare_config_elab", "declare_simp_like_tactic",
-    "add_decl_doc", "mk_iff_of_inductive_prop", "grind_pattern", "register_tactic_tag", "tactic_extension",
-    "simproc", "dsimproc", "simproc_decl", "dsimproc_decl", "builtin_simproc", "unif_hint", "binder_predicate",
-    "set_premise_selector", "with_weak_namespace", "open_locale", "export", "prelude",
+    "add_aesop_rules",
+    "erase_aesop_rules",
+    "declare_aesop_rule_sets",
+    "initialize_simps_projections",
+    "library_note",
+    "assert_not_exists",
+    "assert_not_imported",
+    "compile_inductive",
+    "compile_def",
+    "suppress_compilation",
+    "unseal",
+    "seal",
+    "recall",
+    "proof_wanted",
+    "register_simp_attr",
+    "register_label_attr",
+    "register_option",
+    "register_builtin_option",
+    "declare_config_elab",
+    "declare_simp_like_tactic",
+    "add_decl_doc",
+    "mk_iff_of_inductive_prop",
+    "grind_pattern",
+    "register_tactic_tag",
+    "tactic_extension",
+    "simproc",
+    "dsimproc",
+    "simproc_decl",
+    "dsimproc_decl",
+    "builtin_simproc",
+    "unif_hint",
+    "binder_predicate",
+    "set_premise_selector",
+    "with_weak_namespace",
+    "open_locale",
+    "export",
+    "prelude",
 }
 # Commands that may also begin a line inside a term or tactic block (`open Real in simp`), so they
 # only start a command at column 0. Every other command keyword is a reserved token in Lean that no term
@@ -106,7 +169,7 @@ class Command:
     @property
     def body_tokens(self) -> list[Token]:
         """The tokens from the keyword on."""
-        return self.tokens[self.head:]
+        return self.tokens[self.head :]
 
     def words(self) -> list[str]:
         return [t.text for t in self.body_tokens]
@@ -185,7 +248,7 @@ class LeanStatement:
     @property
     def body_text(self) -> str:
         """The text after the import lines (starting at `body_line`)."""
-        return self.text[self.body_offset:]
+        return self.text[self.body_offset :]
 
     @property
     def header_key(self) -> tuple[str, ...]:
@@ -224,12 +287,24 @@ def split_commands(s: Scan) -> list[Command]:
         keyword = toks[head].text
         if keyword == "noncomputable" and head + 1 < b and toks[head + 1].text == "section":
             keyword = "section"
-        commands.append(Command(keyword, toks[p.first:b], head - p.first, p.doc, p.attributes, p.modifiers,
-                                p.scopes, index=p.first, brackets=brackets))
+        commands.append(
+            Command(
+                keyword,
+                toks[p.first : b],
+                head - p.first,
+                p.doc,
+                p.attributes,
+                p.modifiers,
+                p.scopes,
+                index=p.first,
+                brackets=brackets,
+            )
+        )
         pending = None
     if pending is not None:  # a dangling prefix (doc comment with nothing after it, `open X in` at the end)
-        commands.append(Command(toks[pending.first].text, toks[pending.first:], 0, index=pending.first,
-                                brackets=brackets))
+        commands.append(
+            Command(toks[pending.first].text, toks[pending.first :], 0, index=pending.first, brackets=brackets)
+        )
     return commands
 
 
@@ -316,9 +391,35 @@ def _matching(tokens: list[Token], i: int) -> int:
 
 
 _TYPE_HEADS = {
-    "ℕ", "ℤ", "ℚ", "ℝ", "ℂ", "Nat", "Int", "Rat", "Real", "Complex", "Type", "Sort", "Prop", "Set", "Finset",
-    "List", "Multiset", "Fin", "ZMod", "Matrix", "Polynomial", "Option", "Bool", "String", "Array", "Function",
-    "EuclideanSpace", "Equiv", "Perm",
+    "ℕ",
+    "ℤ",
+    "ℚ",
+    "ℝ",
+    "ℂ",
+    "Nat",
+    "Int",
+    "Rat",
+    "Real",
+    "Complex",
+    "Type",
+    "Sort",
+    "Prop",
+    "Set",
+    "Finset",
+    "List",
+    "Multiset",
+    "Fin",
+    "ZMod",
+    "Matrix",
+    "Polynomial",
+    "Option",
+    "Bool",
+    "String",
+    "Array",
+    "Function",
+    "EuclideanSpace",
+    "Equiv",
+    "Perm",
 }
 _RELATIONS = re.compile(r"[=≠<>≤≥∣∈∉⊆⊂⊇⊃∧∨¬↔∀∃≡≃≅⊢]|\bTrue\b|\bFalse\b")
 
@@ -428,7 +529,7 @@ def _closers(commands: list[Command]) -> list[str]:
             stack.extend(words[k].split(".") if named else [""])
         elif cmd.keyword == "end":
             named = len(words) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
-            del stack[len(stack) - min(len(stack), len(words[1].split(".")) if named else 1):]
+            del stack[len(stack) - min(len(stack), len(words[1].split(".")) if named else 1) :]
     return [f"end {name}" if name else "end" for name in reversed(stack)]
 
 
@@ -472,8 +573,9 @@ def _parse_theorem(text: str, cmd: Command) -> tuple[str, str | None, list[Binde
     colon = toks[i]
     assign = _body_assign(toks, i + 1)
     if assign is None:
-        raise StatementParseError("missing `:=` after the theorem's conclusion (expected `:= by sorry`)",
-                                  colon.line, colon.col)
+        raise StatementParseError(
+            "missing `:=` after the theorem's conclusion (expected `:= by sorry`)", colon.line, colon.col
+        )
     conclusion = text[colon.end : toks[assign].start].strip()
     body = text[toks[assign].end : cmd.end].strip()
     if not conclusion:

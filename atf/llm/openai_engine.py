@@ -37,7 +37,11 @@ def tool_calls_to_text(content: str | None, tool_calls: list[dict] | None) -> st
                 args = json.loads(args)
             except json.JSONDecodeError:
                 pass
-        block = "<tool_call>\n" + json.dumps({"name": fn.get("name"), "arguments": args}, ensure_ascii=False) + "\n</tool_call>"
+        block = (
+            "<tool_call>\n"
+            + json.dumps({"name": fn.get("name"), "arguments": args}, ensure_ascii=False)
+            + "\n</tool_call>"
+        )
         text = f"{text}{block}" if not text or text.endswith("\n") else f"{text}\n{block}"
     return text
 

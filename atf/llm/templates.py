@@ -42,7 +42,9 @@ def openai_tools(schemas: list[dict] | None) -> list[dict] | None:
     """Tool schemas wrapped as OpenAI-compatible servers pass them to chat templates (idempotent)."""
     if not schemas:
         return None
-    return [s if s.get("type") == "function" and "function" in s else {"type": "function", "function": s} for s in schemas]
+    return [
+        s if s.get("type") == "function" and "function" in s else {"type": "function", "function": s} for s in schemas
+    ]
 
 
 def _own_template(tokenizer: Any) -> str | None:
@@ -69,7 +71,9 @@ def resolve_template(value: str, tokenizer: Any = None) -> str:
     trl_file = resources.files("trl").joinpath("chat_templates", f"{value.removesuffix('.jinja')}.jinja")
     if trl_file.is_file():
         return trl_file.read_text()
-    raise ValueError(f"--chat_template {value!r}: not 'atf', 'own', a file, Jinja text or a template in trl/chat_templates")
+    raise ValueError(
+        f"--chat_template {value!r}: not 'atf', 'own', a file, Jinja text or a template in trl/chat_templates"
+    )
 
 
 def choose_chat_template(tokenizer: Any, override: str | None = None) -> tuple[str, str]:
@@ -95,9 +99,15 @@ def choose_chat_template(tokenizer: Any, override: str | None = None) -> tuple[s
 
 def _renders_tool_calls(tokenizer: Any) -> bool:
     """TRL's `supports_tool_calling` test, for installs without TRL: a tool call and its result survive rendering."""
-    call = {"type": "function", "function": {"name": "probe_fn_a8f3", "arguments": {"probe_key_b9d4": "probe_val_d6e7"}}}
-    msgs = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "", "tool_calls": [call]},
-            {"role": "tool", "name": "probe_fn_a8f3", "content": "probe_out_c4f9"}]
+    call = {
+        "type": "function",
+        "function": {"name": "probe_fn_a8f3", "arguments": {"probe_key_b9d4": "probe_val_d6e7"}},
+    }
+    msgs = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "name": "probe_fn_a8f3", "content": "probe_out_c4f9"},
+    ]
     from jinja2 import TemplateError
 
     try:

@@ -34,11 +34,15 @@ def main() -> int:
     for kind, name in KINDS.items():
         print(f"{name:<36} {total[kind]:>5} {expected[kind]:>11} {consistent[kind]:>15}")
     wrong = consistent["neg"] + consistent["plain-neg"]
-    print(f"all {sum(total.values())} forms; answers that end inconsistent, hedge or retract read as consistent: {wrong}")
+    print(
+        f"all {sum(total.values())} forms; answers that end inconsistent, hedge or retract read as consistent: {wrong}"
+    )
     combos = [head + tail for head in HEADS for tail in NEGATIVE_TAILS]
     crossed = sum(read_verdict(c).value == "consistent" for c in combos)
-    print(f"{len(HEADS)} positive label forms x {len(NEGATIVE_TAILS)} negating continuations = {len(combos)}; "
-          f"read as consistent: {crossed}")
+    print(
+        f"{len(HEADS)} positive label forms x {len(NEGATIVE_TAILS)} negating continuations = {len(combos)}; "
+        f"read as consistent: {crossed}"
+    )
     return 0 if wrong == 0 and crossed == 0 else 1
 
 

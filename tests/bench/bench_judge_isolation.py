@@ -65,10 +65,14 @@ def main(argv: list[str] | None = None) -> int:
     errored = sum(v == "error" for v in mixed)
     changed = sum(mixed[i] != clean[i] for i in range(args.items) if i not in failing)
     failed_not_error = sum(mixed[i] != "error" for i in failing)
-    print(f"items {args.items}, failing requests {len(failing)} ({', '.join(FAILURES)}), timeout {args.timeout_s} s, "
-          f"retries {args.retries}")
-    print(f"errored {errored}; failing items with a verdict anyway {failed_not_error}; "
-          f"other items whose verdict changed {changed} (target 0)")
+    print(
+        f"items {args.items}, failing requests {len(failing)} ({', '.join(FAILURES)}), timeout {args.timeout_s} s, "
+        f"retries {args.retries}"
+    )
+    print(
+        f"errored {errored}; failing items with a verdict anyway {failed_not_error}; "
+        f"other items whose verdict changed {changed} (target 0)"
+    )
     print(f"wall {seconds:.2f} s; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0 if changed == 0 and failed_not_error == 0 else 1
 

@@ -33,9 +33,21 @@ def main() -> None:
         apply_chat_template_choice(tok)
         trained = encode(tok, render_text(tok, messages, schemas, True))
         served, _ = served_prompt_ids(tok, {"messages": to_openai_messages(messages), "tools": openai_tools(schemas)})
-        unwrapped = tok.apply_chat_template(messages, tools=schemas, add_generation_prompt=True, tokenize=True, return_dict=False)
-        print(json.dumps({"template": name, "chosen": source, "trained_tokens": len(trained), "served_tokens": len(served),
-                          "identical_ids": trained == served, "unwrapped_schema_tokens": len(unwrapped)}))
+        unwrapped = tok.apply_chat_template(
+            messages, tools=schemas, add_generation_prompt=True, tokenize=True, return_dict=False
+        )
+        print(
+            json.dumps(
+                {
+                    "template": name,
+                    "chosen": source,
+                    "trained_tokens": len(trained),
+                    "served_tokens": len(served),
+                    "identical_ids": trained == served,
+                    "unwrapped_schema_tokens": len(unwrapped),
+                }
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -34,15 +34,24 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 STANDIN = HERE.parent / "lean_standin.py"
-HEADERS = [("Mathlib",), ("Mathlib", "Aesop"), ("Mathlib.Tactic",), ("Mathlib.Analysis.SpecialFunctions.Pow.Real",),
-           ("Mathlib.Data.Real.Basic",), ("Mathlib.NumberTheory.Basic",), ("Mathlib.Combinatorics.Basic",),
-           ("Mathlib.Topology.Basic",)]
+HEADERS = [
+    ("Mathlib",),
+    ("Mathlib", "Aesop"),
+    ("Mathlib.Tactic",),
+    ("Mathlib.Analysis.SpecialFunctions.Pow.Real",),
+    ("Mathlib.Data.Real.Basic",),
+    ("Mathlib.NumberTheory.Basic",),
+    ("Mathlib.Combinatorics.Basic",),
+    ("Mathlib.Topology.Basic",),
+]
 
 
 def make_statements(n: int, n_headers: int, crash: bool) -> list[str]:
     from atf.paths import shared_data_dir
 
-    rows = [json.loads(line) for line in open(shared_data_dir() / "minif2f-deepseek" / "minif2f.jsonl", encoding="utf-8")]
+    rows = [
+        json.loads(line) for line in open(shared_data_dir() / "minif2f-deepseek" / "minif2f.jsonl", encoding="utf-8")
+    ]
     out = []
     for i in range(n):
         r = rows[i % len(rows)]
@@ -54,8 +63,13 @@ def make_statements(n: int, n_headers: int, crash: bool) -> list[str]:
             body = _mark(body, "STANDIN_SWALLOW")
         if crash and i == n // 3:
             body = _mark(body, "STANDIN_CRASH")
-        out.append(header + "\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
-                   + r["informal_prefix"] + body + f"\n-- variant {i}\n")
+        out.append(
+            header
+            + "\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
+            + r["informal_prefix"]
+            + body
+            + f"\n-- variant {i}\n"
+        )
     return out
 
 
@@ -108,26 +122,33 @@ def run_hung(argv, n_clean: int, hung_at: int, workers: int, timeout_s: float) -
     clean = [s.replace("STANDIN_SWALLOW", "1").replace("STANDIN_ERROR", "1") for s in rows[:n_clean]]
     hung = _mark(rows[n_clean].rsplit("\n-- variant", 1)[0], "STANDIN_SLOW") + "\n-- hung\n"
     stmts = clean[:hung_at] + [hung] + clean[hung_at:]
-    print(f"hung-statement case: {n_clean} clean statements + 1 that hangs (at position {hung_at}), "
-          f"--timeout-s {timeout_s:g}, {workers} worker(s)")
+    print(
+        f"hung-statement case: {n_clean} clean statements + 1 that hangs (at position {hung_at}), "
+        f"--timeout-s {timeout_s:g}, {workers} worker(s)"
+    )
     t0 = time.perf_counter()
     with SyntaxChecker(argv + ["--slow-s", "3600"], workers=workers, timeout_s=timeout_s, sandbox=SANDBOX) as checker:
         results = checker.check_many(stmts)
         stats = checker.stats()
     wall = time.perf_counter() - t0
     failures = [r.failure for r in results]
-    print(f"  SyntaxChecker.check_many: all {len(stmts)} verdicts in {wall:.2f} s; failures {failures}; "
-          f"timeouts {stats.timeouts}, REPL starts {stats.starts}, round trips {stats.round_trips}")
+    print(
+        f"  SyntaxChecker.check_many: all {len(stmts)} verdicts in {wall:.2f} s; failures {failures}; "
+        f"timeouts {stats.timeouts}, REPL starts {stats.starts}, round trips {stats.round_trips}"
+    )
     items = [prepare(parse_statement(s)) for s in stmts]
     known: list[tuple[int, float]] = []
     with LeanRepl(argv + ["--slow-s", "3600"], sandbox=SANDBOX) as repl:
         t0 = time.perf_counter()
         repl.header_env(items[0].header, 60)
         GroupChecker(repl, timeout_s=timeout_s).check(
-            items[0].header, items, on_verdict=lambda i, v: known.append((i, time.perf_counter() - t0)))
+            items[0].header, items, on_verdict=lambda i, v: known.append((i, time.perf_counter() - t0))
+        )
     clean_times = [t for i, t in known if i != hung_at]
-    print(f"  one REPL, verdicts as they are known: clean ones at {', '.join(f'{t:.1f}' for t in clean_times)} s; "
-          f"the hung one at {dict(known)[hung_at]:.1f} s")
+    print(
+        f"  one REPL, verdicts as they are known: clean ones at {', '.join(f'{t:.1f}' for t in clean_times)} s; "
+        f"the hung one at {dict(known)[hung_at]:.1f} s"
+    )
 
 
 def main() -> int:
@@ -153,49 +174,70 @@ def main() -> int:
     if not 1 <= args.headers <= len(HEADERS):
         ap.error(f"--headers must be in 1..{len(HEADERS)}")
 
-    argv = [sys.executable, str(STANDIN), "--import-delay", str(args.import_delay_s), "--cmd-delay",
-            str(args.cmd_delay_s), "--decl-delay", str(args.decl_delay_s)]
+    argv = [
+        sys.executable,
+        str(STANDIN),
+        "--import-delay",
+        str(args.import_delay_s),
+        "--cmd-delay",
+        str(args.cmd_delay_s),
+        "--decl-delay",
+        str(args.decl_delay_s),
+    ]
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
     if args.hung:
         run_hung(argv, 7, args.hung_at, args.workers, args.timeout_s)
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return 0
     statements = make_statements(args.n, args.headers, args.crash)
-    print(f"bench_syntax_batch: N={args.n} statements over H={args.headers} headers, group size {args.group_size}, "
-          f"{args.workers} worker(s)")
-    print(f"against the protocol STAND-IN (tests/lean_standin.py), not Lean: {args.import_delay_s} s per header load, "
-          f"{args.cmd_delay_s} s per command, {args.decl_delay_s} s per declaration; sandbox {args.sandbox}\n")
+    print(
+        f"bench_syntax_batch: N={args.n} statements over H={args.headers} headers, group size {args.group_size}, "
+        f"{args.workers} worker(s)"
+    )
+    print(
+        f"against the protocol STAND-IN (tests/lean_standin.py), not Lean: {args.import_delay_s} s per header load, "
+        f"{args.cmd_delay_s} s per command, {args.decl_delay_s} s per declaration; sandbox {args.sandbox}\n"
+    )
 
     modes = [("grouped", dict(max_group_size=args.group_size, workers=args.workers))]
     if args.crash:
-        modes.append(("grouped, split=bisect", dict(max_group_size=args.group_size, workers=args.workers,
-                                                   split="bisect")))
+        modes.append(
+            ("grouped, split=bisect", dict(max_group_size=args.group_size, workers=args.workers, split="bisect"))
+        )
     modes.append(("one-by-one", dict(group=False, workers=args.workers)))
     rows = {}
     for name, kwargs in modes:
         results, stats, wall = run_checker(argv, statements, **kwargs)
         rows[name] = (summary(results), stats, wall)
     reference = rows["one-by-one"][0]
-    print(f"{'mode':<24} {'header loads':>12} {'round trips':>12} {'restarts':>9} {'wall s':>8} {'ok':>5} "
-          f"{'verdicts = one-by-one':>22}")
+    print(
+        f"{'mode':<24} {'header loads':>12} {'round trips':>12} {'restarts':>9} {'wall s':>8} {'ok':>5} "
+        f"{'verdicts = one-by-one':>22}"
+    )
     for name, (summ, stats, wall) in rows.items():
         same = sum(a == b for a, b in zip(summ, reference))
         ok = sum(s[0] for s in summ)
-        print(f"{name:<24} {stats.header_loads:>12} {stats.round_trips:>12} {stats.starts - args.workers:>9} "
-              f"{wall:>8.2f} {ok:>5} {same:>15}/{len(summ)}")
+        print(
+            f"{name:<24} {stats.header_loads:>12} {stats.round_trips:>12} {stats.starts - args.workers:>9} "
+            f"{wall:>8.2f} {ok:>5} {same:>15}/{len(summ)}"
+        )
         for i, (a, b) in enumerate(zip(summ, reference)):
             if a != b:
                 print(f"   MISMATCH statement {i}: {a} vs one-by-one {b}")
     if not args.skip_fresh:
         oks, stats, wall = run_fresh_imports(argv, statements, timeout_s=60)
         same = sum(a == b[0] for a, b in zip(oks, reference))
-        print(f"{'one-by-one+import':<24} {stats.round_trips:>12} "
-              f"{stats.round_trips:>12} {stats.starts - 1:>9} {wall:>8.2f} {sum(oks):>5} {same:>15}/{len(oks)}"
-              "  (ok flags only)")
+        print(
+            f"{'one-by-one+import':<24} {stats.round_trips:>12} "
+            f"{stats.round_trips:>12} {stats.starts - 1:>9} {wall:>8.2f} {sum(oks):>5} {same:>15}/{len(oks)}"
+            "  (ok flags only)"
+        )
     g = rows["grouped"]
     o = rows["one-by-one"]
-    print(f"\ngrouped vs one-by-one: {o[1].round_trips / g[1].round_trips:.1f}x fewer round trips, "
-          f"{o[2] / g[2]:.1f}x less wall time (stand-in time model)")
+    print(
+        f"\ngrouped vs one-by-one: {o[1].round_trips / g[1].round_trips:.1f}x fewer round trips, "
+        f"{o[2] / g[2]:.1f}x less wall time (stand-in time model)"
+    )
     return 0
 
 

@@ -60,10 +60,21 @@ def free_port() -> int:
 
 def start_server(workers: int, timeout_s: float, share_commands: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    repl = (f"{sys.executable} {STANDIN} --import-delay 0.25 --cmd-delay 0.02 --decl-delay 0.005 "
-            f"--slow-s 3600")
-    cmd = [sys.executable, "-m", "atf.cli", "serve-syntax", "--port", str(port), "--repl", repl,
-           "--workers", str(workers), "--timeout-s", str(timeout_s)] + ["--share-commands"] * share_commands
+    repl = f"{sys.executable} {STANDIN} --import-delay 0.25 --cmd-delay 0.02 --decl-delay 0.005 --slow-s 3600"
+    cmd = [
+        sys.executable,
+        "-m",
+        "atf.cli",
+        "serve-syntax",
+        "--port",
+        str(port),
+        "--repl",
+        repl,
+        "--workers",
+        str(workers),
+        "--timeout-s",
+        str(timeout_s),
+    ] + ["--share-commands"] * share_commands
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -113,8 +124,10 @@ async def malformed(client, url) -> str:
     health = await client.get(url + "/health")
     h_dt = time.perf_counter() - h0
     resp = await post
-    return (f"HTTP {resp.status_code} in {time.perf_counter() - t0:.3f} s, reply {len(resp.content)} bytes; "
-            f"/health HTTP {health.status_code} in {h_dt:.3f} s")
+    return (
+        f"HTTP {resp.status_code} in {time.perf_counter() - t0:.3f} s, reply {len(resp.content)} bytes; "
+        f"/health HTTP {health.status_code} in {h_dt:.3f} s"
+    )
 
 
 async def load(url: str, clients: int, seconds: float, with_bad: bool) -> str:
@@ -123,6 +136,7 @@ async def load(url: str, clients: int, seconds: float, with_bad: bool) -> str:
     stop = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=clients + 4, max_keepalive_connections=clients + 4)
     async with httpx.AsyncClient(timeout=120, limits=limits) as client:
+
         async def good():
             nonlocal errors
             while time.perf_counter() < stop:
@@ -147,8 +161,10 @@ async def load(url: str, clients: int, seconds: float, with_bad: bool) -> str:
         return f"{clients:>4} clients{' + bad' if with_bad else '      '}: no request completed ({errors} errors)"
     lat.sort()
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
-    return (f"{clients:>4} clients{' + bad' if with_bad else '      '}: {len(lat):>5} requests, "
-            f"p50 {statistics.median(lat):.3f} s, p99 {p99:.3f} s, errors {errors}")
+    return (
+        f"{clients:>4} clients{' + bad' if with_bad else '      '}: {len(lat):>5} requests, "
+        f"p50 {statistics.median(lat):.3f} s, p99 {p99:.3f} s, errors {errors}"
+    )
 
 
 def precheck_worst_case() -> str:
@@ -159,8 +175,10 @@ def precheck_worst_case() -> str:
     from atf.lean.precheck import run_precheck
 
     name, size, cpu, wall = worst_case(run_precheck)[0]
-    return (f"worst {cpu * 1000:.1f} ms CPU ({wall * 1000:.1f} ms wall) for {size / 1000:.1f} KB "
-            f"({cpu * 1000 / (size / 1000):.2f} ms/KB), input {name!r}")
+    return (
+        f"worst {cpu * 1000:.1f} ms CPU ({wall * 1000:.1f} ms wall) for {size / 1000:.1f} KB "
+        f"({cpu * 1000 / (size / 1000):.2f} ms/KB), input {name!r}"
+    )
 
 
 async def main_async(args) -> None:
@@ -195,11 +213,17 @@ def main() -> None:
     add_seconds(ap, "--timeout-s", 5.0, "seconds per statement", old_s=("--timeout",))
     ap.add_argument("--seconds", type=float, default=8.0, help="length of each load row (default %(default)s)")
     ap.add_argument("--clients", type=int, nargs="+", default=[1, 8, 64, 256], help="concurrency levels")
-    ap.add_argument("--share-commands", action="store_true",
-                    help="serve with --share-commands (requests grouped into one Lean command)")
+    ap.add_argument(
+        "--share-commands",
+        action="store_true",
+        help="serve with --share-commands (requests grouped into one Lean command)",
+    )
     args = ap.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.workers} workers, "
-          f"--timeout-s {args.timeout_s:g}{', --share-commands' * args.share_commands}, stand-in cost model 0.25 s/header, 20 ms/command, 5 ms/declaration")
+    print(
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.workers} workers, "
+        f"--timeout-s {args.timeout_s:g}{', --share-commands' * args.share_commands}, "
+        "stand-in cost model 0.25 s/header, 20 ms/command, 5 ms/declaration"
+    )
     asyncio.run(main_async(args))
 
 

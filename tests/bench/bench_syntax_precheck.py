@@ -20,8 +20,8 @@ import os
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 
 def benchmark_statements(data: Path) -> Iterator[tuple[str, str, str]]:
@@ -67,7 +67,7 @@ ADVERSARIAL: dict[str, str] = {
     "comment closers -/": "-/ ",
     "line comments": "-- x\n",
     "doc comments": "/-- d -/\n",
-    "quotes \"": '"',
+    'quotes "': '"',
     "strings with braces": '"{x}" ',
     "ambiguous braces": '"{\\" }" ',
     "s! interpolation nesting": 's!"{',
@@ -76,7 +76,7 @@ ADVERSARIAL: dict[str, str] = {
     "lone quotes": "' ",
     "image notation ''": "f '' s ",
     "raw strings r#": 'r#"a"# ',
-    "raw unterminated r##\"": 'r##"',
+    'raw unterminated r##"': 'r##"',
     "guillemets «": "«",
     "guillemet names": "«IO».x ",
     "identifiers": "abcdefgh ",
@@ -136,14 +136,18 @@ def print_worst_case() -> None:
 
     load = os.getloadavg()
     rows = worst_case(run_precheck)
-    print(f"pre-check on adversarial inputs (~{TARGET_BYTES // 1000} KB each, best of 5; load average "
-          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs)")
+    print(
+        f"pre-check on adversarial inputs (~{TARGET_BYTES // 1000} KB each, best of 5; load average "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs)"
+    )
     print(f"{'input':<28} {'bytes':>7} {'CPU ms':>8} {'ms/KB':>7} {'wall ms':>8}")
     for name, size, cpu, wall in rows:
         print(f"{name:<28} {size:>7} {1000 * cpu:>8.1f} {1000 * cpu / (size / 1000):>7.2f} {1000 * wall:>8.1f}")
     name, size, cpu, wall = rows[0]
-    print(f"worst case: {name!r}: {1000 * cpu:.1f} ms CPU ({1000 * wall:.1f} ms wall) for {size / 1000:.1f} KB = "
-          f"{1000 * cpu / (size / 1000):.2f} ms CPU per KB\n")
+    print(
+        f"worst case: {name!r}: {1000 * cpu:.1f} ms CPU ({1000 * wall:.1f} ms wall) for {size / 1000:.1f} KB = "
+        f"{1000 * cpu / (size / 1000):.2f} ms CPU per KB\n"
+    )
 
 
 def main() -> int:

@@ -43,8 +43,11 @@ def main(argv: list[str] | None = None) -> int:
         rc = subprocess.run(cmd).returncode
         wall = time.perf_counter() - start
         load_after = os.getloadavg()
-        print(f"{name} tier `{' '.join(['python', *cmd[1:]])}`: {wall:.0f} s, exit {rc}; "
-              f"load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after", flush=True)
+        print(
+            f"{name} tier `{' '.join(['python', *cmd[1:]])}`: {wall:.0f} s, exit {rc}; "
+            f"load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after",
+            flush=True,
+        )
         worst = max(worst, 0 if rc == 5 else rc)  # 5: no test in the tier
     return worst
 

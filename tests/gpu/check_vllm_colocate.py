@@ -57,8 +57,13 @@ def main() -> int:
     state = PartialState()
     root = Path(tempfile.mkdtemp(prefix="atf-colocate-"))
     a, b = make_checkpoint(root / "a", 0), make_checkpoint(root / "b", 1)
-    args = SimpleNamespace(vllm_gpu_memory_utilization=0.3, vllm_tensor_parallel_size=1, vllm_enable_sleep_mode=True,
-                           vllm_max_model_length=2048, chat_template=None)
+    args = SimpleNamespace(
+        vllm_gpu_memory_utilization=0.3,
+        vllm_tensor_parallel_size=1,
+        vllm_enable_sleep_mode=True,
+        vllm_max_model_length=2048,
+        chat_template=None,
+    )
     t0 = time.time()
     sampler = ColocatedSampler(a, args, state)
     built_s = time.time() - t0
@@ -87,10 +92,19 @@ def main() -> int:
     tools = [SyntaxCheckTool(), ReferenceConsistencyTool({p: "theorem t : True := by sorry" for p in mine})]
     (traj,) = ToolLoop(engine, tools, AgentConfig(max_turns=2, max_new_tokens=64)).run(mine[:1])
     loop_ok = traj.completion_ids is not None and len(traj.completion_ids) == len(traj.completion_mask)
-    report = {"rank": state.process_index, "world": state.num_processes, "problems": len(mine), "build_s": round(built_s, 1),
-              "sleep_freed_gib": round(freed_gib, 2), "reload_s": round(reload_s, 2), "B_differs_from_A": out_b != first_a,
-              "A_again_after_sleep": again_a == first_a, "greedy_token_agreement_with_hf_B": round(agree, 3),
-              "rollout_token_view_ok": loop_ok, "stop": traj.stop_reason}
+    report = {
+        "rank": state.process_index,
+        "world": state.num_processes,
+        "problems": len(mine),
+        "build_s": round(built_s, 1),
+        "sleep_freed_gib": round(freed_gib, 2),
+        "reload_s": round(reload_s, 2),
+        "B_differs_from_A": out_b != first_a,
+        "A_again_after_sleep": again_a == first_a,
+        "greedy_token_agreement_with_hf_B": round(agree, 3),
+        "rollout_token_view_ok": loop_ok,
+        "stop": traj.stop_reason,
+    }
     print(json.dumps(report), flush=True)
     return 0 if (out_b != first_a and again_a == first_a and loop_ok and freed_gib > 0) else 1
 
