@@ -1,16 +1,19 @@
 """Does the chain learn? Fine-tune the shipped SmolLM2-135M on cold-start trajectories of VALID splits for a fixed
 budget, then compare before and after on held-out miniF2F TEST problems.
 
-    nice python eval/learning_check.py --budget-s 1500 -o runs/learning_check
+    nice python eval/learning_check.py --threads 1 --budget-s 1500 --eval-limit 24 -o runs/learning_check
     nice python eval/learning_check.py --max-steps 200 --eval-limit 40 -o runs/learning_check
 
 Training data: data_gen's programmatic cold start (atf/train/synth.py) on miniF2F and ProofNet valid
 (decontaminated against every benchmark test split), the real syntax check, reference consistency; SFT with
 the recipe's code (atf/train/sft.py `train_sft`, TRL's SFTTrainer, loss only on the turns under loss),
 ATF's ChatML template (SmolLM2's own has no tool support). Training stops at --max-steps or when
---budget-s of wall time are spent, whichever comes first.
+--budget-s of wall time are spent, whichever comes first. On a 2-core CPU a step is the cost: only the top
+--train-top-layers blocks are trained (the backward pass stops there) and sequences are cut at --max-length
+(the prompt and the first turn fit), so 25 minutes buy ~150 one-trajectory steps instead of ~30.
 
-Measured on --eval-limit miniF2F test problems (never trained or tuned on), same sampling before and after:
+Measured on --eval-limit miniF2F test problems (never trained or tuned on), same sampling before and after
+(greedy by default: the temperature was chosen on a miniF2F VALID probe, see --help):
   * tool-call block: share of rollouts that wrote a `<tool_call>` block at all (well-formed or not);
   * well-formed tool call: share of rollouts with at least one syntax_check call that parsed and was run;
   * pre-check pass: share whose final statement passed the syntax check (the pre-check, without Lean);
