@@ -187,8 +187,13 @@ def train(trajs: list[Trajectory], model_path: str, out: Path, args: argparse.Na
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_output(p, "folder for the model, rollouts and results (default %(default)s)", old=("--out",), type=Path,
-               default=Path("runs/learning_check"))
+    add_output(
+        p,
+        "folder for the model, rollouts and results (default %(default)s)",
+        old=("--out",),
+        type=Path,
+        default=Path("runs/learning_check"),
+    )
     add_seconds(p, "--budget-s", 22 * 60.0, "wall-time budget of the training")
     alias(p, "--budget-minutes", "--budget-s", "budget_s", type=float, scale=60.0)
     p.add_argument("--max-steps", type=int, default=10_000, help="optimizer-step budget of the training")
@@ -220,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-new-tokens",
         type=int,
         default=384,
-        help="tokens per turn when measuring (default %(default)s; a direct attempt in the training data is ~240 tokens)",
+        help="tokens per turn when measuring (default %(default)s; a direct attempt in the training data has ~240)",
     )
     p.add_argument(
         "--max-turns",
