@@ -681,6 +681,22 @@ def test_learning_check_measures_what_the_issue_asks():
     assert m.stop_reasons == {"no_tool_call": 2, "turn_limit": 1, "length": 1}
 
 
+def test_learning_check_trains_only_the_top_blocks(tiny_engine):
+    import torch
+
+    from atf.llm.models import tiny_model
+
+    model, _ = tiny_model(tiny_engine.tokenizer, hidden_size=16, num_layers=3)
+    mod = load_learning_check()
+    mod.freeze_callback(2).on_train_begin(None, None, None, model=model)
+    ids = torch.tensor([[1, 2, 3, 4]])
+    model(input_ids=ids, labels=ids).loss.backward()
+    blocks = model.model.layers
+    assert model.get_input_embeddings().weight.grad is None  # tied to the output head: frozen too
+    assert all(p.grad is None for p in blocks[0].parameters())
+    assert all(p.grad is not None for b in blocks[1:] for p in b.parameters())
+
+
 @pytest.mark.integration
 def test_learning_check_runs_one_step_on_a_tiny_model(data_dir, tmp_path, tiny_engine, capsys):
     from atf.llm.models import tiny_model
