@@ -206,16 +206,14 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
     import z3
 
     def check(formula) -> Verdict:
-        t0 = time.perf_counter()
-        v = check_valid(tr, formula, cache.timeout_ms(timeout_ms), shown)
-        cache.spent(time.perf_counter() - t0)
-        return v
+        return _timed(cache, tr, formula, timeout_ms, shown)
 
     if prem_formula is not None:
         v = check(prem_formula)
         if v.status != "valid":
             # a hypothesis moved into the conclusion changes the number of premises: only then compare whole
-            if len(a.premises) != len(b.premises) and _whole_statements_agree(tr, a, b, only_a, only_b, timeout_ms):
+            if len(a.premises) != len(b.premises) and \
+                    _whole_statements_agree(tr, a, b, only_a, only_b, timeout_ms, cache, (i, bkey[0])):
                 return PairResult(i, j, "equivalent", "z3", dict(matching))
             return _failure(v, "premises", i, j, matching)
     if not same_conclusion:
@@ -226,9 +224,15 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
 
 
 def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: list[str], only_b: list[str],
-                            timeout_ms: int) -> bool:
+                            timeout_ms: int, cache: PairCache, idx: tuple[int, int]) -> bool:
     """(∀ Y_A. P_A → C_A) ↔ (∀ Y_B. P_B → C_B) for all aligned variables: the statements agree although
-    their premises differ (`(h : P) : False` and `: ¬ P`, a hypothesis written into the conclusion)."""
+    their premises differ (`(h : P) : False` and `: ¬ P`, a hypothesis written into the conclusion).
+    idx: the candidates' indices, which key their refutability in `cache`.
+
+    Two statements that hold for all aligned values agree trivially, and so do two that fail for all of them
+    (two false closed statements, say): with different premises that is not the same meaning. So the agreement
+    counts only where it holds under some values and interpretations of the uninterpreted symbols and fails
+    under others."""
     def closed(st: Statement, names: list[str]) -> Term:
         body = App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL)
         vs = tuple((n, st.variables[n]) for n in names if n in st.variables)
@@ -236,16 +240,45 @@ def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: 
 
     if any(isinstance(st.variables.get(n), ir.Fun) for st, ns in ((a, only_a), (b, only_b)) for n in ns):
         return False  # a function variable cannot be quantified in first-order logic
+    # Refutable for some aligned values iff P → C is refutable (renaming keeps it): decided once per candidate.
+    if any(_refutable(st, cache, n, timeout_ms).status != "invalid" for st, n in zip((a, b), idx)):
+        return False
     try:
         fa, fb = tr.prop(closed(a, only_a)), tr.prop(closed(b, only_b))
     except (Untranslatable, RecursionError):
         return False
-    # Two true statements agree trivially: with different premises that is not the same meaning. So each
-    # statement must be refutable on its own (a counter-model, uninterpreted functions included).
-    quick = min(timeout_ms, 200)
-    if check_valid(tr, fa, quick, []).status != "invalid" or check_valid(tr, fb, quick, []).status != "invalid":
+    import z3
+
+    # A counter-model that relies on an uninterpreted function may be spurious; the other statement's side
+    # conditions may rule it out: then ask again, as one problem in the shared vocabulary.
+    for st, f, n in ((a, fa, idx[0]), (b, fb, idx[1])):
+        if not _refutable(st, cache, n, timeout_ms).exact and \
+                _timed(cache, tr, f, min(timeout_ms, 200)).status != "invalid":
+            return False
+    if _timed(cache, tr, fa == fb, timeout_ms).status != "valid":
         return False
-    return check_valid(tr, fa == fb, timeout_ms, []).status == "valid"
+    return _timed(cache, tr, z3.Not(fa), min(timeout_ms, 200)).status == "invalid"  # it holds somewhere
+
+
+def _refutable(st: Statement, cache: PairCache, idx: int, timeout_ms: int) -> Verdict:
+    """Whether candidate `idx`'s premises ⟹ conclusion has a counter-model, on its own (cached per problem)."""
+    def decide() -> Verdict:
+        tr = Translator(st.system)
+        try:
+            formula = tr.prop(App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL))
+        except (Untranslatable, RecursionError) as err:
+            return Verdict("unknown", reason=str(err))
+        return _timed(cache, tr, formula, min(timeout_ms, 200))
+
+    return cache.get(("refutable", idx), decide)
+
+
+def _timed(cache: PairCache, tr: Translator, formula, timeout_ms: int, shown: list[str] | None = None) -> Verdict:
+    """`check_valid` at the timeout the problem's solver budget allows, charged to that budget."""
+    t0 = time.perf_counter()
+    v = check_valid(tr, formula, cache.timeout_ms(timeout_ms), shown or [])
+    cache.spent(time.perf_counter() - t0)
+    return v
 
 
 def _failure(v, where: str, i: int, j: int, matching: dict[str, str]) -> PairResult:
