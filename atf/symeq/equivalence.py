@@ -115,18 +115,35 @@ def _full_mapping(a: Statement, b: Statement, matching: dict[str, str]) -> dict[
 class PairCache:
     """What one problem's pairs share, computed once per candidate (and per renaming of it): renamed
     statements, alpha keys, and Z3 translations (`Translator.cached_prop`). Keys name a candidate by its
-    index, so one cache serves one problem."""
+    index, so one cache serves one problem.
+
+    It also rations Z3 time (`timeout_ms`): each query gets the full timeout while the problem's solver
+    budget lasts, a tenth of it after that, and a tenth of it as soon as it involves a *hard* candidate:
+    one whose own premises Z3 could not decide, or that took part in `HARD_AFTER` undecided queries.
+    A hard candidate's next pairs carry the same hard premises, so Z3 would spend the full timeout on each
+    and still not decide; what it decides there it decides in milliseconds (most verdicts do)."""
+
+    HARD_AFTER = 2
+    KEEP_MODELS = 16
 
     def __init__(self, solver_budget_s: float = SymEqConfig.solver_budget_s):
         self.data: dict[tuple, object] = {}
         self.solver_left_s = solver_budget_s
+        self.undecided: dict[int, int] = {}  # candidate -> undecided queries at the full timeout
+        self.models: list = []  # the problem's latest Z3 counter-models, tried first on every query
 
-    def timeout_ms(self, full_ms: int) -> int:
-        """The Z3 timeout of the next query: the full one while the problem's solver budget lasts."""
-        return full_ms if self.solver_left_s > 0 else max(10, full_ms // 10)
+    def timeout_ms(self, full_ms: int, candidates: tuple[int, ...] = ()) -> int:
+        """The Z3 timeout of the next query about these candidates."""
+        short = any(self.undecided.get(c, 0) >= self.HARD_AFTER for c in candidates)
+        return full_ms if self.solver_left_s > 0 and not short else max(10, full_ms // 10)
 
     def spent(self, seconds: float) -> None:
         self.solver_left_s -= seconds
+
+    def undecided_query(self, candidates: tuple[int, ...], weight: int = 1) -> None:
+        """A query about these candidates ran out of time (`weight` HARD_AFTER: that makes them hard)."""
+        for c in candidates:
+            self.undecided[c] = self.undecided.get(c, 0) + weight
 
     def get(self, key: tuple, make):
         try:
@@ -206,7 +223,7 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
     import z3
 
     def check(formula) -> Verdict:
-        return _timed(cache, tr, formula, timeout_ms, shown)
+        return _timed(cache, tr, formula, timeout_ms, (i, j), shown)
 
     if prem_formula is not None:
         v = check(prem_formula)
@@ -253,11 +270,11 @@ def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: 
     # conditions may rule it out: then ask again, as one problem in the shared vocabulary.
     for st, f, n in ((a, fa, idx[0]), (b, fb, idx[1])):
         if not _refutable(st, cache, n, timeout_ms).exact and \
-                _timed(cache, tr, f, min(timeout_ms, 200)).status != "invalid":
+                _timed(cache, tr, f, min(timeout_ms, 200), idx).status != "invalid":
             return False
-    if _timed(cache, tr, fa == fb, timeout_ms).status != "valid":
+    if _timed(cache, tr, fa == fb, timeout_ms, idx).status != "valid":
         return False
-    return _timed(cache, tr, z3.Not(fa), min(timeout_ms, 200)).status == "invalid"  # it holds somewhere
+    return _timed(cache, tr, z3.Not(fa), min(timeout_ms, 200), idx).status == "invalid"  # it holds somewhere
 
 
 def _refutable(st: Statement, cache: PairCache, idx: int, timeout_ms: int) -> Verdict:
@@ -268,16 +285,21 @@ def _refutable(st: Statement, cache: PairCache, idx: int, timeout_ms: int) -> Ve
             formula = tr.prop(App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL))
         except (Untranslatable, RecursionError) as err:
             return Verdict("unknown", reason=str(err))
-        return _timed(cache, tr, formula, min(timeout_ms, 200))
+        return _timed(cache, tr, formula, min(timeout_ms, 200), (idx,))
 
     return cache.get(("refutable", idx), decide)
 
 
-def _timed(cache: PairCache, tr: Translator, formula, timeout_ms: int, shown: list[str] | None = None) -> Verdict:
-    """`check_valid` at the timeout the problem's solver budget allows, charged to that budget."""
+def _timed(cache: PairCache, tr: Translator, formula, timeout_ms: int, candidates: tuple[int, ...],
+           shown: list[str] | None = None) -> Verdict:
+    """`check_valid` at the timeout the problem's solver budget allows for these candidates, charged to it."""
     t0 = time.perf_counter()
-    v = check_valid(tr, formula, cache.timeout_ms(timeout_ms), shown or [])
+    budget = cache.timeout_ms(timeout_ms, candidates)
+    v = check_valid(tr, formula, budget, shown or [], cache.models)
+    del cache.models[:-cache.KEEP_MODELS]
     cache.spent(time.perf_counter() - t0)
+    if v.status == "unknown" and budget == timeout_ms:
+        cache.undecided_query(candidates)
     return v
 
 
@@ -468,7 +490,7 @@ class SymEq:
             if err is None and st is None:
                 yield ("begin", "parse", idx, idx)
                 st, err = self._parse_one(text)
-                vac = st is not None and self.is_vacuous(st)
+                vac = st is not None and self.is_vacuous(st, cache, idx)
             statements.append(st)
             vacuous.append(vac)
             yield ("parsed", idx, st, err, vac)
@@ -523,8 +545,9 @@ class SymEq:
             log.warning("internal error reading a candidate: %r", err)
             return None, f"internal error: {err!r}"
 
-    def is_vacuous(self, st: Statement) -> bool:
-        """Premises Z3 proves contradictory: such a statement says nothing and joins no class."""
+    def is_vacuous(self, st: Statement, cache: PairCache | None = None, idx: int = 0) -> bool:
+        """Premises Z3 proves contradictory: such a statement says nothing and joins no class. When Z3 cannot
+        decide that, candidate `idx` is hard for Z3 in `cache` (see PairCache)."""
         if not st.premises:
             return False
         import z3
@@ -533,10 +556,14 @@ class SymEq:
         try:
             prem = tr.prop(ir.conj(st.premises))
             # a short budget: a contradiction among premises is usually found at once
-            return check_valid(tr, z3.Not(prem), min(self.timeout_ms, 150), []).status == "valid"
+            models = cache.models if cache is not None else None  # a point that satisfies them says no at once
+            status = check_valid(tr, z3.Not(prem), min(self.timeout_ms, 150), [], models).status
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
             log.warning("vacuity check failed: %r", err)
             return False
+        if status == "unknown" and cache is not None:
+            cache.undecided_query((idx,), weight=cache.HARD_AFTER)
+        return status == "valid"
 
     def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int,
                            cache: PairCache | None = None) -> PairResult:
