@@ -117,11 +117,12 @@ class PairCache:
     statements, alpha keys, and Z3 translations (`Translator.cached_prop`). Keys name a candidate by its
     index, so one cache serves one problem.
 
-    It also rations Z3 time (`timeout_ms`): each query gets the full timeout while the problem's solver
-    budget lasts, a tenth of it after that, and a tenth of it as soon as it involves a *hard* candidate:
-    one whose own premises Z3 could not decide, or that took part in `HARD_AFTER` undecided queries.
-    A hard candidate's next pairs carry the same hard premises, so Z3 would spend the full timeout on each
-    and still not decide; what it decides there it decides in milliseconds (most verdicts do)."""
+    It also rations Z3 time (`timeout_ms`). Most verdicts take milliseconds, so the pairs are first decided
+    with a tenth of the timeout (`first_pass`); a pair that this leaves open is asked again at the full timeout
+    afterwards, unless transitivity has joined it by then, while the problem's solver budget (Z3 time at the
+    full timeout) lasts, and unless it involves a *hard* candidate: one whose own premises Z3 could not decide,
+    or that took part in `HARD_AFTER` queries undecided at the full timeout. A hard candidate's pairs carry
+    the same hard premises, so Z3 would spend the full timeout on each and still not decide."""
 
     HARD_AFTER = 2
     KEEP_MODELS = 16
@@ -131,11 +132,18 @@ class PairCache:
         self.solver_left_s = solver_budget_s
         self.undecided: dict[int, int] = {}  # candidate -> undecided queries at the full timeout
         self.models: list = []  # the problem's latest Z3 counter-models, tried first on every query
+        self.first_pass = False  # set by SymEq.events while it makes its quick pass over the pairs
+        self.cut_short = 0  # queries left undecided at a shortened timeout (more time might decide them)
 
     def timeout_ms(self, full_ms: int, candidates: tuple[int, ...] = ()) -> int:
         """The Z3 timeout of the next query about these candidates."""
-        short = any(self.undecided.get(c, 0) >= self.HARD_AFTER for c in candidates)
-        return full_ms if self.solver_left_s > 0 and not short else max(10, full_ms // 10)
+        if self.first_pass or not self.full_allowed(candidates):
+            return max(10, full_ms // 10)
+        return full_ms
+
+    def full_allowed(self, candidates: tuple[int, ...]) -> bool:
+        """Whether a query about these candidates may still have the full timeout."""
+        return self.solver_left_s > 0 and all(self.undecided.get(c, 0) < self.HARD_AFTER for c in candidates)
 
     def spent(self, seconds: float) -> None:
         self.solver_left_s -= seconds
@@ -287,19 +295,22 @@ def _refutable(st: Statement, cache: PairCache, idx: int, timeout_ms: int) -> Ve
             return Verdict("unknown", reason=str(err))
         return _timed(cache, tr, formula, min(timeout_ms, 200), (idx,))
 
-    return cache.get(("refutable", idx), decide)
+    return cache.get(("refutable", idx, cache.first_pass), decide)
 
 
 def _timed(cache: PairCache, tr: Translator, formula, timeout_ms: int, candidates: tuple[int, ...],
            shown: list[str] | None = None) -> Verdict:
-    """`check_valid` at the timeout the problem's solver budget allows for these candidates, charged to it."""
+    """`check_valid` at the timeout the problem's budget allows for these candidates (see PairCache)."""
     t0 = time.perf_counter()
     budget = cache.timeout_ms(timeout_ms, candidates)
     v = check_valid(tr, formula, budget, shown or [], cache.models)
     del cache.models[:-cache.KEEP_MODELS]
-    cache.spent(time.perf_counter() - t0)
-    if v.status == "unknown" and budget == timeout_ms:
-        cache.undecided_query(candidates)
+    if budget == timeout_ms:
+        cache.spent(time.perf_counter() - t0)
+        if v.status == "unknown":
+            cache.undecided_query(candidates)
+    elif v.status == "unknown":
+        cache.cut_short += 1
     return v
 
 
@@ -517,6 +528,9 @@ class SymEq:
         for (i, j), status in skip.pairs.items():
             if status == "equivalent":
                 uf.union(i, j)
+        # Quick pass: every pair with a tenth of the timeout. A pair it leaves open waits for the second pass.
+        cache.first_pass = True
+        waiting: list[PairResult] = []
         for j in range(k):
             for i in range(j):
                 if uf.find(i) == uf.find(j) or (i, j) in skip.pairs:
@@ -526,15 +540,37 @@ class SymEq:
                 if statements[i].system != statements[j].system:
                     continue
                 yield ("begin", "pair", i, j)
-                try:
-                    res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j,
-                                                  cache)
-                except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
-                    log.warning("internal error comparing #%d and #%d: %r", i, j, err)
-                    res = PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
-                yield ("pair", res)
+                cut = cache.cut_short
+                res = self._decide(statements, candidates, i, j, cache)
+                if not res.equivalent and cache.cut_short > cut:
+                    waiting.append(res)
+                    continue
+                yield ("pair", self._ask_lean(res, candidates) if not res.equivalent else res)
                 if res.equivalent:
                     uf.union(i, j)
+        # Second pass: the open pairs at the full timeout, while the budget lasts and they are not joined.
+        cache.first_pass = False
+        for quick in waiting:
+            i, j = quick.i, quick.j
+            if uf.find(i) == uf.find(j):
+                continue
+            res = quick
+            if cache.full_allowed((i, j)):
+                yield ("begin", "pair", i, j)
+                res = self._decide(statements, candidates, i, j, cache)
+            yield ("pair", self._ask_lean(res, candidates) if not res.equivalent else res)
+            if res.equivalent:
+                uf.union(i, j)
+
+    def _decide(self, statements: list[Statement | None], candidates: list[str], i: int, j: int,
+                cache: PairCache) -> PairResult:
+        """Z3's verdict on one pair (Lean is asked by the caller, once the verdict is final)."""
+        try:
+            return self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j, cache,
+                                           False)
+        except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
+            log.warning("internal error comparing #%d and #%d: %r", i, j, err)
+            return PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
 
     def _parse_one(self, text: str) -> tuple[Statement | None, str | None]:
         try:
@@ -566,17 +602,21 @@ class SymEq:
         return status == "valid"
 
     def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int,
-                           cache: PairCache | None = None) -> PairResult:
+                           cache: PairCache | None = None, ask_lean: bool = True) -> PairResult:
+        """The verdict on two read candidates (ta, tb: their texts, for Lean; ask_lean=False: Z3's alone)."""
         res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j, cache=cache)
-        if res.status != "equivalent" and self.lean is not None and self.lean.available \
-                and not (res.status == "different" and res.exact):
-            lean_res = self.lean.check(ta, tb, res.alignment or None)
-            if lean_res.status == "equivalent":
-                return PairResult(i, j, "equivalent", "lean", res.alignment, seconds=res.seconds + lean_res.seconds)
+        return self._ask_lean(res, [ta, tb], (0, 1)) if ask_lean and not res.equivalent else res
+
+    def _ask_lean(self, res: PairResult, texts: list[str], where: tuple[int, int] | None = None) -> PairResult:
+        """Z3 left the pair open (or refuted it only through uninterpreted functions): ask Lean, if it is here.
+        texts[where] are the two candidates' texts (default: indexed by the pair's own indices)."""
+        if self.lean is None or not self.lean.available or (res.status == "different" and res.exact):
+            return res
+        a, b = where or (res.i, res.j)
+        lean_res = self.lean.check(texts[a], texts[b], res.alignment or None)
+        if lean_res.status == "equivalent":
+            return PairResult(res.i, res.j, "equivalent", "lean", res.alignment, seconds=res.seconds + lean_res.seconds)
         return res
-
-
-
 
 
 def truth(st: Statement, timeout_ms: int = 1000) -> str:
