@@ -133,3 +133,15 @@ def test_the_second_pass_stops_when_the_solver_budget_is_spent(monkeypatch):
     poor = SymEq("lean", timeout_ms=300, config=SymEqConfig(solver_budget_s=1e-9)).cluster(cands)
     assert asked.count(300) == 1 < full_queries  # the first query at the full timeout spends it
     assert poor.classes == [[0, 1], [2], [3]]
+
+
+def test_a_vacuity_the_quick_check_leaves_open_is_decided_before_a_merge(monkeypatch):
+    asked = _slow_proofs(monkeypatch, 150)  # contradictions need the full vacuity timeout to be found
+    cands = ["theorem t (x : ℝ) (h : x > 1) (h' : x < 0) : x = 5 := by sorry",
+             "theorem t (y : ℝ) (h : y > 1) (h' : y < 0) : y = 5 := by sorry",  # the same up to names
+             "theorem t (y : ℝ) (h : y < 0) (h' : y > 2) : y = 5 := by sorry",  # premises as contradictory
+             "theorem t (x : ℝ) (h : x > 1) : x = 5 := by sorry"]
+    res = SymEq("lean", timeout_ms=300).cluster(cands)
+    assert 30 in asked and 150 in asked
+    assert res.classes == [[0], [1], [2], [3]]
+    assert res.vacuous[:2] == [True, True] and not res.vacuous[3]  # (2 never came near a merge: left open)

@@ -11,7 +11,9 @@ distance (`align.top_matchings`); identical standard forms are equivalent withou
 alignment fails, the result carries the counter-model of the best one.
 
 Classes are built with union-find over the candidates in order, skipping every pair whose classes are
-already joined (transitivity). A candidate's SymEq score is the size of its class divided by k.
+already joined (transitivity), in two passes that ration Z3's time (`PairCache`): every pair at a tenth of
+the timeout, then the pairs left open at the full one. A candidate's SymEq score is the size of its class
+divided by k.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from atf.symeq.smt import Translator, Untranslatable, Verdict, check_valid
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 7
+VERSION = 8
 
 
 @dataclass
@@ -93,7 +95,8 @@ def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
         conclusion=ir.rename_free_typed(st.conclusion, mapping),
     )
     dependent = {n: v for n, v in mapping.items() if n != v}
-    if dependent and ir.sort_names(st.variables.values(), [*st.premises, st.conclusion]) & set(dependent):  # `(x : Fin n)`: rename n there too
+    # `(x : Fin n)`: rename n there too
+    if dependent and ir.sort_names(st.variables.values(), [*st.premises, st.conclusion]) & set(dependent):
         out.variables = {n: ir.rename_type(t, dependent) for n, t in out.variables.items()}
         out.premises = [ir.rename_types_in(p, dependent) for p in out.premises]
         out.conclusion = ir.rename_types_in(out.conclusion, dependent)
@@ -351,6 +354,8 @@ class UnionFind:
 class SymEqResult:
     """classes: lists of candidate indices, largest first; scores[i] = |class of i| / k.
 
+    vacuous[i]: candidate i's premises are proven contradictory (it joins no class); one that the quick check
+    at reading left open is decided only when the candidate is about to join a class, else it stays False.
     statements[i] is None when candidate i could not be parsed (errors[i] says why); pairs holds every
     pair verdict in the order checked; budget_exhausted: the problem's time budget ran out (the pairs
     not decided by then count as not equivalent).
@@ -410,9 +415,14 @@ class ClusterBuilder:
             _, i, st, err, vac = event
             if i not in self.seen:
                 self.seen.add(i)
-                self.statements[i], self.errors[i], self.vacuous[i] = st, err, vac
+                self.statements[i], self.errors[i], self.vacuous[i] = st, err, vac is True
                 if st is not None:  # a resumed run does not read it again
                     self.resume.read[i] = (st, err, vac)
+        elif event[0] == "vacuous":  # a vacuity left open when the candidate was read, decided since
+            _, i, vac = event
+            self.vacuous[i] = vac
+            if i in self.resume.read:
+                self.resume.read[i] = (*self.resume.read[i][:2], vac)
         elif event[0] == "pair":
             self.record(event[1])
 
@@ -489,22 +499,35 @@ class SymEq:
 
     def events(self, candidates: list[str], skip: Resume | None = None) -> Iterator[Event]:
         """The steps of `cluster`, one event each: ("begin", kind, i, j) before a step that may take long,
-        then ("parsed", i, statement, error, vacuous) or ("pair", PairResult). `skip` carries what a killed
-        earlier run already decided, so a resumed run does not repeat (or hang on) it."""
+        then ("parsed", i, statement, error, vacuous) or ("pair", PairResult), and ("vacuous", i, bool) when
+        a vacuity left open (None) at reading is decided. `skip` carries what a killed earlier run already
+        decided, so a resumed run does not repeat (or hang on) it."""
         skip = skip or Resume()
         k = len(candidates)
         cache = PairCache(self.solver_budget_s)
         statements: list[Statement | None] = []
-        vacuous: list[bool] = []
+        vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
         for idx, text in enumerate(candidates):
             st, err, vac = skip.read.get(idx, (None, skip.failed.get(idx), False))
             if err is None and st is None:
                 yield ("begin", "parse", idx, idx)
                 st, err = self._parse_one(text)
-                vac = st is not None and self.is_vacuous(st, cache, idx)
+                vac = self.is_vacuous(st, cache, idx, quick=True) if st is not None else False
             statements.append(st)
             vacuous.append(vac)
             yield ("parsed", idx, st, err, vac)
+
+        def settle(*idxs: int) -> Iterator[Event]:
+            for x in idxs:
+                if vacuous[x] is None:
+                    vacuous[x] = self.is_vacuous(statements[x], cache, x)
+                    yield ("vacuous", x, vacuous[x])
+
+        def inherit(x: int, like: int) -> Iterator[Event]:  # an identical statement is as vacuous
+            if vacuous[x] is None:
+                vacuous[x] = vacuous[like]
+                yield ("vacuous", x, vacuous[x])
+
         uf = UnionFind(k)
         keys: dict[tuple, int] = {}
         texts: dict[str, int] = {}
@@ -513,16 +536,22 @@ class SymEq:
                 continue
             norm = _normalize_text(candidates[idx])
             if norm in texts:
-                uf.union(texts[norm], idx)
-                yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
+                yield from settle(texts[norm])
+                yield from inherit(idx, texts[norm])
+                if not vacuous[idx]:
+                    uf.union(texts[norm], idx)
+                    yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
                 continue
             texts[norm] = idx
             if st is None:
                 continue
             key = st.key()
             if key in keys:
-                uf.union(keys[key], idx)
-                yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
+                yield from settle(keys[key])
+                yield from inherit(idx, keys[key])
+                if not vacuous[idx]:
+                    uf.union(keys[key], idx)
+                    yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
             else:
                 keys[key] = idx
         for (i, j), status in skip.pairs.items():
@@ -545,22 +574,30 @@ class SymEq:
                 if not res.equivalent and cache.cut_short > cut:
                     waiting.append(res)
                     continue
-                yield ("pair", self._ask_lean(res, candidates) if not res.equivalent else res)
+                res = self._ask_lean(res, candidates) if not res.equivalent else res
                 if res.equivalent:
+                    yield from settle(i, j)
+                    if vacuous[i] or vacuous[j]:
+                        continue  # such a candidate's pairs are not compared
                     uf.union(i, j)
+                yield ("pair", res)
         # Second pass: the open pairs at the full timeout, while the budget lasts and they are not joined.
         cache.first_pass = False
         for quick in waiting:
             i, j = quick.i, quick.j
-            if uf.find(i) == uf.find(j):
+            if uf.find(i) == uf.find(j) or vacuous[i] or vacuous[j]:
                 continue
             res = quick
             if cache.full_allowed((i, j)):
                 yield ("begin", "pair", i, j)
                 res = self._decide(statements, candidates, i, j, cache)
-            yield ("pair", self._ask_lean(res, candidates) if not res.equivalent else res)
+            res = self._ask_lean(res, candidates) if not res.equivalent else res
             if res.equivalent:
+                yield from settle(i, j)
+                if vacuous[i] or vacuous[j]:
+                    continue
                 uf.union(i, j)
+            yield ("pair", res)
 
     def _decide(self, statements: list[Statement | None], candidates: list[str], i: int, j: int,
                 cache: PairCache) -> PairResult:
@@ -581,22 +618,27 @@ class SymEq:
             log.warning("internal error reading a candidate: %r", err)
             return None, f"internal error: {err!r}"
 
-    def is_vacuous(self, st: Statement, cache: PairCache | None = None, idx: int = 0) -> bool:
+    def is_vacuous(self, st: Statement, cache: PairCache | None = None, idx: int = 0,
+                   quick: bool = False) -> bool | None:
         """Premises Z3 proves contradictory: such a statement says nothing and joins no class. When Z3 cannot
-        decide that, candidate `idx` is hard for Z3 in `cache` (see PairCache)."""
+        decide that, the answer is False, and candidate `idx` is hard for Z3 in `cache` (see PairCache).
+        quick: a fifth of the timeout, and None when that does not decide it (the candidate is not hard then)."""
         if not st.premises:
             return False
         import z3
 
+        timeout_ms = min(self.timeout_ms, 150)  # a contradiction among premises is usually found at once
         tr = Translator(st.system)
         try:
             prem = tr.prop(ir.conj(st.premises))
-            # a short budget: a contradiction among premises is usually found at once
             models = cache.models if cache is not None else None  # a point that satisfies them says no at once
-            status = check_valid(tr, z3.Not(prem), min(self.timeout_ms, 150), [], models).status
+            status = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [],
+                                 models).status
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
             log.warning("vacuity check failed: %r", err)
             return False
+        if status == "unknown" and quick:
+            return None  # (a fifth of the timeout says too little to call it hard)
         if status == "unknown" and cache is not None:
             cache.undecided_query((idx,), weight=cache.HARD_AFTER)
         return status == "valid"
