@@ -121,3 +121,23 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
 ])
 def test_meaning_preserving_rewrites_merge(symeq, a, b):
     assert symeq.compare(a, b).equivalent
+
+
+@pytest.mark.parametrize("a,b,matching", [
+    # two false closed statements (nothing aligned): constant, whatever the premises say
+    (thm("(A B : ℕ) (h : A = B + 1)", "A = B"), thm("(A B : ℤ)", "A < A"), {}),
+    # false for every value of the aligned x (y > x yet y < x; n > 3 yet n < 2)
+    (thm("(x y : ℝ) (h : y > x)", "y < x"), thm("(x : ℝ) (n : ℕ) (h : n > 3)", "n < 2"), {"x": "x"}),
+])
+def test_whole_statements_agreeing_only_because_both_fail_everywhere_do_not_merge(a, b, matching):
+    # Reached when Z3 cannot decide the premises (nonlinear ones time out): P → C on both sides is then
+    # compared whole, and two statements false for all aligned values agree trivially.
+    from atf.symeq.equivalence import PairCache, _full_mapping, _rename_statement, _whole_statements_agree
+    from atf.symeq.smt import Translator
+
+    sa, sb = parse(a, "lean"), parse(b, "lean")
+    mapping = _full_mapping(sa, sb, matching)
+    sb = _rename_statement(sb, mapping)
+    only_a = [n for n in sa.variables if n not in matching.values()]
+    only_b = [mapping[n] for n in mapping if n not in matching]
+    assert not _whole_statements_agree(Translator("lean"), sa, sb, only_a, only_b, 1000, PairCache(), (0, 1))

@@ -10,9 +10,10 @@ class SymEqConfig:
     """timeout_ms: Z3's own timeout per query. A soft limit: Z3 checks it only in some places, and a
         300 ms query has run for minutes, which is why the two budgets below exist.
     top_k: variable alignments tried per pair of candidates.
-    solver_budget_s: Z3 time one problem may spend at the full `timeout_ms` per query; past it, each query
-        gets a tenth of it. A problem whose pairs all time out (quantified recursive definitions) then
-        costs seconds, not minutes, and what Z3 decides quickly (most verdicts take milliseconds) is kept.
+    solver_budget_s: Z3 time one problem may spend at the full `timeout_ms` per query. Every pair is first
+        decided at a tenth of it (most verdicts take milliseconds); only the pairs that leaves open, and that
+        transitivity has not joined, are asked again at the full timeout, while this budget lasts. A problem
+        whose pairs all time out (quantified recursive definitions) then costs a second, not minutes.
     step_budget_s: hard wall clock for one step (reading one candidate, or deciding one pair) inside a
         worker process; a step that runs longer is killed with its worker: that pair becomes "unknown"
         (that candidate unread) and the other steps keep their verdicts.
@@ -29,7 +30,7 @@ class SymEqConfig:
 
     timeout_ms: int = 300
     top_k: int = 3
-    solver_budget_s: float = 2.0
+    solver_budget_s: float = 1.0
     step_budget_s: float = 2.5
     suspect_step_budget_s: float = 0.75
     problem_budget_s: float = 30.0

@@ -11,7 +11,9 @@ distance (`align.top_matchings`); identical standard forms are equivalent withou
 alignment fails, the result carries the counter-model of the best one.
 
 Classes are built with union-find over the candidates in order, skipping every pair whose classes are
-already joined (transitivity). A candidate's SymEq score is the size of its class divided by k.
+already joined (transitivity), in two passes that ration Z3's time (`PairCache`): every pair at a tenth of
+the timeout, then the pairs left open at the full one. A candidate's SymEq score is the size of its class
+divided by k.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from atf.symeq.smt import Translator, Untranslatable, Verdict, check_valid
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 7
+VERSION = 8
 
 
 @dataclass
@@ -93,7 +95,8 @@ def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
         conclusion=ir.rename_free_typed(st.conclusion, mapping),
     )
     dependent = {n: v for n, v in mapping.items() if n != v}
-    if dependent and ir.sort_names(st.variables.values(), [*st.premises, st.conclusion]) & set(dependent):  # `(x : Fin n)`: rename n there too
+    # `(x : Fin n)`: rename n there too
+    if dependent and ir.sort_names(st.variables.values(), [*st.premises, st.conclusion]) & set(dependent):
         out.variables = {n: ir.rename_type(t, dependent) for n, t in out.variables.items()}
         out.premises = [ir.rename_types_in(p, dependent) for p in out.premises]
         out.conclusion = ir.rename_types_in(out.conclusion, dependent)
@@ -115,18 +118,43 @@ def _full_mapping(a: Statement, b: Statement, matching: dict[str, str]) -> dict[
 class PairCache:
     """What one problem's pairs share, computed once per candidate (and per renaming of it): renamed
     statements, alpha keys, and Z3 translations (`Translator.cached_prop`). Keys name a candidate by its
-    index, so one cache serves one problem."""
+    index, so one cache serves one problem.
+
+    It also rations Z3 time (`timeout_ms`). Most verdicts take milliseconds, so the pairs are first decided
+    with a tenth of the timeout (`first_pass`); a pair that this leaves open is asked again at the full timeout
+    afterwards, unless transitivity has joined it by then, while the problem's solver budget (Z3 time at the
+    full timeout) lasts, and unless it involves a *hard* candidate: one whose own premises Z3 could not decide,
+    or that took part in `HARD_AFTER` queries undecided at the full timeout. A hard candidate's pairs carry
+    the same hard premises, so Z3 would spend the full timeout on each and still not decide."""
+
+    HARD_AFTER = 2
+    KEEP_MODELS = 16
 
     def __init__(self, solver_budget_s: float = SymEqConfig.solver_budget_s):
         self.data: dict[tuple, object] = {}
         self.solver_left_s = solver_budget_s
+        self.undecided: dict[int, int] = {}  # candidate -> undecided queries at the full timeout
+        self.models: list = []  # the problem's latest Z3 counter-models, tried first on every query
+        self.first_pass = False  # set by SymEq.events while it makes its quick pass over the pairs
+        self.cut_short = 0  # queries left undecided at a shortened timeout (more time might decide them)
 
-    def timeout_ms(self, full_ms: int) -> int:
-        """The Z3 timeout of the next query: the full one while the problem's solver budget lasts."""
-        return full_ms if self.solver_left_s > 0 else max(10, full_ms // 10)
+    def timeout_ms(self, full_ms: int, candidates: tuple[int, ...] = ()) -> int:
+        """The Z3 timeout of the next query about these candidates."""
+        if self.first_pass or not self.full_allowed(candidates):
+            return max(10, full_ms // 10)
+        return full_ms
+
+    def full_allowed(self, candidates: tuple[int, ...]) -> bool:
+        """Whether a query about these candidates may still have the full timeout."""
+        return self.solver_left_s > 0 and all(self.undecided.get(c, 0) < self.HARD_AFTER for c in candidates)
 
     def spent(self, seconds: float) -> None:
         self.solver_left_s -= seconds
+
+    def undecided_query(self, candidates: tuple[int, ...], weight: int = 1) -> None:
+        """A query about these candidates ran out of time (`weight` HARD_AFTER: that makes them hard)."""
+        for c in candidates:
+            self.undecided[c] = self.undecided.get(c, 0) + weight
 
     def get(self, key: tuple, make):
         try:
@@ -206,16 +234,14 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
     import z3
 
     def check(formula) -> Verdict:
-        t0 = time.perf_counter()
-        v = check_valid(tr, formula, cache.timeout_ms(timeout_ms), shown)
-        cache.spent(time.perf_counter() - t0)
-        return v
+        return _timed(cache, tr, formula, timeout_ms, (i, j), shown)
 
     if prem_formula is not None:
         v = check(prem_formula)
         if v.status != "valid":
             # a hypothesis moved into the conclusion changes the number of premises: only then compare whole
-            if len(a.premises) != len(b.premises) and _whole_statements_agree(tr, a, b, only_a, only_b, timeout_ms):
+            if len(a.premises) != len(b.premises) and \
+                    _whole_statements_agree(tr, a, b, only_a, only_b, timeout_ms, cache, (i, bkey[0])):
                 return PairResult(i, j, "equivalent", "z3", dict(matching))
             return _failure(v, "premises", i, j, matching)
     if not same_conclusion:
@@ -226,9 +252,15 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
 
 
 def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: list[str], only_b: list[str],
-                            timeout_ms: int) -> bool:
+                            timeout_ms: int, cache: PairCache, idx: tuple[int, int]) -> bool:
     """(∀ Y_A. P_A → C_A) ↔ (∀ Y_B. P_B → C_B) for all aligned variables: the statements agree although
-    their premises differ (`(h : P) : False` and `: ¬ P`, a hypothesis written into the conclusion)."""
+    their premises differ (`(h : P) : False` and `: ¬ P`, a hypothesis written into the conclusion).
+    idx: the candidates' indices, which key their refutability in `cache`.
+
+    Two statements that hold for all aligned values agree trivially, and so do two that fail for all of them
+    (two false closed statements, say): with different premises that is not the same meaning. So the agreement
+    counts only where it holds under some values and interpretations of the uninterpreted symbols and fails
+    under others."""
     def closed(st: Statement, names: list[str]) -> Term:
         body = App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL)
         vs = tuple((n, st.variables[n]) for n in names if n in st.variables)
@@ -236,16 +268,53 @@ def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: 
 
     if any(isinstance(st.variables.get(n), ir.Fun) for st, ns in ((a, only_a), (b, only_b)) for n in ns):
         return False  # a function variable cannot be quantified in first-order logic
+    # Refutable for some aligned values iff P → C is refutable (renaming keeps it): decided once per candidate.
+    if any(_refutable(st, cache, n, timeout_ms).status != "invalid" for st, n in zip((a, b), idx)):
+        return False
     try:
         fa, fb = tr.prop(closed(a, only_a)), tr.prop(closed(b, only_b))
     except (Untranslatable, RecursionError):
         return False
-    # Two true statements agree trivially: with different premises that is not the same meaning. So each
-    # statement must be refutable on its own (a counter-model, uninterpreted functions included).
-    quick = min(timeout_ms, 200)
-    if check_valid(tr, fa, quick, []).status != "invalid" or check_valid(tr, fb, quick, []).status != "invalid":
+    import z3
+
+    # A counter-model that relies on an uninterpreted function may be spurious; the other statement's side
+    # conditions may rule it out: then ask again, as one problem in the shared vocabulary.
+    for st, f, n in ((a, fa, idx[0]), (b, fb, idx[1])):
+        if not _refutable(st, cache, n, timeout_ms).exact and \
+                _timed(cache, tr, f, min(timeout_ms, 200), idx).status != "invalid":
+            return False
+    if _timed(cache, tr, fa == fb, timeout_ms, idx).status != "valid":
         return False
-    return check_valid(tr, fa == fb, timeout_ms, []).status == "valid"
+    return _timed(cache, tr, z3.Not(fa), min(timeout_ms, 200), idx).status == "invalid"  # it holds somewhere
+
+
+def _refutable(st: Statement, cache: PairCache, idx: int, timeout_ms: int) -> Verdict:
+    """Whether candidate `idx`'s premises ⟹ conclusion has a counter-model, on its own (cached per problem)."""
+    def decide() -> Verdict:
+        tr = Translator(st.system)
+        try:
+            formula = tr.prop(App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL))
+        except (Untranslatable, RecursionError) as err:
+            return Verdict("unknown", reason=str(err))
+        return _timed(cache, tr, formula, min(timeout_ms, 200), (idx,))
+
+    return cache.get(("refutable", idx, cache.first_pass), decide)
+
+
+def _timed(cache: PairCache, tr: Translator, formula, timeout_ms: int, candidates: tuple[int, ...],
+           shown: list[str] | None = None) -> Verdict:
+    """`check_valid` at the timeout the problem's budget allows for these candidates (see PairCache)."""
+    t0 = time.perf_counter()
+    budget = cache.timeout_ms(timeout_ms, candidates)
+    v = check_valid(tr, formula, budget, shown or [], cache.models)
+    del cache.models[:-cache.KEEP_MODELS]
+    if budget == timeout_ms:
+        cache.spent(time.perf_counter() - t0)
+        if v.status == "unknown":
+            cache.undecided_query(candidates)
+    elif v.status == "unknown":
+        cache.cut_short += 1
+    return v
 
 
 def _failure(v, where: str, i: int, j: int, matching: dict[str, str]) -> PairResult:
@@ -285,6 +354,8 @@ class UnionFind:
 class SymEqResult:
     """classes: lists of candidate indices, largest first; scores[i] = |class of i| / k.
 
+    vacuous[i]: candidate i's premises are proven contradictory (it joins no class); one that the quick check
+    at reading left open is decided only when the candidate is about to join a class, else it stays False.
     statements[i] is None when candidate i could not be parsed (errors[i] says why); pairs holds every
     pair verdict in the order checked; budget_exhausted: the problem's time budget ran out (the pairs
     not decided by then count as not equivalent).
@@ -344,9 +415,14 @@ class ClusterBuilder:
             _, i, st, err, vac = event
             if i not in self.seen:
                 self.seen.add(i)
-                self.statements[i], self.errors[i], self.vacuous[i] = st, err, vac
+                self.statements[i], self.errors[i], self.vacuous[i] = st, err, vac is True
                 if st is not None:  # a resumed run does not read it again
                     self.resume.read[i] = (st, err, vac)
+        elif event[0] == "vacuous":  # a vacuity left open when the candidate was read, decided since
+            _, i, vac = event
+            self.vacuous[i] = vac
+            if i in self.resume.read:
+                self.resume.read[i] = (*self.resume.read[i][:2], vac)
         elif event[0] == "pair":
             self.record(event[1])
 
@@ -423,22 +499,35 @@ class SymEq:
 
     def events(self, candidates: list[str], skip: Resume | None = None) -> Iterator[Event]:
         """The steps of `cluster`, one event each: ("begin", kind, i, j) before a step that may take long,
-        then ("parsed", i, statement, error, vacuous) or ("pair", PairResult). `skip` carries what a killed
-        earlier run already decided, so a resumed run does not repeat (or hang on) it."""
+        then ("parsed", i, statement, error, vacuous) or ("pair", PairResult), and ("vacuous", i, bool) when
+        a vacuity left open (None) at reading is decided. `skip` carries what a killed earlier run already
+        decided, so a resumed run does not repeat (or hang on) it."""
         skip = skip or Resume()
         k = len(candidates)
         cache = PairCache(self.solver_budget_s)
         statements: list[Statement | None] = []
-        vacuous: list[bool] = []
+        vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
         for idx, text in enumerate(candidates):
             st, err, vac = skip.read.get(idx, (None, skip.failed.get(idx), False))
             if err is None and st is None:
                 yield ("begin", "parse", idx, idx)
                 st, err = self._parse_one(text)
-                vac = st is not None and self.is_vacuous(st)
+                vac = self.is_vacuous(st, cache, idx, quick=True) if st is not None else False
             statements.append(st)
             vacuous.append(vac)
             yield ("parsed", idx, st, err, vac)
+
+        def settle(*idxs: int) -> Iterator[Event]:
+            for x in idxs:
+                if vacuous[x] is None:
+                    vacuous[x] = self.is_vacuous(statements[x], cache, x)
+                    yield ("vacuous", x, vacuous[x])
+
+        def inherit(x: int, like: int) -> Iterator[Event]:  # an identical statement is as vacuous
+            if vacuous[x] is None:
+                vacuous[x] = vacuous[like]
+                yield ("vacuous", x, vacuous[x])
+
         uf = UnionFind(k)
         keys: dict[tuple, int] = {}
         texts: dict[str, int] = {}
@@ -447,21 +536,30 @@ class SymEq:
                 continue
             norm = _normalize_text(candidates[idx])
             if norm in texts:
-                uf.union(texts[norm], idx)
-                yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
+                yield from settle(texts[norm])
+                yield from inherit(idx, texts[norm])
+                if not vacuous[idx]:
+                    uf.union(texts[norm], idx)
+                    yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
                 continue
             texts[norm] = idx
             if st is None:
                 continue
             key = st.key()
             if key in keys:
-                uf.union(keys[key], idx)
-                yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
+                yield from settle(keys[key])
+                yield from inherit(idx, keys[key])
+                if not vacuous[idx]:
+                    uf.union(keys[key], idx)
+                    yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
             else:
                 keys[key] = idx
         for (i, j), status in skip.pairs.items():
             if status == "equivalent":
                 uf.union(i, j)
+        # Quick pass: every pair with a tenth of the timeout. A pair it leaves open waits for the second pass.
+        cache.first_pass = True
+        waiting: list[PairResult] = []
         for j in range(k):
             for i in range(j):
                 if uf.find(i) == uf.find(j) or (i, j) in skip.pairs:
@@ -471,15 +569,45 @@ class SymEq:
                 if statements[i].system != statements[j].system:
                     continue
                 yield ("begin", "pair", i, j)
-                try:
-                    res = self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j,
-                                                  cache)
-                except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
-                    log.warning("internal error comparing #%d and #%d: %r", i, j, err)
-                    res = PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
-                yield ("pair", res)
+                cut = cache.cut_short
+                res = self._decide(statements, candidates, i, j, cache)
+                if not res.equivalent and cache.cut_short > cut:
+                    waiting.append(res)
+                    continue
+                res = self._ask_lean(res, candidates) if not res.equivalent else res
                 if res.equivalent:
+                    yield from settle(i, j)
+                    if vacuous[i] or vacuous[j]:
+                        continue  # such a candidate's pairs are not compared
                     uf.union(i, j)
+                yield ("pair", res)
+        # Second pass: the open pairs at the full timeout, while the budget lasts and they are not joined.
+        cache.first_pass = False
+        for quick in waiting:
+            i, j = quick.i, quick.j
+            if uf.find(i) == uf.find(j) or vacuous[i] or vacuous[j]:
+                continue
+            res = quick
+            if cache.full_allowed((i, j)):
+                yield ("begin", "pair", i, j)
+                res = self._decide(statements, candidates, i, j, cache)
+            res = self._ask_lean(res, candidates) if not res.equivalent else res
+            if res.equivalent:
+                yield from settle(i, j)
+                if vacuous[i] or vacuous[j]:
+                    continue
+                uf.union(i, j)
+            yield ("pair", res)
+
+    def _decide(self, statements: list[Statement | None], candidates: list[str], i: int, j: int,
+                cache: PairCache) -> PairResult:
+        """Z3's verdict on one pair (Lean is asked by the caller, once the verdict is final)."""
+        try:
+            return self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j, cache,
+                                           False)
+        except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
+            log.warning("internal error comparing #%d and #%d: %r", i, j, err)
+            return PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
 
     def _parse_one(self, text: str) -> tuple[Statement | None, str | None]:
         try:
@@ -490,33 +618,47 @@ class SymEq:
             log.warning("internal error reading a candidate: %r", err)
             return None, f"internal error: {err!r}"
 
-    def is_vacuous(self, st: Statement) -> bool:
-        """Premises Z3 proves contradictory: such a statement says nothing and joins no class."""
+    def is_vacuous(self, st: Statement, cache: PairCache | None = None, idx: int = 0,
+                   quick: bool = False) -> bool | None:
+        """Premises Z3 proves contradictory: such a statement says nothing and joins no class. When Z3 cannot
+        decide that, the answer is False, and candidate `idx` is hard for Z3 in `cache` (see PairCache).
+        quick: a fifth of the timeout, and None when that does not decide it (the candidate is not hard then)."""
         if not st.premises:
             return False
         import z3
 
+        timeout_ms = min(self.timeout_ms, 150)  # a contradiction among premises is usually found at once
         tr = Translator(st.system)
         try:
             prem = tr.prop(ir.conj(st.premises))
-            # a short budget: a contradiction among premises is usually found at once
-            return check_valid(tr, z3.Not(prem), min(self.timeout_ms, 150), []).status == "valid"
+            models = cache.models if cache is not None else None  # a point that satisfies them says no at once
+            status = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [],
+                                 models).status
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
             log.warning("vacuity check failed: %r", err)
             return False
+        if status == "unknown" and quick:
+            return None  # (a fifth of the timeout says too little to call it hard)
+        if status == "unknown" and cache is not None:
+            cache.undecided_query((idx,), weight=cache.HARD_AFTER)
+        return status == "valid"
 
     def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int,
-                           cache: PairCache | None = None) -> PairResult:
+                           cache: PairCache | None = None, ask_lean: bool = True) -> PairResult:
+        """The verdict on two read candidates (ta, tb: their texts, for Lean; ask_lean=False: Z3's alone)."""
         res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j, cache=cache)
-        if res.status != "equivalent" and self.lean is not None and self.lean.available \
-                and not (res.status == "different" and res.exact):
-            lean_res = self.lean.check(ta, tb, res.alignment or None)
-            if lean_res.status == "equivalent":
-                return PairResult(i, j, "equivalent", "lean", res.alignment, seconds=res.seconds + lean_res.seconds)
+        return self._ask_lean(res, [ta, tb], (0, 1)) if ask_lean and not res.equivalent else res
+
+    def _ask_lean(self, res: PairResult, texts: list[str], where: tuple[int, int] | None = None) -> PairResult:
+        """Z3 left the pair open (or refuted it only through uninterpreted functions): ask Lean, if it is here.
+        texts[where] are the two candidates' texts (default: indexed by the pair's own indices)."""
+        if self.lean is None or not self.lean.available or (res.status == "different" and res.exact):
+            return res
+        a, b = where or (res.i, res.j)
+        lean_res = self.lean.check(texts[a], texts[b], res.alignment or None)
+        if lean_res.status == "equivalent":
+            return PairResult(res.i, res.j, "equivalent", "lean", res.alignment, seconds=res.seconds + lean_res.seconds)
         return res
-
-
-
 
 
 def truth(st: Statement, timeout_ms: int = 1000) -> str:

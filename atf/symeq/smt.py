@@ -621,12 +621,30 @@ class Verdict:
     exact: bool = True
 
 
-def check_valid(tr: Translator, formula: z3.BoolRef, timeout_ms: int, show_vars: list[str]) -> Verdict:
-    """Is `formula` valid under the translator's axioms and variable domains?"""
+def check_valid(tr: Translator, formula: z3.BoolRef, timeout_ms: int, show_vars: list[str],
+                models: list[z3.ModelRef] | None = None) -> Verdict:
+    """Is `formula` valid under the translator's axioms and variable domains?
+
+    models: counter-models of earlier queries (of one problem), newest last. Before asking the solver, each
+    is tried on this query: a model that satisfies the axioms, the domains and ¬formula is a counter-model
+    here too (a model's evaluation is exact, and the solver would only look for such a model), so a refutation
+    costs an evaluation instead of a search. Candidates of one problem share their variables' names and most
+    of their structure, so a point where two of them disagree often separates others. A new counter-model
+    is appended; "valid" and "unknown" still come only from the solver."""
+    negated = z3.Not(formula)
+    if models:
+        query = z3.And(*tr.axioms, *tr.domain, negated)
+        for m in reversed(models):
+            try:
+                hit = z3.is_true(m.eval(query, model_completion=True))
+            except z3.Z3Exception:
+                continue
+            if hit:
+                return Verdict("invalid", _model_values(tr, m, show_vars), exact=tr.exact)
     s = z3.Solver()
     s.set("timeout", max(1, int(timeout_ms)))
     s.add(*tr.axioms, *tr.domain)
-    s.add(z3.Not(formula))
+    s.add(negated)
     try:
         r = s.check()
     except z3.Z3Exception as err:
@@ -635,19 +653,25 @@ def check_valid(tr: Translator, formula: z3.BoolRef, timeout_ms: int, show_vars:
         return Verdict("valid")
     if r == z3.sat:
         m = s.model()
-        values: dict[str, str] = {}
-        for name in show_vars:
-            v = tr.free.get(name)
-            if v is None or isinstance(v, z3.FuncDeclRef):
-                continue
-            for k, part in enumerate(_flat(v) if isinstance(v, tuple) else [v]):
-                label = name if not isinstance(v, tuple) else f"{name}.{k}"
-                try:
-                    values[label] = _show_value(m.eval(part, model_completion=True))
-                except z3.Z3Exception:
-                    continue
-        return Verdict("invalid", values, exact=tr.exact)
+        if models is not None:
+            models.append(m)
+        return Verdict("invalid", _model_values(tr, m, show_vars), exact=tr.exact)
     return Verdict("unknown", reason=s.reason_unknown())
+
+
+def _model_values(tr: Translator, m: z3.ModelRef, show_vars: list[str]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for name in show_vars:
+        v = tr.free.get(name)
+        if v is None or isinstance(v, z3.FuncDeclRef):
+            continue
+        for k, part in enumerate(_flat(v) if isinstance(v, tuple) else [v]):
+            label = name if not isinstance(v, tuple) else f"{name}.{k}"
+            try:
+                values[label] = _show_value(m.eval(part, model_completion=True))
+            except z3.Z3Exception:
+                continue
+    return values
 
 
 def _show_value(v: z3.ExprRef) -> str:
