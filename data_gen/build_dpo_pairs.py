@@ -21,8 +21,12 @@ def main(argv: list[str] | None = None) -> int:
     add_input(p, "trajectory JSONL files (required)", nargs="+")
     alias(p, "--trajectories", "--input", "input", nargs="+")
     add_output(p, "pairs JSONL to write (required)", old=("--out",))
-    p.add_argument("--max-pairs-per-problem", type=int, default=default_of(DPOScriptArguments, "max_pairs_per_problem"),
-                   help="pairs built per problem (default %(default)s)")
+    p.add_argument(
+        "--max-pairs-per-problem",
+        type=int,
+        default=default_of(DPOScriptArguments, "max_pairs_per_problem"),
+        help="pairs built per problem (default %(default)s)",
+    )
     args = p.parse_args(argv)
     if not args.input or not args.output:
         p.error("the following arguments are required: -i/--input, -o/--output")
@@ -30,7 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     pairs = build_pairs(trajectories, args.max_pairs_per_problem)
     n = write_pairs(args.output, pairs)
     fail = sum(not x["rejected_success"] for x in pairs)
-    print(f"{n} pairs from {len(trajectories)} trajectories ({fail} against a failure, {n - fail} against more revisions) -> {args.output}")
+    print(
+        f"{n} pairs from {len(trajectories)} trajectories ({fail} against a failure, "
+        f"{n - fail} against more revisions) -> {args.output}"
+    )
     return 0
 
 

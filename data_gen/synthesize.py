@@ -7,7 +7,8 @@
     python data_gen/synthesize.py --teacher vllm:/models/qwen --benchmarks numina.parquet \\
         --field problem=informal_statement --field id=name --consistency judge --plans --out data/numina.jsonl
     # the same command again with --resume after a crash or preemption: nothing attempted is redone
-    python data_gen/synthesize.py --teacher vllm:/models/qwen --benchmarks minif2f proofnet --resume --out data/teacher.jsonl
+    python data_gen/synthesize.py --teacher vllm:/models/qwen --benchmarks minif2f proofnet --resume \\
+        --out data/teacher.jsonl
     # the programmatic supplement only (dev splits with gold statements)
     python data_gen/synthesize.py --benchmarks minif2f proofnet --out data/cold_start.jsonl
 
@@ -134,8 +135,11 @@ def resume_state(out: Path, progress_path: Path) -> tuple[set[tuple[str, int]], 
         with jsonl.JsonlWriter(out.with_name(out.name + ".tmp"), append=False) as tmp:
             tmp.write_all(t.to_dict() for t in teacher)
         os.replace(out.with_name(out.name + ".tmp"), out)
-    print(f"resuming {out}: {len(teacher)} teacher trajectories kept, {len(attempted)} rollouts attempted, "
-          f"plans {'done' if plans_done else 'to do'}", file=sys.stderr)
+    print(
+        f"resuming {out}: {len(teacher)} teacher trajectories kept, {len(attempted)} rollouts attempted, "
+        f"plans {'done' if plans_done else 'to do'}",
+        file=sys.stderr,
+    )
     return attempted, plans_done
 
 
@@ -185,8 +189,16 @@ def main(argv: list[str] | None = None) -> int:
 
         teacher = load_engine(args.teacher)
         more, tstats = teacher_trajectories(
-            problems, teacher, tools, config, args.teacher_samples, progress=True, tokenizer=tokenizer,
-            on_kept=save, skip=attempted, on_attempt=attempt,
+            problems,
+            teacher,
+            tools,
+            config,
+            args.teacher_samples,
+            progress=True,
+            tokenizer=tokenizer,
+            on_kept=save,
+            skip=attempted,
+            on_attempt=attempt,
         )
         kept += more
         stats.append(tstats)

@@ -94,9 +94,17 @@ def _symeq_row(pid: str, res) -> dict:
     for p in res.pairs:
         key = f"{p.status}:{p.method}" if p.method else p.status
         counts[key] = counts.get(key, 0) + 1
-    return {"id": pid, "classes": res.classes, "symeq": res.scores, "parsed": res.parsed,
-            "vacuous": sum(res.vacuous), "pair_counts": counts, "seconds": res.seconds,
-            "timed_out": res.budget_exhausted, "answers": [_answer(st) for st in res.statements]}
+    return {
+        "id": pid,
+        "classes": res.classes,
+        "symeq": res.scores,
+        "parsed": res.parsed,
+        "vacuous": sum(res.vacuous),
+        "pair_counts": counts,
+        "seconds": res.seconds,
+        "timed_out": res.budget_exhausted,
+        "answers": [_answer(st) for st in res.statements],
+    }
 
 
 def _string_classes(statements: Sequence[str]) -> list[list[int]]:
@@ -111,8 +119,9 @@ def read_cache(path: Path) -> dict[str, dict]:
     return {row["id"]: row for row in resume_jsonl(path)}
 
 
-def symeq_records(problems: Sequence, language: str, cache: Path, config: SymEqConfig | None = None,
-                  pool: SymEqPool | None = None) -> dict[str, dict]:
+def symeq_records(
+    problems: Sequence, language: str, cache: Path, config: SymEqConfig | None = None, pool: SymEqPool | None = None
+) -> dict[str, dict]:
     """SymEq classes for every problem, appended to `cache` as they finish (resumable), in `config.workers`
     processes under SymEq's hard budgets: a problem that runs out of `config.problem_budget_s` keeps the
     merges made by then and is marked `timed_out`."""
@@ -167,8 +176,9 @@ def semco_records(problems: Sequence, cache: Path, embedder=None) -> dict[str, l
     return done
 
 
-def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str, config: SymEqConfig | None = None,
-                   embedder=None) -> list[ScoredProblem]:
+def score_problems(
+    problems: Sequence, language: str, cache_dir: Path, name: str, config: SymEqConfig | None = None, embedder=None
+) -> list[ScoredProblem]:
     sym = symeq_records(problems, language, cache_dir / f"{name}.symeq.jsonl", config)
     sem = semco_records(problems, cache_dir / f"{name}.semco.jsonl", embedder)
     out = []
@@ -176,13 +186,28 @@ def score_problems(problems: Sequence, language: str, cache_dir: Path, name: str
         s = sym[p.id]
         repo_sy = [c.extra.get("symbolic_score") for c in p.candidates]
         repo_se = [c.extra.get("semantic_score") for c in p.candidates]
-        out.append(ScoredProblem(
-            p.id, p.dataset, p.split, p.labels, p.syntax_ok, s["classes"], s["symeq"], sem[p.id],
-            _string_classes(p.statements),
-            repo_sy if all(x is not None for x in repo_sy) else None,
-            repo_se if all(x is not None for x in repo_se) else None,
-            s["parsed"], s["vacuous"], s["pair_counts"], s["seconds"], s.get("timed_out", False),
-            category_of(p), s.get("answers") or [None] * len(p.statements)))
+        out.append(
+            ScoredProblem(
+                p.id,
+                p.dataset,
+                p.split,
+                p.labels,
+                p.syntax_ok,
+                s["classes"],
+                s["symeq"],
+                sem[p.id],
+                _string_classes(p.statements),
+                repo_sy if all(x is not None for x in repo_sy) else None,
+                repo_se if all(x is not None for x in repo_se) else None,
+                s["parsed"],
+                s["vacuous"],
+                s["pair_counts"],
+                s["seconds"],
+                s.get("timed_out", False),
+                category_of(p),
+                s.get("answers") or [None] * len(p.statements),
+            )
+        )
     return out
 
 
@@ -261,8 +286,9 @@ def random_pick(problems: Iterable[ScoredProblem]) -> float:
     return statistics.fmean(sum(p.labels) / p.k for p in ps) if ps else float("nan")
 
 
-def tune_alpha(problems: Sequence[ScoredProblem], method: str, grid: Sequence[float] | None = None,
-               syntax: bool = True) -> tuple[float, float]:
+def tune_alpha(
+    problems: Sequence[ScoredProblem], method: str, grid: Sequence[float] | None = None, syntax: bool = True
+) -> tuple[float, float]:
     """(alpha, 1@k) maximizing 1@k on `problems` (the midpoint of the best plateau)."""
     grid = list(grid) if grid is not None else [i / 20 for i in range(21)]
     scores = [n_at_k(problems, Method(method, a, syntax), 1) for a in grid]
@@ -272,8 +298,12 @@ def tune_alpha(problems: Sequence[ScoredProblem], method: str, grid: Sequence[fl
     return alpha, best
 
 
-def tune(problems: Sequence[ScoredProblem], name: str, alphas: Sequence[float] | None = None,
-         tiebreaks: Sequence[str] = ("index", "semco")) -> tuple[Method, float]:
+def tune(
+    problems: Sequence[ScoredProblem],
+    name: str,
+    alphas: Sequence[float] | None = None,
+    tiebreaks: Sequence[str] = ("index", "semco"),
+) -> tuple[Method, float]:
     """The knobs (alpha for a combination, the tie-break) that maximize 1@k on `problems`: (method, 1@k).
     Among equal scores: the middle of the best alpha plateau, and sampling order before SemCo."""
     if name in ("log", "linear", "quadratic"):
@@ -350,13 +380,22 @@ def labelling_efficiency(problems: Sequence[ScoredProblem], m: Method) -> Labell
             if p.labels[i]:
                 break
         find_cls.append(cost)
-    return Labelling(len(problems), statistics.fmean(all_plain), statistics.fmean(all_cls),
-                     agree / total if total else float("nan"), statistics.fmean(find_plain),
-                     statistics.fmean(find_cls))
+    return Labelling(
+        len(problems),
+        statistics.fmean(all_plain),
+        statistics.fmean(all_cls),
+        agree / total if total else float("nan"),
+        statistics.fmean(find_plain),
+        statistics.fmean(find_cls),
+    )
 
 
-def score_isa_sets(cache: Path, config: SymEqConfig | None = None, limit: int | None = None,
-                   sets: Sequence[str] = ("math_train", "math_test", "minif2f")) -> dict[str, list[ScoredProblem]]:
+def score_isa_sets(
+    cache: Path,
+    config: SymEqConfig | None = None,
+    limit: int | None = None,
+    sets: Sequence[str] = ("math_train", "math_test", "minif2f"),
+) -> dict[str, list[ScoredProblem]]:
     """The Isa-AutoFormal sets scored with one shared cache (eval/table1.py and eval/rerank_eval.py)."""
     from atf.data.isabelle import load_math, load_minif2f
     from atf.symeq.equivalence import VERSION
@@ -364,13 +403,17 @@ def score_isa_sets(cache: Path, config: SymEqConfig | None = None, limit: int | 
     config = config or SymEqConfig()
     tag = f"t{config.timeout_ms}_v{VERSION}"
     suffix = f".first{limit}" if limit else ""
-    loaders = {"math_train": lambda: load_math("train"), "math_test": lambda: load_math("test"),
-               "minif2f": lambda: load_minif2f()}
+    loaders = {
+        "math_train": lambda: load_math("train"),
+        "math_test": lambda: load_math("test"),
+        "minif2f": lambda: load_minif2f(),
+    }
     out = {}
     for name in sets:
         problems = loaders[name]()
         if limit and name != "math_train":
             problems = problems[:limit]
-        out[name] = score_problems(problems, "isabelle", cache, f"{name}_{tag}{suffix if name != 'math_train' else ''}",
-                                   config)
+        out[name] = score_problems(
+            problems, "isabelle", cache, f"{name}_{tag}{suffix if name != 'math_train' else ''}", config
+        )
     return out

@@ -53,8 +53,12 @@ def main(argv: list[str] | None = None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_seconds(p, "--timeout-s", 2.0, "Z3 timeout per query", old_ms=("--timeout-ms",))
-    p.add_argument("--split", default="all", choices=("all", "dev", "test"),
-                   help="which BEq pairs (dev/test halves, or all; default %(default)s)")
+    p.add_argument(
+        "--split",
+        default="all",
+        choices=("all", "dev", "test"),
+        help="which BEq pairs (dev/test halves, or all; default %(default)s)",
+    )
     p.add_argument("--workers", type=int, default=SymEqConfig.workers, help="SymEq worker processes")
     p.add_argument("--show", type=int, default=0, help="print this many verdicts with reasons")
     args = p.parse_args(argv)
@@ -74,14 +78,20 @@ def main(argv: list[str] | None = None) -> int:
         prec = tp / len(pred_eq) if pred_eq else float("nan")
         rec = tp / pos if pos else float("nan")
         print(f"{name}: {n} pairs ({pos} human-equivalent)")
-        print(f"  decided {len(decided)} ({100 * len(decided) / n:.1f}% coverage): "
-              f"{len(pred_eq)} 'equivalent', {len(decided) - len(pred_eq)} 'different'; "
-              f"{dec_ok}/{len(decided)} agree with the humans")
-        print(f"  'equivalent': precision {100 * prec:.1f}% ({tp}/{len(pred_eq)}), recall {100 * rec:.1f}% ({tp}/{pos})")
+        print(
+            f"  decided {len(decided)} ({100 * len(decided) / n:.1f}% coverage): "
+            f"{len(pred_eq)} 'equivalent', {len(decided) - len(pred_eq)} 'different'; "
+            f"{dec_ok}/{len(decided)} agree with the humans"
+        )
+        print(
+            f"  'equivalent': precision {100 * prec:.1f}% ({tp}/{len(pred_eq)}), recall {100 * rec:.1f}% ({tp}/{pos})"
+        )
         print(f"  fully modelled by the front-end (no opaque part): {sum(r[3] for r in rs)} pairs")
 
-    print(f"SymEq on BEq human-equivalence pairs (split={args.split}; Z3 timeout {round(args.timeout_s * 1000)} ms; "
-          f"{secs:.2f} s/pair)")
+    print(
+        f"SymEq on BEq human-equivalence pairs (split={args.split}; Z3 timeout {round(args.timeout_s * 1000)} ms; "
+        f"{secs:.2f} s/pair)"
+    )
     report("all", rows)
     for gen in sorted({it.meta["generator"] for it, *_ in rows}):
         report(gen, [r for r in rows if r[0].meta["generator"] == gen])

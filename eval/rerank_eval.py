@@ -41,14 +41,19 @@ def main(argv: list[str] | None = None) -> int:
     from atf.cliargs import add_seconds
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--cache", type=Path, default=Path("runs/rerank"),
-                   help="per-problem score cache, shared with eval/table1.py (default %(default)s)")
+    p.add_argument(
+        "--cache",
+        type=Path,
+        default=Path("runs/rerank"),
+        help="per-problem score cache, shared with eval/table1.py (default %(default)s)",
+    )
     p.add_argument("--workers", type=int, default=SymEqConfig.workers, help="processes for SymEq (default %(default)s)")
     add_seconds(p, "--timeout-s", SymEqConfig.timeout_ms / 1000, "Z3 timeout per query", old_ms=("--timeout-ms",))
     p.add_argument("--limit", type=int, default=None, help="first N problems of each set (a quick look)")
     p.add_argument("--max-n", type=int, default=5, help="n@k is reported for n = 1..max-n (default %(default)s)")
-    p.add_argument("--lean-formalalign", type=int, default=0, metavar="N",
-                   help="also cluster N FormalAlign (Lean 4) problems")
+    p.add_argument(
+        "--lean-formalalign", type=int, default=0, metavar="N", help="also cluster N FormalAlign (Lean 4) problems"
+    )
     args = p.parse_args(argv)
     config = SymEqConfig(timeout_ms=round(args.timeout_s * 1000), workers=args.workers)
     if args.lean_formalalign:
@@ -76,14 +81,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {label:28s} " + " ".join(f"{100 * n_at_k(ps, m, n):6.1f}" for n in ns))
         print(f"\n{name}: labelling efficiency with SymEq classes (order: log-comb a={alphas['log']:.2f})")
         eff = labelling_efficiency(ps, Method("log", alphas["log"]))
-        print(f"  label every candidate: {eff.labels_all_plain:.2f} labels/problem without classes, "
-              f"{eff.labels_all_classes:.2f} with one per class ({100 * eff.saved_all:.1f}% saved); "
-              f"propagated labels agree with the human ones for {100 * eff.propagation_accuracy:.1f}% of candidates")
-        print(f"  find a correct candidate (ranked order): {eff.find_plain:.2f} labels/problem without classes, "
-              f"{eff.find_classes:.2f} skipping labelled classes ({100 * eff.saved_find:.1f}% saved)")
+        print(
+            f"  label every candidate: {eff.labels_all_plain:.2f} labels/problem without classes, "
+            f"{eff.labels_all_classes:.2f} with one per class ({100 * eff.saved_all:.1f}% saved); "
+            f"propagated labels agree with the human ones for {100 * eff.propagation_accuracy:.1f}% of candidates"
+        )
+        print(
+            f"  find a correct candidate (ranked order): {eff.find_plain:.2f} labels/problem without classes, "
+            f"{eff.find_classes:.2f} skipping labelled classes ({100 * eff.saved_find:.1f}% saved)"
+        )
         sizes = [len(q.classes) for q in ps]
-        print(f"  SymEq classes per problem: mean {sum(sizes) / len(sizes):.2f}; vacuous candidates "
-              f"{sum(q.vacuous for q in ps)}; unparsed {sum(q.k - q.parsed for q in ps)} of {sum(q.k for q in ps)}")
+        print(
+            f"  SymEq classes per problem: mean {sum(sizes) / len(sizes):.2f}; vacuous candidates "
+            f"{sum(q.vacuous for q in ps)}; unparsed {sum(q.k - q.parsed for q in ps)} of {sum(q.k for q in ps)}"
+        )
     return 0
 
 
@@ -98,9 +109,16 @@ def formalalign(n: int, config: SymEqConfig, cache: Path) -> None:
 
     path = shared_data_dir() / "formalalign/data/minif2f/misalignment/test_misalignment.json"
     rows = [r for r in json.loads(path.read_text(encoding="utf-8")) if len(r["outputs"]) >= 2][:n]
-    problems = [SimpleNamespace(id=str(i), statements=[re.sub(r":=[\s\S]*$", "", o["response"]).rstrip() + " := by sorry"
-                                                       for o in row["outputs"]]) for i, row in enumerate(rows)]
-    records = symeq_records(problems, "lean", cache / f"formalalign_t{config.timeout_ms}_v{VERSION}.symeq.jsonl", config)
+    problems = [
+        SimpleNamespace(
+            id=str(i),
+            statements=[re.sub(r":=[\s\S]*$", "", o["response"]).rstrip() + " := by sorry" for o in row["outputs"]],
+        )
+        for i, row in enumerate(rows)
+    ]
+    records = symeq_records(
+        problems, "lean", cache / f"formalalign_t{config.timeout_ms}_v{VERSION}.symeq.jsonl", config
+    )
     merged, total, alone, parsed, cands, late = 0, 0, 0, 0, 0, 0
     by_type: dict[str, list[int]] = {}
     for p, row in zip(problems, rows):
@@ -119,10 +137,15 @@ def formalalign(n: int, config: SymEqConfig, cache: Path) -> None:
             merged += hit
             total += 1
             by_type.setdefault(o.get("misalign_type") or "?", []).append(hit)
-    print(f"\nFormalAlign miniF2F (Lean 4), {len(rows)} problems, {cands} candidates ({100 * parsed / cands:.1f}% parsed, "
-          f"{late} problem(s) past the time budget):")
-    print(f"  gold statement alone in its class: {alone}/{len(rows)}; misaligned variants in the gold class: "
-          f"{merged}/{total} ({100 * merged / max(total, 1):.1f}%)")
+    print(
+        f"\nFormalAlign miniF2F (Lean 4), {len(rows)} problems, {cands} candidates "
+        f"({100 * parsed / cands:.1f}% parsed, "
+        f"{late} problem(s) past the time budget):"
+    )
+    print(
+        f"  gold statement alone in its class: {alone}/{len(rows)}; misaligned variants in the gold class: "
+        f"{merged}/{total} ({100 * merged / max(total, 1):.1f}%)"
+    )
     print("  by misalignment type: " + ", ".join(f"{t} {sum(v)}/{len(v)}" for t, v in sorted(by_type.items())))
 
 

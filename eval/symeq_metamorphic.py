@@ -46,8 +46,13 @@ def check_statement(gold: str, timeout_ms: int) -> dict:
     rw = {kind: symeq.compare(gold, text).equivalent for kind, text in variants(gold, REWRITES).items()}
     mu = {}
     for kind, text in variants(gold, MUTATIONS).items():
-        mu[kind] = "apart" if not symeq.compare(gold, text).equivalent else \
-            "both valid" if both_valid(gold, text, timeout_ms) else "merged"
+        mu[kind] = (
+            "apart"
+            if not symeq.compare(gold, text).equivalent
+            else "both valid"
+            if both_valid(gold, text, timeout_ms)
+            else "merged"
+        )
     return {"unparsed": False, "rewrites": rw, "mutations": mu}
 
 
@@ -83,13 +88,18 @@ def bounded(golds: list[str], timeout_ms: int, deadline_s: float):
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--split", default="valid", choices=("valid", "test"),
-                   help="valid to develop on, test to report (default %(default)s)")
+    p.add_argument(
+        "--split",
+        default="valid",
+        choices=("valid", "test"),
+        help="valid to develop on, test to report (default %(default)s)",
+    )
     p.add_argument("--benchmarks", default="minif2f,proofnet", help="comma-separated benchmark names")
     add_seconds(p, "--timeout-s", 1.0, "Z3 timeout per query")
     p.add_argument("--limit", type=int, default=None, help="at most this many statements per benchmark")
-    add_seconds(p, "--deadline-s", 60.0, "wall-clock bound per gold statement (all its variants); a worker past "
-                "it is killed")
+    add_seconds(
+        p, "--deadline-s", 60.0, "wall-clock bound per gold statement (all its variants); a worker past it is killed"
+    )
     p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
     args = p.parse_args(argv)
     t0 = time.perf_counter()
@@ -102,8 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         unparsed = 0
         by_text = {g: pid for pid, g in golds.items()}
         timeout_ms = round(args.timeout_s * 1000)
-        for gold, res in tqdm(bounded(list(golds.values()), timeout_ms, args.deadline_s), total=len(golds),
-                              desc=f"{bench} {args.split}"):
+        for gold, res in tqdm(
+            bounded(list(golds.values()), timeout_ms, args.deadline_s), total=len(golds), desc=f"{bench} {args.split}"
+        ):
             pid = by_text[gold]
             if res is None:
                 late.append(pid)
@@ -123,15 +134,19 @@ def main(argv: list[str] | None = None) -> int:
         n_rw = sum(sum(c.values()) for c in rw.values())
         n_rw_ok = sum(c["merged"] for c in rw.values())
         n_mu = sum(sum(c.values()) for c in mu.values())
-        print(f"\n{bench} {args.split}: {len(problems)} gold statements ({unparsed} unparsed, skipped; "
-              f"{len(late)} past the {args.deadline_s:.0f} s bound, skipped: {', '.join(late) or 'none'})")
+        print(
+            f"\n{bench} {args.split}: {len(problems)} gold statements ({unparsed} unparsed, skipped; "
+            f"{len(late)} past the {args.deadline_s:.0f} s bound, skipped: {', '.join(late) or 'none'})"
+        )
         print(f"  meaning-preserving rewrites merged: {n_rw_ok}/{n_rw} ({100 * n_rw_ok / max(n_rw, 1):.1f}%)")
         for kind in REWRITES:
             c = rw.get(kind, Counter())
             print(f"    {kind:18s} {c['merged']:4d}/{c['merged'] + c['missed']:<4d}")
-        print(f"  meaning-changing mutations merged (each a false merge unless the pair is equivalent after all; "
-              f"listed with --show): {sum(c['merged'] for c in mu.values())}/{n_mu}; "
-              f"merged because Z3 proves both statements: {sum(c['both valid'] for c in mu.values())}")
+        print(
+            f"  meaning-changing mutations merged (each a false merge unless the pair is equivalent after all; "
+            f"listed with --show): {sum(c['merged'] for c in mu.values())}/{n_mu}; "
+            f"merged because Z3 proves both statements: {sum(c['both valid'] for c in mu.values())}"
+        )
         for kind in MUTATIONS:
             c = mu.get(kind, Counter())
             print(f"    {kind:18s} merged {c['merged']:3d}, both valid {c['both valid']:3d}, apart {c['apart']:4d}")

@@ -52,13 +52,27 @@ NS = (1, 2, 3)
 # The paper's Table 1, GPT-4, k = 10, n@k for n = 1/2/3 in % (../shared/DESIGN.md). log-comb: only its
 # 1@k is given, as SymEq + 3.3 (MATH) and + 2.5 (miniF2F).
 PAPER: dict[str, dict[str, tuple[float | None, ...]]] = {
-    "MATH": {"Baseline": (37.5, 47.7, 53.5), "Naive": (24.5, 25.7, 26.5), "Cluster": (39.7, 48.0, 53.5),
-             "SymEq": (42.0, 50.7, 54.5), "SemCo": (39.5, 47.2, 54.5), "log-comb": (45.3, None, None)},
-    "miniF2F": {"Baseline": (32.9, 40.3, 43.4), "Naive": (24.6, 26.6, 27.0), "Cluster": (34.8, 41.3, 45.0),
-                "SymEq": (41.1, 48.1, 49.3), "SemCo": (34.9, 41.7, 45.6), "log-comb": (43.6, None, None)},
+    "MATH": {
+        "Baseline": (37.5, 47.7, 53.5),
+        "Naive": (24.5, 25.7, 26.5),
+        "Cluster": (39.7, 48.0, 53.5),
+        "SymEq": (42.0, 50.7, 54.5),
+        "SemCo": (39.5, 47.2, 54.5),
+        "log-comb": (45.3, None, None),
+    },
+    "miniF2F": {
+        "Baseline": (32.9, 40.3, 43.4),
+        "Naive": (24.6, 26.6, 27.0),
+        "Cluster": (34.8, 41.3, 45.0),
+        "SymEq": (41.1, 48.1, 49.3),
+        "SemCo": (34.9, 41.7, 45.6),
+        "log-comb": (43.6, None, None),
+    },
 }
-TARGETS = {"MATH": (("best 1@k, knobs tuned on miniF2F", 50.5),),
-           "miniF2F": (("SymEq 1@k", 41.1), ("best combination 1@k", 42.5))}
+TARGETS = {
+    "MATH": (("best 1@k, knobs tuned on miniF2F", 50.5),),
+    "miniF2F": (("SymEq 1@k", 41.1), ("best combination 1@k", 42.5)),
+}
 COMBOS = ("log", "linear", "quadratic")
 
 
@@ -68,18 +82,21 @@ def fmt(x: float | None) -> str:
 
 def rows(problems: list[ScoredProblem], knobs: dict[str, Method], repo: bool) -> list[tuple[str, str, list]]:
     """(label, paper row, [n@k for n in NS]) in %."""
+
     def nk(m: Method) -> list[float]:
         return [100 * n_at_k(problems, m, n) for n in NS]
 
-    out = [("first samples (no reranking)", "Baseline", [100 * pass_at(problems, n) for n in NS]),
-           ("random pick (expected)", "", [100 * random_pick(problems), None, None]),
-           ("ATP proves it", "Naive", [None] * 3),
-           ("k-means on BERT", "Cluster", [None] * 3),
-           ("string majority", "", nk(Method("majority", tiebreak=knobs["majority"].tiebreak))),
-           (f"SymEq (tie-break: {knobs['symeq'].tiebreak})", "SymEq", nk(knobs["symeq"])),
-           ("SymEq, SemCo breaks ties", "", nk(Method("symeq", tiebreak="semco"))),
-           ("SemCo", "SemCo", nk(Method("semco"))),
-           (f"answer agreement (tie-break: {knobs['answer'].tiebreak})", "", nk(knobs["answer"]))]
+    out = [
+        ("first samples (no reranking)", "Baseline", [100 * pass_at(problems, n) for n in NS]),
+        ("random pick (expected)", "", [100 * random_pick(problems), None, None]),
+        ("ATP proves it", "Naive", [None] * 3),
+        ("k-means on BERT", "Cluster", [None] * 3),
+        ("string majority", "", nk(Method("majority", tiebreak=knobs["majority"].tiebreak))),
+        (f"SymEq (tie-break: {knobs['symeq'].tiebreak})", "SymEq", nk(knobs["symeq"])),
+        ("SymEq, SemCo breaks ties", "", nk(Method("symeq", tiebreak="semco"))),
+        ("SemCo", "SemCo", nk(Method("semco"))),
+        (f"answer agreement (tie-break: {knobs['answer'].tiebreak})", "", nk(knobs["answer"])),
+    ]
     for c in COMBOS:
         m = knobs[c]
         out.append((f"{c}-comb, {m.label().split(' ', 1)[1]}", "log-comb" if c == "log" else "", nk(m)))
@@ -91,8 +108,9 @@ def rows(problems: list[ScoredProblem], knobs: dict[str, Method], repo: bool) ->
     return out
 
 
-def print_table(title: str, problems: list[ScoredProblem], knobs: dict[str, Method], paper: str | None,
-                repo: bool) -> dict[str, float]:
+def print_table(
+    title: str, problems: list[ScoredProblem], knobs: dict[str, Method], paper: str | None, repo: bool
+) -> dict[str, float]:
     print(f"\n{title} ({len(problems)} problems, k = 10), n@k in %")
     head = f"{'method':44s} {'1@k':>5s} {'2@k':>5s} {'3@k':>5s}"
     print(head + (f" | paper's {'1@k':>5s} {'2@k':>5s} {'3@k':>5s}" if paper else ""))
@@ -118,17 +136,21 @@ def per_category(problems: list[ScoredProblem], methods: dict[str, Method]) -> N
     names = list(methods)
     print(f"  {'category':24s} {'n':>4s} {'first':>6s} " + " ".join(f"{n:>8s}" for n in names))
     for cat, ps in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-        print(f"  {cat[:24]:24s} {len(ps):4d} {100 * pass_at(ps, 1):6.1f} "
-              + " ".join(f"{100 * n_at_k(ps, m, 1):8.1f}" for m in methods.values()))
+        print(
+            f"  {cat[:24]:24s} {len(ps):4d} {100 * pass_at(ps, 1):6.1f} "
+            + " ".join(f"{100 * n_at_k(ps, m, 1):8.1f}" for m in methods.values())
+        )
 
 
 def labelling(name: str, problems: list[ScoredProblem], m: Method) -> None:
     eff = labelling_efficiency(problems, m)
-    print(f"  {name}: labelling every candidate takes {eff.labels_all_plain:.2f} labels/problem, "
-          f"{eff.labels_all_classes:.2f} with one per SymEq class ({100 * eff.saved_all:.1f}% saved; propagated "
-          f"labels agree with the human ones for {100 * eff.propagation_accuracy:.1f}% of candidates); finding a "
-          f"correct one in the ranked order: {eff.find_plain:.2f} -> {eff.find_classes:.2f} labels "
-          f"({100 * eff.saved_find:.1f}% saved)")
+    print(
+        f"  {name}: labelling every candidate takes {eff.labels_all_plain:.2f} labels/problem, "
+        f"{eff.labels_all_classes:.2f} with one per SymEq class ({100 * eff.saved_all:.1f}% saved; propagated "
+        f"labels agree with the human ones for {100 * eff.propagation_accuracy:.1f}% of candidates); finding a "
+        f"correct one in the ranked order: {eff.find_plain:.2f} -> {eff.find_classes:.2f} labels "
+        f"({100 * eff.saved_find:.1f}% saved)"
+    )
 
 
 def knobs_from(problems: list[ScoredProblem]) -> dict[str, Method]:
@@ -164,40 +186,66 @@ def main(argv: list[str] | None = None) -> int:
     best_math = print_table("MATH-400, the paper's problems", math400, knobs_math, "MATH", repo=True)
     best_mf2f = print_table("miniF2F", mf2f, knobs_mf2f, "miniF2F", repo=True)
 
-    print("\nApart, with a caveat: the other MATH test problems and MATH train. Their labels are biased toward "
-          "sample 0, so 'first sample' is flattered and nothing is tuned on them (knobs from miniF2F).")
+    print(
+        "\nApart, with a caveat: the other MATH test problems and MATH train. Their labels are biased toward "
+        "sample 0, so 'first sample' is flattered and nothing is tuned on them (knobs from miniF2F)."
+    )
     print_table("MATH test outside the paper's 400", math361, knobs_math, None, repo=False)
     print("\nShare of correct candidates by sample index (0..9), in %:")
-    for name, ps in (("MATH-400", math400), ("MATH other 361", math361), ("MATH train 36", train),
-                     ("miniF2F 488", mf2f)):
+    for name, ps in (
+        ("MATH-400", math400),
+        ("MATH other 361", math361),
+        ("MATH train 36", train),
+        ("miniF2F 488", mf2f),
+    ):
         print(f"  {name:16s} " + " ".join(f"{100 * x:5.1f}" for x in positional_correctness(ps)))
 
     print("\nLabelling efficiency (one label per SymEq class, ranked by log-comb with the tuned alpha):")
     labelling("MATH-400", math400, knobs_math["log"])
     labelling("miniF2F", mf2f, knobs_mf2f["log"])
     print("\n1@k per category, MATH-400 (knobs from miniF2F):")
-    per_category(math400, {"SymEq": knobs_math["symeq"], "SemCo": Method("semco"), "log": knobs_math["log"],
-                           "answer": knobs_math["answer"]})
+    per_category(
+        math400,
+        {
+            "SymEq": knobs_math["symeq"],
+            "SemCo": Method("semco"),
+            "log": knobs_math["log"],
+            "answer": knobs_math["answer"],
+        },
+    )
     print("1@k per category, miniF2F (knobs from MATH-400):")
-    per_category(mf2f, {"SymEq": knobs_mf2f["symeq"], "SemCo": Method("semco"), "log": knobs_mf2f["log"],
-                        "answer": knobs_mf2f["answer"]})
+    per_category(
+        mf2f,
+        {
+            "SymEq": knobs_mf2f["symeq"],
+            "SemCo": Method("semco"),
+            "log": knobs_mf2f["log"],
+            "answer": knobs_mf2f["answer"],
+        },
+    )
 
     print("\nTargets (issue 10):")
     best_m = max(v for k, v in best_math.items() if not k.startswith(("pass@k", "authors'")))
     best_m_label = max((k for k in best_math if not k.startswith(("pass@k", "authors'"))), key=best_math.get)
-    print(f"  MATH-400 best 1@k with knobs tuned on miniF2F >= 50.5: {best_m:.1f} ({best_m_label}) "
-          f"{'met' if best_m >= 50.5 else 'NOT met'}")
+    print(
+        f"  MATH-400 best 1@k with knobs tuned on miniF2F >= 50.5: {best_m:.1f} ({best_m_label}) "
+        f"{'met' if best_m >= 50.5 else 'NOT met'}"
+    )
     sym = next(v for k, v in best_mf2f.items() if k.startswith("SymEq (tie"))
     combos = [v for k, v in best_mf2f.items() if "-comb" in k and "untuned" not in k]
-    print(f"  miniF2F SymEq 1@k >= 41.1: {sym:.1f} {'met' if sym >= 41.1 else 'NOT met'}; best combination "
-          f">= 42.5: {max(combos):.1f} {'met' if max(combos) >= 42.5 else 'NOT met'}")
+    print(
+        f"  miniF2F SymEq 1@k >= 41.1: {sym:.1f} {'met' if sym >= 41.1 else 'NOT met'}; best combination "
+        f">= 42.5: {max(combos):.1f} {'met' if max(combos) >= 42.5 else 'NOT met'}"
+    )
 
     for name, ps in (("MATH-400", math400), ("miniF2F", mf2f)):
         secs = sorted(q.seconds for q in ps)
         parsed = sum(q.parsed for q in ps) / max(sum(q.k for q in ps), 1)
-        print(f"{name}: parsed {100 * parsed:.1f}% of candidates, {statistics.fmean(len(q.classes) for q in ps):.2f} "
-              f"SymEq classes per problem, SymEq {statistics.median(secs):.2f} s median / {secs[-1]:.1f} s max per "
-              f"problem, {sum(q.timed_out for q in ps)} past the {config.problem_budget_s:g} s budget")
+        print(
+            f"{name}: parsed {100 * parsed:.1f}% of candidates, {statistics.fmean(len(q.classes) for q in ps):.2f} "
+            f"SymEq classes per problem, SymEq {statistics.median(secs):.2f} s median / {secs[-1]:.1f} s max per "
+            f"problem, {sum(q.timed_out for q in ps)} past the {config.problem_budget_s:g} s budget"
+        )
     print(f"load average when started: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs)")
     if args.markdown:
         markdown(math400, mf2f, knobs_math, knobs_mf2f)
@@ -215,11 +263,17 @@ def markdown(math400, mf2f, knobs_math, knobs_mf2f) -> None:
 
         def cell(vals):
             return " / ".join(fmt(v).strip() for v in vals if v is not None) if vals else ""
+
         label = label.split(" (tie-break")[0].split(", a=")[0]
         print(f"| {label} | {cell(vm)} | {cell(pm)} | {cell(vf)} | {cell(pf)} |")
-    print("\nKnobs (alpha, tie-break) tuned on miniF2F for the MATH-400 column and on MATH-400 for the miniF2F "
-          "column: " + "; ".join(m.label() for m in knobs_math.values()) + " / "
-          + "; ".join(m.label() for m in knobs_mf2f.values()) + ".")
+    print(
+        "\nKnobs (alpha, tie-break) tuned on miniF2F for the MATH-400 column and on MATH-400 for the miniF2F "
+        "column: "
+        + "; ".join(m.label() for m in knobs_math.values())
+        + " / "
+        + "; ".join(m.label() for m in knobs_mf2f.values())
+        + "."
+    )
 
 
 if __name__ == "__main__":

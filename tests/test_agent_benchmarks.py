@@ -6,7 +6,14 @@ import pytest
 
 from atf.data.benchmarks import BENCHMARKS, load_benchmark, load_problems, split_header, splits_of, with_sorry
 
-COUNTS = {"minif2f": 488, "proofnet": 371, "putnambench": 672, "combibench": 100, "formalmath-lite": 418, "proverbench": 230}
+COUNTS = {
+    "minif2f": 488,
+    "proofnet": 371,
+    "putnambench": 672,
+    "combibench": 100,
+    "formalmath-lite": 418,
+    "proverbench": 230,
+}
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
@@ -46,12 +53,17 @@ def test_statement_helpers():
     assert with_sorry("theorem t : 1 = 1 := by\n") == "theorem t : 1 = 1 := by sorry"
     with pytest.raises(ValueError, match="does not end"):
         with_sorry("theorem t : 1 = 1")
-    assert split_header("import Mathlib\nopen Real\n\ntheorem t : True := by sorry") == ("import Mathlib\nopen Real\n\n", "theorem t : True := by sorry")
+    assert split_header("import Mathlib\nopen Real\n\ntheorem t : True := by sorry") == (
+        "import Mathlib\nopen Real\n\n",
+        "theorem t : True := by sorry",
+    )
 
 
 def test_problems_file(tmp_path):
     path = tmp_path / "p.jsonl"
-    path.write_text(json.dumps({"id": "a", "informal": "Show 1 = 1."}) + "\n" + json.dumps({"problem": "Show 2 = 2."}) + "\n")
+    path.write_text(
+        json.dumps({"id": "a", "informal": "Show 1 = 1."}) + "\n" + json.dumps({"problem": "Show 2 = 2."}) + "\n"
+    )
     ps = load_problems(str(path))
     assert [(p.id, p.informal) for p in ps] == [("a", "Show 1 = 1."), ("1", "Show 2 = 2.")]
     path.write_text(json.dumps({"id": "a"}) + "\n")

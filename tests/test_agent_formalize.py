@@ -25,8 +25,17 @@ def cc(s):
 
 
 def stand_in_tools():
-    syntax = FunctionTool("syntax_check", SYNTAX_SCHEMA, lambda rs: [ToolResult(r.arguments["statement"].count("(") == r.arguments["statement"].count(")"), "syntax verdict") for r in rs])
-    consistency = FunctionTool("consistency_check", CONSISTENCY_SCHEMA, lambda rs: [ToolResult(True, "consistent") for _ in rs])
+    syntax = FunctionTool(
+        "syntax_check",
+        SYNTAX_SCHEMA,
+        lambda rs: [
+            ToolResult(r.arguments["statement"].count("(") == r.arguments["statement"].count(")"), "syntax verdict")
+            for r in rs
+        ],
+    )
+    consistency = FunctionTool(
+        "consistency_check", CONSISTENCY_SCHEMA, lambda rs: [ToolResult(True, "consistent") for _ in rs]
+    )
     return [syntax, consistency]
 
 
@@ -87,7 +96,9 @@ def test_formalizer_runs_k_rollouts_per_problem_and_reranks(tiny_engine):
     assert r.statement == A and r.chosen == 0  # same length: stable order keeps sample 0
     assert len(r.scores) == 3
     trace = format_trace(r)
-    assert "syntax_check -> PASS" in trace and "Chosen statement:" in trace and trace.rstrip().endswith(A.splitlines()[-1])
+    assert (
+        "syntax_check -> PASS" in trace and "Chosen statement:" in trace and trace.rstrip().endswith(A.splitlines()[-1])
+    )
     assert r.to_dict()["success"] and len(r.to_dict()["samples"]) == 3
 
 
@@ -113,8 +124,16 @@ def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tin
     from atf.cli import main
 
     problems = tmp_path / "problems.jsonl"
-    problems.write_text("".join(json.dumps({"id": f"q{i}", "informal": f"Show that n + {i} = {i} + n for all natural n."}) + "\n" for i in range(3)))
-    statement = lambda i: f"import Mathlib\n\ntheorem q{i} (n : ℕ) : n + {i} = {i} + n := by sorry"
+    problems.write_text(
+        "".join(
+            json.dumps({"id": f"q{i}", "informal": f"Show that n + {i} = {i} + n for all natural n."}) + "\n"
+            for i in range(3)
+        )
+    )
+
+    def statement(i):
+        return f"import Mathlib\n\ntheorem q{i} (n : ℕ) : n + {i} = {i} + n := by sorry"
+
     scripts = {f"Show that n + {i} = {i} + n for all natural n.": [sc(statement(i)), "Done."] for i in range(3)}
     engines = []
 
@@ -128,14 +147,19 @@ def test_formalize_cli_batch_mode_appends_and_resumes(tmp_path, monkeypatch, tin
     assert main(args + ["--limit", "2"]) == 0
     first = list(read_jsonl(out))
     assert sorted((t.meta["id"], t.meta["sample"]) for t in first) == [("q0", 0), ("q0", 1), ("q1", 0), ("q1", 1)]
-    assert all(t.syntax_ok and t.stop_reason == "no_tool_call" and t.calls[0].name == "syntax_check" for t in first)  # real pre-checks
+    assert all(
+        t.syntax_ok and t.stop_reason == "no_tool_call" and t.calls[0].name == "syntax_check" for t in first
+    )  # real pre-checks
     assert main(args) == 0  # all 3: only q2 runs
     assert len(list(read_jsonl(out))) == 6
-    chosen = [json.loads(l) for l in (tmp_path / "runs" / "t.chosen.jsonl").read_text().splitlines()]
+    chosen = [json.loads(line) for line in (tmp_path / "runs" / "t.chosen.jsonl").read_text().splitlines()]
     assert [c["id"] for c in chosen] == ["q0", "q1", "q2"] and all(c["tier"] == "syntax_ok" for c in chosen)
     assert main(args) == 0 and len(engines) == 2  # nothing left to run: no engine loaded
     capsys.readouterr()
-    assert main(["formalize", "--benchmark", str(problems)]) == 2 and "batch mode needs -o/--output" in capsys.readouterr().err
+    assert (
+        main(["formalize", "--benchmark", str(problems)]) == 2
+        and "batch mode needs -o/--output" in capsys.readouterr().err
+    )
     assert main(["formalize", "   "]) == 2 and "give a problem to formalize" in capsys.readouterr().err
 
 
@@ -149,9 +173,24 @@ def test_formalize_with_the_shipped_model_on_a_fresh_cache(tmp_path):
 
     env = {**os.environ, "ATF_CACHE": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1"}
     run = subprocess.run(
-        [sys.executable, "-m", "atf.cli", "formalize", "-k", "2", "--max-new-tokens", "96", "--max-turns", "2", "--json",
-         "Show that for every natural number n, n + 0 = n."],
-        env=env, capture_output=True, text=True, timeout=3600,
+        [
+            sys.executable,
+            "-m",
+            "atf.cli",
+            "formalize",
+            "-k",
+            "2",
+            "--max-new-tokens",
+            "96",
+            "--max-turns",
+            "2",
+            "--json",
+            "Show that for every natural number n, n + 0 = n.",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
     )
     assert run.returncode in (0, 1), run.stderr[-3000:]
     result = json.loads(run.stdout)
@@ -175,10 +214,18 @@ def test_formalize_through_the_real_tools_and_reranker(tiny_engine):
     tools = [SyntaxCheckTool(), ConsistencyCheckTool(ConsistencyChecker([judge]))]
     problem = "Show that n + 0 = n for every natural number n."
     engine = ReplayEngine({problem: [sc(A), cc(A), "Done."]}, tiny_engine.tokenizer)
-    reranker = rerank.Reranker(informalizer=tiny_engine, informalize_params=SamplingParams(max_new_tokens=12, temperature=0))
+    reranker = rerank.Reranker(
+        informalizer=tiny_engine, informalize_params=SamplingParams(max_new_tokens=12, temperature=0)
+    )
     (r,) = Formalizer(engine, tools, reranker, k=2).formalize([problem])
-    assert all(t.syntax_ok and t.calls[1].name == "consistency_check" and t.calls[1].passed is not None for t in r.samples)
-    assert r.statement == A and r.tier in ("passed", "syntax_ok") and r.scores is None  # one distinct candidate: no rerank
+    assert all(
+        t.syntax_ok and t.calls[1].name == "consistency_check" and t.calls[1].passed is not None for t in r.samples
+    )
+    assert (
+        r.statement == A and r.tier in ("passed", "syntax_ok") and r.scores is None
+    )  # one distinct candidate: no rerank
     result = reranker.rerank(problem, [A, B, A], valid=[False, True, True])
     assert sorted(result.order) == [0, 1, 2] and len(result.scores) == 3 and result.order[-1] == 0  # invalid last
-    assert choose(problem, [traj(A, True, False), traj(B, True, False), traj(BAD, False, False)], reranker).statement in (A, B)
+    assert choose(
+        problem, [traj(A, True, False), traj(B, True, False), traj(BAD, False, False)], reranker
+    ).statement in (A, B)

@@ -10,7 +10,6 @@ from atf.agent.parsing import format_tool_call, parse_tool_calls
 from atf.agent.replay import ReplayEngine
 from atf.agent.tokens import encode, render_text
 from atf.agent.tools import CONSISTENCY_SCHEMA, SYNTAX_SCHEMA, FunctionTool, ToolResult
-from atf.llm.base import SamplingParams
 
 GOOD = "import Mathlib\n\ntheorem t (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry"
 WRONG = "import Mathlib\n\ntheorem t (x : ℕ) (h : x + 1 = 3) : x = 5 := by sorry"
@@ -27,7 +26,13 @@ def syntax_fn(requests):
 
 
 def consistency_fn(requests):
-    return [ToolResult("x = 2" in r.arguments["statement"], "consistent" if "x = 2" in r.arguments["statement"] else "conclusion should be x = 2") for r in requests]
+    return [
+        ToolResult(
+            "x = 2" in r.arguments["statement"],
+            "consistent" if "x = 2" in r.arguments["statement"] else "conclusion should be x = 2",
+        )
+        for r in requests
+    ]
 
 
 class CountingTool(FunctionTool):
@@ -41,7 +46,10 @@ class CountingTool(FunctionTool):
 
 
 def tools():
-    return [CountingTool("syntax_check", SYNTAX_SCHEMA, syntax_fn), CountingTool("consistency_check", CONSISTENCY_SCHEMA, consistency_fn)]
+    return [
+        CountingTool("syntax_check", SYNTAX_SCHEMA, syntax_fn),
+        CountingTool("consistency_check", CONSISTENCY_SCHEMA, consistency_fn),
+    ]
 
 
 def sc(s):
@@ -65,13 +73,20 @@ def run(tok, scripts, problems=None, mode="tokens", **cfg):
 
 
 def test_parse_tool_calls_reports_malformed_blocks():
-    text = "thinking\n" + sc("A") + "\n<tool_call>\n{not json}\n</tool_call>\n<tool_call>\n" + '{"name": "consistency_check", "arguments": {"statement": "B"}}'
+    text = (
+        "thinking\n"
+        + sc("A")
+        + "\n<tool_call>\n{not json}\n</tool_call>\n<tool_call>\n"
+        + '{"name": "consistency_check", "arguments": {"statement": "B"}}'
+    )
     calls = parse_tool_calls(text)
     assert [c.name for c in calls] == ["syntax_check", "", "consistency_check"]
     assert calls[0].arguments == {"statement": "A"} and calls[0].error is None
     assert "not valid JSON" in calls[1].error
     assert calls[2].arguments == {"statement": "B"}  # unclosed last block still read
-    assert parse_tool_calls('<tool_call>{"name": "x", "arguments": "{\\"a\\": 1}"}</tool_call>')[0].arguments == {"a": 1}
+    assert parse_tool_calls('<tool_call>{"name": "x", "arguments": "{\\"a\\": 1}"}</tool_call>')[0].arguments == {
+        "a": 1
+    }
     assert parse_tool_calls("no calls here") == []
     cut = parse_tool_calls(sc("A")[:-4])  # "</tool_call>" cut to "</tool_" by a length limit
     assert cut[0].arguments == {"statement": "A"} and cut[0].error is None
@@ -86,7 +101,11 @@ def test_revise_until_both_pass_with_batched_calls(tok):
     one, two = trajs
     assert one.stop_reason == "passed" and one.success and one.revisions == 3 and one.statement == GOOD
     assert [(c.name, c.passed) for c in one.calls] == [
-        ("syntax_check", False), ("syntax_check", True), ("consistency_check", False), ("syntax_check", True), ("consistency_check", True)
+        ("syntax_check", False),
+        ("syntax_check", True),
+        ("consistency_check", False),
+        ("syntax_check", True),
+        ("consistency_check", True),
     ]
     assert two.stop_reason == "passed" and two.revisions == 1 and len(two.calls) == 2
     # one generate per step for every rollout in flight, one tool call per tool per step
@@ -99,7 +118,11 @@ def test_consistency_before_syntax_is_refused(tok):
     scripts = {"p": [cc(GOOD), sc(BROKEN), cc(BROKEN), sc(GOOD) + "\n" + cc(GOOD)]}
     (t,), _, ts = run(tok, scripts)
     assert [(c.name, c.passed) for c in t.calls] == [
-        ("consistency_check", None), ("syntax_check", False), ("consistency_check", None), ("syntax_check", True), ("consistency_check", True)
+        ("consistency_check", None),
+        ("syntax_check", False),
+        ("consistency_check", None),
+        ("syntax_check", True),
+        ("consistency_check", True),
     ]
     assert "syntax_check on this exact statement first" in t.calls[0].result
     assert "failed syntax_check" in t.calls[2].result
@@ -109,9 +132,18 @@ def test_consistency_before_syntax_is_refused(tok):
 
 
 def test_stops_at_revision_limit_but_lets_the_last_statement_be_judged(tok):
-    scripts = {"a": [sc(BROKEN), sc(BROKEN), sc(WRONG), cc(WRONG), sc(GOOD)], "b": [sc(BROKEN), sc(BROKEN), sc(BROKEN), sc(GOOD)]}
+    scripts = {
+        "a": [sc(BROKEN), sc(BROKEN), sc(WRONG), cc(WRONG), sc(GOOD)],
+        "b": [sc(BROKEN), sc(BROKEN), sc(BROKEN), sc(GOOD)],
+    }
     (a, b), _, _ = run(tok, scripts, max_revisions=3)
-    assert a.stop_reason == "revision_limit" and a.revisions == 3 and a.statement == WRONG and a.syntax_ok and not a.consistency_ok
+    assert (
+        a.stop_reason == "revision_limit"
+        and a.revisions == 3
+        and a.statement == WRONG
+        and a.syntax_ok
+        and not a.consistency_ok
+    )
     assert [c.name for c in a.calls][-1] == "consistency_check"  # the grace turn ran the judge
     assert b.stop_reason == "revision_limit" and b.revisions == 3 and len(b.calls) == 3 and not b.syntax_ok
 
@@ -124,7 +156,15 @@ def test_no_tool_call_keeps_last_statement_and_turn_limit(tok):
 
 
 def test_malformed_and_unknown_calls_get_error_messages(tok):
-    scripts = {"a": ["<tool_call>\n{oops}\n</tool_call>", format_tool_call("prove_it", {}), format_tool_call("syntax_check", {"stmt": "x"}), sc(GOOD), cc(GOOD)]}
+    scripts = {
+        "a": [
+            "<tool_call>\n{oops}\n</tool_call>",
+            format_tool_call("prove_it", {}),
+            format_tool_call("syntax_check", {"stmt": "x"}),
+            sc(GOOD),
+            cc(GOOD),
+        ]
+    }
     (a,), _, _ = run(tok, scripts)
     assert [c.passed for c in a.calls] == [None, None, None, True, True] and a.revisions == 1
     assert "not valid JSON" in a.calls[0].result and "no tool named 'prove_it'" in a.calls[1].result
@@ -139,7 +179,9 @@ def test_token_budget_stops_with_length(tok):
     assert len(a.prompt_ids) + len(a.completion_ids) + 64 > 700  # and no further turn fitted
 
 
-@pytest.mark.parametrize("script", [[sc(BROKEN), sc(GOOD), cc(GOOD)], [sc(WRONG), "giving up"], ["text then " + sc(GOOD) + "\n" + cc(GOOD)]])
+@pytest.mark.parametrize(
+    "script", [[sc(BROKEN), sc(GOOD), cc(GOOD)], [sc(WRONG), "giving up"], ["text then " + sc(GOOD) + "\n" + cc(GOOD)]]
+)
 def test_token_view_equals_the_template_rendering(tok, script):
     (t,), _, _ = run(tok, {"Find x with x+1=3.": script})
     full = t.prompt_ids + t.completion_ids
@@ -188,23 +230,43 @@ def test_chat_mode_over_openai_wire_rebuilds_the_token_view(tok):
         seen.append(body)
         turn = sum(1 for m in body["messages"] if m["role"] == "assistant")
         call = parse_tool_calls(script[turn])[0]
-        msg = {"content": None, "tool_calls": [{"id": "x", "type": "function", "function": {"name": call.name, "arguments": json.dumps(call.arguments)}}]}
+        msg = {
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "x",
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                }
+            ],
+        }
         return httpx.Response(200, json={"choices": [{"message": msg, "finish_reason": "tool_calls"}]})
 
     engine = OpenAIEngine("http://x/v1", "atf", tokenizer=tok, transport=httpx.MockTransport(handler))
     (t,) = ToolLoop(engine, tools(), AgentConfig()).run(["Find x."])
     assert t.meta["mode"] == "chat" and t.success and t.revisions == 2
     last = seen[-1]["messages"]
-    assert last[2]["tool_calls"][0]["function"]["name"] == "syntax_check" and last[3]["role"] == "tool" and last[3]["tool_call_id"]
+    assert (
+        last[2]["tool_calls"][0]["function"]["name"] == "syntax_check"
+        and last[3]["role"] == "tool"
+        and last[3]["tool_call_id"]
+    )
     assert "stop" not in seen[0]  # servers drop stop strings from their output
     assert t.prompt_ids + t.completion_ids == encode(tok, render_text(tok, t.messages, t.tools, False))
     assert sum(t.completion_mask) > 0 and len(t.completion_mask) == len(t.completion_ids)
 
 
 def test_to_openai_messages_sends_malformed_replies_as_user_text():
-    msgs = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "<tool_call>{bad</tool_call>"}, {"role": "tool", "content": "Error"}]
+    msgs = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "<tool_call>{bad</tool_call>"},
+        {"role": "tool", "content": "Error"},
+    ]
     out = to_openai_messages(msgs)
-    assert "tool_calls" not in out[1] and out[2] == {"role": "user", "content": "<tool_response>\nError\n</tool_response>"}
+    assert "tool_calls" not in out[1] and out[2] == {
+        "role": "user",
+        "content": "<tool_response>\nError\n</tool_response>",
+    }
 
 
 def test_bad_config_and_missing_tools_are_clear_errors(tok):

@@ -2,7 +2,14 @@
 
 import pytest
 
-from atf.agent.tools import ConsistencyCheckTool, RemoteConsistencyTool, SyntaxCheckTool, ToolRequest, validate_arguments, SYNTAX_SCHEMA
+from atf.agent.tools import (
+    SYNTAX_SCHEMA,
+    ConsistencyCheckTool,
+    RemoteConsistencyTool,
+    SyntaxCheckTool,
+    ToolRequest,
+    validate_arguments,
+)
 from atf.llm.base import SamplingParams
 
 GOOD = "import Mathlib\n\ntheorem t (n : ℕ) : n + 0 = n := by sorry"

@@ -376,9 +376,16 @@ def test_teacher_rollouts_resume_after_a_kill_without_repeating_or_losing_one(ti
 
     def run(skip=()):
         attempts = []
-        kept, _ = teacher_trajectories(problems, scripted_teacher(problems, tok), tools_for(problems),
-                                       AgentConfig(max_revisions=2), k=2, tokenizer=tok, skip=skip,
-                                       on_attempt=lambda meta, reason: attempts.append(((meta["id"], meta["sample"]), reason)))
+        kept, _ = teacher_trajectories(
+            problems,
+            scripted_teacher(problems, tok),
+            tools_for(problems),
+            AgentConfig(max_revisions=2),
+            k=2,
+            tokenizer=tok,
+            skip=skip,
+            on_attempt=lambda meta, reason: attempts.append(((meta["id"], meta["sample"]), reason)),
+        )
         return kept, attempts
 
     full, attempts = run()
@@ -387,7 +394,8 @@ def test_teacher_rollouts_resume_after_a_kill_without_repeating_or_losing_one(ti
     rest, rest_attempts = run(skip=first)
     assert {key for key, _ in rest_attempts} == {key for key, _ in attempts} - first
     assert sorted((t.meta["id"], t.meta["sample"]) for t in rest) == sorted(
-        (t.meta["id"], t.meta["sample"]) for t in full if (t.meta["id"], t.meta["sample"]) not in first)
+        (t.meta["id"], t.meta["sample"]) for t in full if (t.meta["id"], t.meta["sample"]) not in first
+    )
 
 
 def test_synthesize_resume_keeps_complete_records_and_redoes_only_the_rest(tmp_path, monkeypatch, tiny_engine):
@@ -409,8 +417,10 @@ def test_synthesize_resume_keeps_complete_records_and_redoes_only_the_rest(tmp_p
     jsonl.write_jsonl(out, [t0, plan, t1])
     with open(out, "a", encoding="utf-8") as f:
         f.write('{"problem": "torn')
-    jsonl.write_jsonl(progress, [{"id": "p0", "sample": 0, "dropped": None}, {"id": "p3", "sample": 0,
-                                                                            "dropped": "not_passed:length"}])
+    jsonl.write_jsonl(
+        progress,
+        [{"id": "p0", "sample": 0, "dropped": None}, {"id": "p3", "sample": 0, "dropped": "not_passed:length"}],
+    )
     attempted, plans_done = mod.resume_state(out, progress)
     assert attempted == {("p0", 0), ("p1", 1), ("p3", 0)} and not plans_done
     assert [r["problem"] for r in jsonl.read_jsonl(out)] == ["q0", "q1"]  # plan records go: redone whole

@@ -23,10 +23,16 @@ def test_cli_table_and_selection(tmp_path, capsys):
 
 def test_cli_batch_jsonl_resumes(tmp_path, capsys):
     f = tmp_path / "in.jsonl"
-    items = [{"id": "p1", "problem": PROBLEM, "candidates": CANDS},
-             {"id": "p2", "problem": "Show that 2 + 2 = 4.", "language": "isabelle",
-              "candidates": ['theorem\nshows "(2::nat) + 2 = 4"', 'theorem\nshows "2 + 2 = (4::int)"'],
-              "back_translations": ["Show that two plus two is four.", "Prove 2 + 2 = 4."]}]
+    items = [
+        {"id": "p1", "problem": PROBLEM, "candidates": CANDS},
+        {
+            "id": "p2",
+            "problem": "Show that 2 + 2 = 4.",
+            "language": "isabelle",
+            "candidates": ['theorem\nshows "(2::nat) + 2 = 4"', 'theorem\nshows "2 + 2 = (4::int)"'],
+            "back_translations": ["Show that two plus two is four.", "Prove 2 + 2 = 4."],
+        },
+    ]
     f.write_text("\n".join(json.dumps(x) for x in items))
     out = tmp_path / "out.jsonl"
     assert main(["rerank", "--input", str(f), "-o", str(out), "--json"]) == 0

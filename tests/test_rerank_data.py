@@ -46,8 +46,17 @@ def test_load_minif2f_uses_the_oracle(data_dir):
 
 
 def sp(labels, classes, symeq, semco, valid=None, pid="p"):
-    return ScoredProblem(pid, "t", "test", labels, valid or [True] * len(labels), classes, symeq, semco,
-                         [[i] for i in range(len(labels))])
+    return ScoredProblem(
+        pid,
+        "t",
+        "test",
+        labels,
+        valid or [True] * len(labels),
+        classes,
+        symeq,
+        semco,
+        [[i] for i in range(len(labels))],
+    )
 
 
 def test_n_at_k_removes_classes_and_semco_takes_top_n():
@@ -112,9 +121,11 @@ def test_read_cache_cuts_a_truncated_line(tmp_path):
     assert list(read_cache(f)) == ["a"] and f.read_text() == '{"id": "a", "x": 1}\n'  # b is recomputed
 
 
-LEAN_CANDS = ["theorem a (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry",
-              "theorem b (y : ℕ) (h : y + 1 = 3) : y = 2 := by sorry",
-              "theorem c (x : ℕ) (h : x + 1 = 3) : x = 3 := by sorry"]
+LEAN_CANDS = [
+    "theorem a (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry",
+    "theorem b (y : ℕ) (h : y + 1 = 3) : y = 2 := by sorry",
+    "theorem c (x : ℕ) (h : x + 1 = 3) : x = 3 := by sorry",
+]
 
 
 def test_symeq_records_in_workers_are_cached_and_resumed(tmp_path):

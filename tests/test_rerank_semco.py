@@ -32,8 +32,11 @@ def test_cosine_prefers_the_faithful_informalization(embedder):
 def test_semco_uses_given_back_translations_then_engine_then_statements(embedder):
     sc = SemCo(embedder=embedder)
     problem = "Prove that 2 + 2 = 4."
-    given = sc.score(problem, ["theorem t : 2 + 2 = 4 := by norm_num", "theorem u : 2 + 3 = 4"],
-                     back_translations=["Show that two plus two is four.", "Show that two plus three is four."])
+    given = sc.score(
+        problem,
+        ["theorem t : 2 + 2 = 4 := by norm_num", "theorem u : 2 + 3 = 4"],
+        back_translations=["Show that two plus two is four.", "Show that two plus three is four."],
+    )
     assert given.source == "given" and given.scores[0] > given.scores[1]
     bare = sc.score(problem, ["theorem t : 2 + 2 = 4 := by norm_num"])
     assert bare.source == "statement" and len(bare.scores) == 1
@@ -64,8 +67,9 @@ class ScriptedEngine:
 
 def test_semco_informalizes_with_an_engine(embedder):
     eng = ScriptedEngine(["Show that two plus two equals four.", "Find the area of a circle."])
-    res = SemCo(informalizer=eng, embedder=embedder).score("Prove that 2 + 2 = 4.", ["theorem a", "theorem b"],
-                                                            language="isabelle")
+    res = SemCo(informalizer=eng, embedder=embedder).score(
+        "Prove that 2 + 2 = 4.", ["theorem a", "theorem b"], language="isabelle"
+    )
     assert res.source == "engine" and res.informalizations[1] == "Find the area of a circle."
     assert res.scores[0] > res.scores[1]
     assert "Isabelle/HOL" in eng.seen[0][-1]["content"] and "theorem a" in eng.seen[0][-1]["content"]
@@ -75,5 +79,6 @@ def test_semco_informalizes_with_an_engine(embedder):
 @pytest.mark.slow
 def test_semco_with_the_real_smollm2(smollm2_engine, embedder):
     res = SemCo(informalizer=smollm2_engine, embedder=embedder).score(
-        "Prove that 2 + 2 = 4.", ["theorem t : (2 : ℕ) + 2 = 4 := by sorry"])
+        "Prove that 2 + 2 = 4.", ["theorem t : (2 : ℕ) + 2 = 4 := by sorry"]
+    )
     assert res.source == "engine" and isinstance(res.informalizations[0], str) and len(res.scores) == 1

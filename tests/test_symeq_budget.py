@@ -101,8 +101,10 @@ def _slow_proofs(monkeypatch, full_ms: int):
 
 def test_a_pair_the_quick_pass_leaves_open_is_asked_again_at_the_full_timeout(monkeypatch):
     asked = _slow_proofs(monkeypatch, 300)
-    cands = ["theorem t (x y : ℝ) (h : x + y = 10) (h' : x - y = 2) : x = 6 := by sorry",
-             "theorem t (a b : ℝ) (h : a - b = 2) (h' : b + a = 10) : 2 * a = 12 := by sorry"]
+    cands = [
+        "theorem t (x y : ℝ) (h : x + y = 10) (h' : x - y = 2) : x = 6 := by sorry",
+        "theorem t (a b : ℝ) (h : a - b = 2) (h' : b + a = 10) : 2 * a = 12 := by sorry",
+    ]
     res = SymEq("lean", timeout_ms=300).cluster(cands)
     assert res.classes == [[0, 1]]
     assert 30 in asked and 300 in asked
@@ -112,9 +114,11 @@ def test_pairs_joined_in_the_quick_pass_are_not_asked_again(monkeypatch):
     asked = _slow_proofs(monkeypatch, 300)
     # 0 and 1 need a slow proof, 0 ≡ 2 and 1 ≡ 2 are quick (same standard form up to names): the slow one
     # is implied by transitivity before the second pass
-    cands = ["theorem t (x y : ℝ) (h : x + y = 10) (h' : x - y = 2) : x = 6 := by sorry",
-             "theorem t (a b : ℝ) (h : a - b = 2) (h' : b + a = 10) : a = 6 := by sorry",
-             "theorem t (u v : ℝ) (h : u + v = 10) (h' : u - v = 2) : u = 6 := by sorry"]
+    cands = [
+        "theorem t (x y : ℝ) (h : x + y = 10) (h' : x - y = 2) : x = 6 := by sorry",
+        "theorem t (a b : ℝ) (h : a - b = 2) (h' : b + a = 10) : a = 6 := by sorry",
+        "theorem t (u v : ℝ) (h : u + v = 10) (h' : u - v = 2) : u = 6 := by sorry",
+    ]
     res = SymEq("lean", timeout_ms=300).cluster(cands)
     assert res.classes == [[0, 1, 2]]
     assert 300 not in asked
@@ -122,10 +126,12 @@ def test_pairs_joined_in_the_quick_pass_are_not_asked_again(monkeypatch):
 
 def test_the_second_pass_stops_when_the_solver_budget_is_spent(monkeypatch):
     asked = _slow_proofs(monkeypatch, 300)
-    cands = ["theorem t (x y : ℝ) (h : x + y = 10) (h' : x - y = 2) : x = 6 := by sorry",
-             "theorem t (a b : ℝ) (h : a - b = 2) (h' : b + a = 10) : 2 * a = 12 := by sorry",
-             "theorem t (x y : ℝ) (h : x + y = 12) (h' : x - y = 2) : x = 7 := by sorry",
-             "theorem t (a b : ℝ) (h : a - b = 2) (h' : b + a = 12) : 2 * a = 14 := by sorry"]
+    cands = [
+        "theorem t (x y : ℝ) (h : x + y = 10) (h' : x - y = 2) : x = 6 := by sorry",
+        "theorem t (a b : ℝ) (h : a - b = 2) (h' : b + a = 10) : 2 * a = 12 := by sorry",
+        "theorem t (x y : ℝ) (h : x + y = 12) (h' : x - y = 2) : x = 7 := by sorry",
+        "theorem t (a b : ℝ) (h : a - b = 2) (h' : b + a = 12) : 2 * a = 14 := by sorry",
+    ]
     rich = SymEq("lean", timeout_ms=300, config=SymEqConfig(solver_budget_s=60)).cluster(cands)
     assert rich.classes == [[0, 1], [2, 3]]
     full_queries = asked.count(300)
@@ -137,10 +143,12 @@ def test_the_second_pass_stops_when_the_solver_budget_is_spent(monkeypatch):
 
 def test_a_vacuity_the_quick_check_leaves_open_is_decided_before_a_merge(monkeypatch):
     asked = _slow_proofs(monkeypatch, 150)  # contradictions need the full vacuity timeout to be found
-    cands = ["theorem t (x : ℝ) (h : x > 1) (h' : x < 0) : x = 5 := by sorry",
-             "theorem t (y : ℝ) (h : y > 1) (h' : y < 0) : y = 5 := by sorry",  # the same up to names
-             "theorem t (y : ℝ) (h : y < 0) (h' : y > 2) : y = 5 := by sorry",  # premises as contradictory
-             "theorem t (x : ℝ) (h : x > 1) : x = 5 := by sorry"]
+    cands = [
+        "theorem t (x : ℝ) (h : x > 1) (h' : x < 0) : x = 5 := by sorry",
+        "theorem t (y : ℝ) (h : y > 1) (h' : y < 0) : y = 5 := by sorry",  # the same up to names
+        "theorem t (y : ℝ) (h : y < 0) (h' : y > 2) : y = 5 := by sorry",  # premises as contradictory
+        "theorem t (x : ℝ) (h : x > 1) : x = 5 := by sorry",
+    ]
     res = SymEq("lean", timeout_ms=300).cluster(cands)
     assert 30 in asked and 150 in asked
     assert res.classes == [[0], [1], [2], [3]]

@@ -2,18 +2,19 @@
 
 import json
 
-import pytest
-
 from atf.symeq import ir
 from atf.symeq.align import edit_distance, top_matchings
 from atf.symeq.equivalence import SymEq, UnionFind, equivalence, parse
 
-
 # ----------------------------------------------------------------------------------------------- front-ends
 
+
 def test_isabelle_frontend_reads_fixes_assumes_shows():
-    st = parse('theorem\nfixes x y :: real and f :: "real \\<Rightarrow> real"\nassumes h0 : "\\<forall> t. f t = 2 * t"\n'
-               'and h1: "x \\<le> y"\nshows "f x \\<le> f y"', "isabelle")
+    st = parse(
+        'theorem\nfixes x y :: real and f :: "real \\<Rightarrow> real"\nassumes h0 : "\\<forall> t. f t = 2 * t"\n'
+        'and h1: "x \\<le> y"\nshows "f x \\<le> f y"',
+        "isabelle",
+    )
     # the total definition of f is inlined: 2 * x ≤ 2 * y under x ≤ y
     assert set(st.variables) == {"x", "y"}
     assert st.variables["x"] == ir.REAL
@@ -22,8 +23,10 @@ def test_isabelle_frontend_reads_fixes_assumes_shows():
 
 
 def test_lean_frontend_reads_binders_hypotheses_and_casts():
-    st = parse("theorem foo (n : ℕ) (x : ℝ) (h₀ : 0 < n) (h₁ : x = n / 2) : ∀ k : ℕ, k ≤ n → (k : ℝ) ≤ 2 * x := by sorry",
-               "lean")
+    st = parse(
+        "theorem foo (n : ℕ) (x : ℝ) (h₀ : 0 < n) (h₁ : x = n / 2) : ∀ k : ℕ, k ≤ n → (k : ℝ) ≤ 2 * x := by sorry",
+        "lean",
+    )
     assert st.variables["n"] == ir.NAT and st.variables["k"] == ir.NAT
     assert "x" not in st.variables  # x = ↑n / 2 is a definition, substituted
     # ∀ k, k ≤ n → ... was lifted into a variable and a premise
@@ -33,8 +36,9 @@ def test_lean_frontend_reads_binders_hypotheses_and_casts():
 
 
 def test_lean_frontend_sums_abs_sqrt_gcd():
-    st = parse("theorem t : ∑ i in Finset.range 5, i = 10 ∧ |(-3 : ℤ)| = 3 ∧ Nat.gcd 12 18 = 6 ∧ √9 = 3 := by sorry",
-               "lean")
+    st = parse(
+        "theorem t : ∑ i in Finset.range 5, i = 10 ∧ |(-3 : ℤ)| = 3 ∧ Nat.gcd 12 18 = 6 ∧ √9 = 3 := by sorry", "lean"
+    )
     assert st.conclusion.op == "true"  # all folded with Lean's semantics
     st = parse("theorem t (n : ℕ) (h : n = 4) : ∑ k ∈ Finset.Icc 1 n, k ^ 2 = 30 := by sorry", "lean")
     assert st.conclusion.op == "true"
@@ -53,7 +57,9 @@ def test_unsupported_lean_becomes_opaque_not_a_crash():
 
 
 def test_frontends_on_real_data(data_dir):
-    rows = [json.loads(line) for line in open(data_dir / "isa-autoformal-assess/math_isabelle_candidates_labelled.jsonl")][:40]
+    rows = [
+        json.loads(line) for line in open(data_dir / "isa-autoformal-assess/math_isabelle_candidates_labelled.jsonl")
+    ][:40]
     texts = [c["formal_problem"] for r in rows for c in r["candidates_gpt4"]]
     ok = 0
     for t in texts:
@@ -72,6 +78,7 @@ def test_frontends_on_real_data(data_dir):
 
 
 # ----------------------------------------------------------------------------------------------- alignment
+
 
 def test_edit_distance():
     assert edit_distance("kitten", "sitting") == 3
@@ -93,6 +100,7 @@ def test_alignment_leaves_extra_variables_unmatched():
 
 
 # ----------------------------------------------------------------------------------------------- equivalence
+
 
 def test_equivalence_up_to_renaming_and_commutativity():
     a = parse("theorem a (x y : ℝ) (h₀ : x + y = 10) (h₁ : x - y = 2) : x * y = 24 := by sorry", "lean")
@@ -141,13 +149,18 @@ def test_unmatched_variable_projected_from_premises():
 
 def test_timeout_is_unknown_not_equivalent():
     a = parse("theorem a (x y z : ℕ) (h : x ^ 3 + y ^ 3 = z ^ 3) (hx : 0 < x) (hy : 0 < y) : False := by sorry", "lean")
-    b = parse("theorem b (x y z : ℕ) (h : x ^ 3 + y ^ 3 = z ^ 3) (hx : 0 < x) (hy : 0 < y) (hz : z < 10 ^ 6) : False := by sorry", "lean")
+    b = parse(
+        "theorem b (x y z : ℕ) (h : x ^ 3 + y ^ 3 = z ^ 3) (hx : 0 < x) (hy : 0 < y) (hz : z < 10 ^ 6) : "
+        "False := by sorry",
+        "lean",
+    )
     res = equivalence(a, b, timeout_ms=50)
     assert res.status in ("unknown", "different")
     assert res.status != "equivalent"
 
 
 # ----------------------------------------------------------------------------------------------- classes
+
 
 def test_union_find():
     uf = UnionFind(5)
@@ -213,15 +226,19 @@ def test_sets_with_literal_bounds_unroll_in_both_systems():
 
 
 def test_lean_dot_notation_on_variables():
-    st = parse("theorem t (a b n : ℕ) (S : Finset ℕ) (h : a.gcd b = 3) : (n + 1).factorial > 0 ∧ S.card ≥ 0 := by sorry",
-               "lean")
+    st = parse(
+        "theorem t (a b n : ℕ) (S : Finset ℕ) (h : a.gcd b = 3) : (n + 1).factorial > 0 ∧ S.card ≥ 0 := by sorry",
+        "lean",
+    )
     ops = {t.op for p in [*st.premises, st.conclusion] for t in ir.walk(p) if isinstance(t, ir.App)}
     assert {"gcd", "fact", "card"} <= ops
 
 
 def test_ill_typed_premise_does_not_crash():
-    cands = ['theorem\nfixes x :: real\nassumes h0: "x + 1"\nshows "x = 2"',
-             'theorem\nfixes x :: real\nassumes h0: "x + 1"\nshows "x = 2"',
-             'theorem\nfixes x :: real\nassumes h0: "x = 1"\nshows "x = 2"']
+    cands = [
+        'theorem\nfixes x :: real\nassumes h0: "x + 1"\nshows "x = 2"',
+        'theorem\nfixes x :: real\nassumes h0: "x + 1"\nshows "x = 2"',
+        'theorem\nfixes x :: real\nassumes h0: "x = 1"\nshows "x = 2"',
+    ]
     res = SymEq("isabelle").cluster(cands)
     assert res.classes[0] == [0, 1] and res.vacuous == [False, False, False]

@@ -18,17 +18,27 @@ def thm(binders: str, concl: str) -> str:
 
 MERGE = [
     # an index shift: Icc 1 n is range n moved by one (ℕ and ℤ), casts on the summand included
-    (thm("(n : ℕ) (a : ℕ → ℝ)", "(∑ k in Finset.Icc 1 n, (a k : ℝ) / k ^ 2) ≥ 0"),
-     thm("(n : ℕ) (a : ℕ → ℝ)", "(∑ k in Finset.range n, ((a (k + 1) : ℝ) / (k + 1) ^ 2)) ≥ 0")),
-    (thm("(n : ℕ)", "∑ i in Finset.Icc 1 n, i = n * (n + 1) / 2"),
-     thm("(n : ℕ)", "∑ i in Finset.range n, (i + 1) = n * (n + 1) / 2")),
-    (thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Icc a b, i = 0"),
-     thm("(a b : ℤ) (h : a ≤ b)", "∑ i ∈ Finset.Ico a (b + 1), i = 0")),
+    (
+        thm("(n : ℕ) (a : ℕ → ℝ)", "(∑ k in Finset.Icc 1 n, (a k : ℝ) / k ^ 2) ≥ 0"),
+        thm("(n : ℕ) (a : ℕ → ℝ)", "(∑ k in Finset.range n, ((a (k + 1) : ℝ) / (k + 1) ^ 2)) ≥ 0"),
+    ),
+    (
+        thm("(n : ℕ)", "∑ i in Finset.Icc 1 n, i = n * (n + 1) / 2"),
+        thm("(n : ℕ)", "∑ i in Finset.range n, (i + 1) = n * (n + 1) / 2"),
+    ),
+    (
+        thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Icc a b, i = 0"),
+        thm("(a b : ℤ) (h : a ≤ b)", "∑ i ∈ Finset.Ico a (b + 1), i = 0"),
+    ),
     # the last term split off
-    (thm("(n : ℕ) (f : ℕ → ℕ) (h : ∑ i in Finset.range (n + 1), f i = 10)", "f n = 3"),
-     thm("(n : ℕ) (f : ℕ → ℕ) (h : (∑ i in Finset.range n, f i) + f n = 10)", "f n = 3")),
-    (thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m : ℕ, ∑ i in Finset.Icc 1 n, f m i ≥ m"),
-     thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ k : ℕ, ∑ i in Finset.range n, f k (i + 1) ≥ k")),
+    (
+        thm("(n : ℕ) (f : ℕ → ℕ) (h : ∑ i in Finset.range (n + 1), f i = 10)", "f n = 3"),
+        thm("(n : ℕ) (f : ℕ → ℕ) (h : (∑ i in Finset.range n, f i) + f n = 10)", "f n = 3"),
+    ),
+    (
+        thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m : ℕ, ∑ i in Finset.Icc 1 n, f m i ≥ m"),
+        thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ k : ℕ, ∑ i in Finset.range n, f k (i + 1) ≥ k"),
+    ),
     # primes are at least 2 and 2 is the only even one
     (thm("(p : ℕ) (hp : Nat.Prime p) (h : p < 3)", "p = 2"), thm("(p : ℕ) (hp : Nat.Prime p)", "p ≤ 2 → p = 2")),
     (thm("(p : ℕ) (hp : Nat.Prime p) (h : Even p)", "p = 2"), thm("(p : ℕ) (hp : p.Prime) (h : 2 ∣ p)", "p = 2")),
@@ -43,16 +53,24 @@ MERGE = [
 ]
 
 APART = [
-    (thm("(n : ℕ)", "∑ i in Finset.Icc 0 n, i = n * (n + 1) / 2"),
-     thm("(n : ℕ)", "∑ i in Finset.range n, i = n * (n + 1) / 2")),
+    (
+        thm("(n : ℕ)", "∑ i in Finset.Icc 0 n, i = n * (n + 1) / 2"),
+        thm("(n : ℕ)", "∑ i in Finset.range n, i = n * (n + 1) / 2"),
+    ),
     (thm("(n : ℕ)", "∑ i in Finset.range n, (i + 1) = 6"), thm("(n : ℕ)", "∏ i in Finset.range n, (i + 1) = 6")),
     (thm("(n : ℕ)", "∑ i in Finset.range n, i ^ 2 = 5"), thm("(n : ℕ)", "∑ i in Finset.range n, i ^ 3 = 5")),
-    (thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Icc a b, i = 0"),
-     thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Ico a b, i = 0")),
-    (thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m : ℕ, ∑ i in Finset.range n, f m i ≥ m"),
-     thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m : ℕ, ∑ i in Finset.range n, f 0 i ≥ m")),
-    (thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m k : ℕ, ∑ i in Finset.range n, f m k ≥ m"),
-     thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m k : ℕ, ∑ i in Finset.range n, f k m ≥ m")),
+    (
+        thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Icc a b, i = 0"),
+        thm("(a b : ℤ) (h : a ≤ b)", "∑ i in Finset.Ico a b, i = 0"),
+    ),
+    (
+        thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m : ℕ, ∑ i in Finset.range n, f m i ≥ m"),
+        thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m : ℕ, ∑ i in Finset.range n, f 0 i ≥ m"),
+    ),
+    (
+        thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m k : ℕ, ∑ i in Finset.range n, f m k ≥ m"),
+        thm("(n : ℕ) (f : ℕ → ℕ → ℕ)", "∀ m k : ℕ, ∑ i in Finset.range n, f k m ≥ m"),
+    ),
     # Lean's `Prime` on ℤ holds for -3: primes are not assumed positive there
     (thm("(p : ℤ) (hp : Prime p)", "p ≥ 2 ∨ p = 0"), thm("(p : ℤ) (hp : Prime p)", "True")),
     (thm("(x : ℝ)", "Real.sin x = 1/2"), thm("(x : ℝ)", "Real.sin x = 1/3")),

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from atf.symeq.lean_backend import LeanEquivalence, build_goal, split_parts, tactic_succeeded
 from atf.symeq.equivalence import SymEq
+from atf.symeq.lean_backend import LeanEquivalence, build_goal, split_parts, tactic_succeeded
 
 A = "theorem a (x y : ℝ) (h₀ : x + y = 10) (h₁ : x - y = 2) : x * y = 24 := by sorry"
 B = "theorem b (p q : ℝ) (h₁ : p - q = 2) (h₀ : q + p = 10) (extra : ℕ) : q * p = 24 := by sorry"
@@ -34,8 +34,11 @@ def test_goal_mirrors_the_z3_check():
 
 
 def test_goal_renames_clashing_unmatched_variables():
-    goal = build_goal("theorem a (x : ℝ) (h : x > 0) : x = x := by sorry",
-                      "theorem b (x : ℕ) (h : x > 0) : x = x := by sorry", alignment={})
+    goal = build_goal(
+        "theorem a (x : ℝ) (h : x > 0) : x = x := by sorry",
+        "theorem b (x : ℕ) (h : x > 0) : x = x := by sorry",
+        alignment={},
+    )
     assert "(x' : ℕ)" in goal and "(x' > 0)" in goal
 
 
@@ -52,8 +55,8 @@ class RecordedRepl:
 
 
 def test_backend_with_recorded_answers(data_dir):
-    proved = recorded(data_dir, "assumption_proof.expected.out")   # sorry state, then "Completed"
-    failed = recorded(data_dir, "invalid_tactic.expected.out")     # sorry state, then an error
+    proved = recorded(data_dir, "assumption_proof.expected.out")  # sorry state, then "Completed"
+    failed = recorded(data_dir, "invalid_tactic.expected.out")  # sorry state, then an error
     assert tactic_succeeded(proved[1]) and not tactic_succeeded(failed[1])
     header = {"env": 0}
     repl = RecordedRepl([header, proved[0], failed[1], proved[1]])
@@ -95,7 +98,9 @@ def test_symeq_asks_lean_only_when_z3_cannot_decide(data_dir):
     # a pair Z3 separates with an exact counterexample never reaches Lean
     repl2 = RecordedRepl([])
     se2 = SymEq("lean", lean=LeanEquivalence(repl=repl2))
-    r2 = se2.compare("theorem a (x : ℝ) (h : x > 1) : x > 0 := by sorry", "theorem b (x : ℝ) (h : x > 2) : x > 0 := by sorry")
+    r2 = se2.compare(
+        "theorem a (x : ℝ) (h : x > 1) : x > 0 := by sorry", "theorem b (x : ℝ) (h : x > 2) : x > 0 := by sorry"
+    )
     assert r2.status == "different" and r2.exact and repl2.requests == []
 
 

@@ -7,15 +7,24 @@ from atf.symeq.equivalence import SymEq
 from atf.symeq.metamorphic import MUTATIONS, REWRITES, cut, variants
 
 # chosen for variety: ℤ/ℕ/ℝ, ∧-hypotheses, ≠, sums with literal and symbolic bounds, list literals
-IDS = ["amc12a_2015_p10", "mathd_numbertheory_780", "imo_1984_p2", "aime_1991_p6", "mathd_algebra_131",
-       "aime_1996_p5", "algebra_amgm_sqrtxymulxmyeqxpy_xpygeq4", "imo_1965_p1", "imo_1978_p5"]
+IDS = [
+    "amc12a_2015_p10",
+    "mathd_numbertheory_780",
+    "imo_1984_p2",
+    "aime_1991_p6",
+    "mathd_algebra_131",
+    "aime_1996_p5",
+    "algebra_amgm_sqrtxymulxmyeqxpy_xpygeq4",
+    "imo_1965_p1",
+    "imo_1978_p5",
+]
 
 
 @pytest.fixture(scope="module")
 def golds(data_dir):
     from atf.data.benchmarks import load_benchmark
 
-    by_id = {p.id: p.formal[len(p.header):] for p in load_benchmark("minif2f", "valid")}
+    by_id = {p.id: p.formal[len(p.header) :] for p in load_benchmark("minif2f", "valid")}
     return {i: by_id[i] for i in IDS}
 
 
@@ -45,8 +54,10 @@ def test_rename_reaches_types_and_dotted_names():
 
 def test_shift_sum_moves_the_index():
     p = cut("theorem t (n : ℕ) : ∑ k in Finset.Icc 1 n, (1 : ℝ) / k ^ 2 + 1 = 5 := by sorry")
-    assert REWRITES["shift_sum"](p).text() == \
-        "theorem t ( n : ℕ ) : ∑ k in Finset.range n , ( ( 1 : ℝ ) / ( k + 1 ) ^ 2 ) + 1 = 5 := by sorry"
+    assert (
+        REWRITES["shift_sum"](p).text()
+        == "theorem t ( n : ℕ ) : ∑ k in Finset.range n , ( ( 1 : ℝ ) / ( k + 1 ) ^ 2 ) + 1 = 5 := by sorry"
+    )
 
 
 def test_transformations_that_do_not_apply_say_so():

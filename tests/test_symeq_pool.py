@@ -121,7 +121,8 @@ def test_many_problems_at_once_finish_in_any_order_with_their_own_results():
 @pytest.mark.integration
 def test_no_worker_outlives_its_owner(tmp_path):
     script = tmp_path / "owner.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import sys
         from atf.symeq.pool import SymEqPool
         class HangPool(SymEqPool):
@@ -130,9 +131,14 @@ def test_no_worker_outlives_its_owner(tmp_path):
         pool.cluster({CANDS[:2]!r}, "lean")
         print(pool.pids()[0], flush=True)
         pool.cluster({CANDS!r}, "lean")  # hangs inside a worker until this process is killed
-    """))
-    owner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    """)
+    )
+    owner = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     pid = int(owner.stdout.readline())
     time.sleep(1.0)
     owner.kill()
@@ -163,10 +169,28 @@ def test_the_issue_case_returns_within_the_budget_with_its_merges(data_dir):
         assert time.monotonic() - t0 < budget + 2  # a kill and the worker's exit, at most
     assert any({0, 1} <= set(c) for c in res.classes)
     out = subprocess.run(
-        [sys.executable, "-m", "atf.cli", "rerank", "--input", "-", "--language", "lean", "--json",
-         "--budget-s", str(budget), "--step-budget-s", "2"],
-        input=json.dumps({"problem": "IMO 1997 P5", "candidates": cands}), capture_output=True, text=True,
-        timeout=300, check=False, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+        [
+            sys.executable,
+            "-m",
+            "atf.cli",
+            "rerank",
+            "--input",
+            "-",
+            "--language",
+            "lean",
+            "--json",
+            "--budget-s",
+            str(budget),
+            "--step-budget-s",
+            "2",
+        ],
+        input=json.dumps({"problem": "IMO 1997 P5", "candidates": cands}),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     assert out.returncode == 0, out.stderr
     record = json.loads(out.stdout.strip().splitlines()[-1])
     assert any({0, 1} <= set(c) for c in record["classes"])  # proved before anything hung

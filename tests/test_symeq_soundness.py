@@ -20,48 +20,78 @@ def thm(binders: str, concl: str) -> str:
 # ----------------------------------------------------------------------------------------- soundness
 
 
-@pytest.mark.parametrize("a,b", [
-    # `deriv` is not modelled: its result is not guessed to be ℕ, so 3/2 is not truncated to 1 (in either order)
-    (thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 3/2)", "x t = 0"),
-     thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 1)", "x t = 0")),
-    (thm("(x : ℝ → ℝ) (t : ℝ) (h₀ : x t = 0) (h : |deriv x t| ≤ 3/2)", "x t = 0"),
-     thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 1) (h₀ : x t = 0)", "x t = 0")),
-    # an unknown constant's value: 5/2 and 2 are different numbers whatever its type is
-    (thm("(x : ℝ)", "Foo.bar x = 5 / 2"), thm("(x : ℝ)", "Foo.bar x = 2")),
-    # multiplication in a group (or of operators) does not commute: `a * b = b * a` is not trivially true
-    (thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a * b = b * a"),
-     thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a = a")),
-    (thm("{V : Type*} {T : End ℂ V} (hT : T * adjoint T = adjoint T * T)", "∃ S : End ℂ V, S ^ 2 = T"),
-     thm("{V : Type*} {T : End ℂ V}", "∃ S : End ℂ V, S ^ 2 = T")),
-    # a literal argument of an unknown function keeps its value (1/2 is not ℕ's 0)
-    (thm("", "Tendsto (λ (n : ℝ) => (Real.sqrt (n ^ 2 + n) - n)) atTop (𝓝 (1/2))"),
-     thm("", "Tendsto (λ (n : ℝ) => (Real.sqrt (n ^ 2 + n) - n)) atTop (𝓝 (1/3))")),
-    # an opaque ℚ-valued sum compared with an integer: it is not assumed to be an integer itself
-    (thm("{n : ℕ}", "¬ ∃ a : ℤ, ∑ i : Fin n, (1 : ℚ) / (n + 2) = a"),
-     thm("{n : ℕ}", "¬ ∃ a : ℤ, ∑ i : Fin n, (1 : ℚ) / (n + 2) ≠ a")),
-    # a sum over a domain we cannot read: its index is not ℕ, so -1/9 is not 0
-    (thm("(f : ℂ → ℂ) (h : Fintype (f ⁻¹' {7}))", "(∑ y in (f ⁻¹' {7}).toFinset, y / 3) = -1 / 9"),
-     thm("(f : ℂ → ℂ) (h : Fintype (f ⁻¹' {7}))", "(∑ y in (f ⁻¹' {7}).toFinset, y / 3) = -1 / 10")),
-    # `Fin n` and `Fin k` are different types even where the alignment could pair the variables
-    (thm("(n k : ℕ) (h : n < k) (f g : Fin n → ℝ)", "f = g"), thm("(k n : ℕ) (h : n < k) (f g : Fin k → ℝ)", "f = g")),
-    (thm("(n k : ℕ) (h : k = n + 1) (f g : Fin n → ℝ)", "f = g"),
-     thm("(n k : ℕ) (h : k = n + 1) (f g : Fin k → ℝ)", "f = g")),
-    # a variable that occurs only in a type is kept (ℕ and ℤ here)
-    (thm("(n : ℕ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0"),
-     thm("(n : ℤ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0")),
-    # ... also when the variable of that type is inlined away (R = ...), leaving terms of type `Subgroup (D n)`
-    (thm("{n : ℕ} {R : Subgroup (DihedralGroup n)} (hR : R = Subgroup.closure {DihedralGroup.r 1})", "R ≠ ⊤"),
-     thm("{n : ℤ} {R : Subgroup (DihedralGroup n)} (hR : R = Subgroup.closure {DihedralGroup.r 1})", "R ≠ ⊤")),
-    # types written inside opaque terms count
-    (thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 2)))"), thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 3)))")),
-    (thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℕ) = 0"),
-     thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℤ) = 0")),
-    # ℚ is not ℝ: x ^ 2 = 2 has a real root and no rational one
-    (thm("", "¬ ∃ x : ℚ, x ^ 2 = 2"), thm("", "¬ ∃ x : ℚ, x ^ 2 = 4")),
-    # top and bottom are different elements (H = ⊤ ∨ H = ⊥ against H = ⊥)
-    (thm("(G : Type*) [Group G] (H : Subgroup G) (h : H ≠ ⊤)", "H = ⊥"),
-     thm("(G : Type*) [Group G] (H : Subgroup G) (h : H ≠ ⊥)", "H = ⊥")),
-])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        # `deriv` is not modelled: its result is not guessed to be ℕ, so 3/2 is not truncated to 1 (in either order)
+        (
+            thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 3/2)", "x t = 0"),
+            thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 1)", "x t = 0"),
+        ),
+        (
+            thm("(x : ℝ → ℝ) (t : ℝ) (h₀ : x t = 0) (h : |deriv x t| ≤ 3/2)", "x t = 0"),
+            thm("(x : ℝ → ℝ) (t : ℝ) (h : |deriv x t| ≤ 1) (h₀ : x t = 0)", "x t = 0"),
+        ),
+        # an unknown constant's value: 5/2 and 2 are different numbers whatever its type is
+        (thm("(x : ℝ)", "Foo.bar x = 5 / 2"), thm("(x : ℝ)", "Foo.bar x = 2")),
+        # multiplication in a group (or of operators) does not commute: `a * b = b * a` is not trivially true
+        (
+            thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a * b = b * a"),
+            thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a = a"),
+        ),
+        (
+            thm("{V : Type*} {T : End ℂ V} (hT : T * adjoint T = adjoint T * T)", "∃ S : End ℂ V, S ^ 2 = T"),
+            thm("{V : Type*} {T : End ℂ V}", "∃ S : End ℂ V, S ^ 2 = T"),
+        ),
+        # a literal argument of an unknown function keeps its value (1/2 is not ℕ's 0)
+        (
+            thm("", "Tendsto (λ (n : ℝ) => (Real.sqrt (n ^ 2 + n) - n)) atTop (𝓝 (1/2))"),
+            thm("", "Tendsto (λ (n : ℝ) => (Real.sqrt (n ^ 2 + n) - n)) atTop (𝓝 (1/3))"),
+        ),
+        # an opaque ℚ-valued sum compared with an integer: it is not assumed to be an integer itself
+        (
+            thm("{n : ℕ}", "¬ ∃ a : ℤ, ∑ i : Fin n, (1 : ℚ) / (n + 2) = a"),
+            thm("{n : ℕ}", "¬ ∃ a : ℤ, ∑ i : Fin n, (1 : ℚ) / (n + 2) ≠ a"),
+        ),
+        # a sum over a domain we cannot read: its index is not ℕ, so -1/9 is not 0
+        (
+            thm("(f : ℂ → ℂ) (h : Fintype (f ⁻¹' {7}))", "(∑ y in (f ⁻¹' {7}).toFinset, y / 3) = -1 / 9"),
+            thm("(f : ℂ → ℂ) (h : Fintype (f ⁻¹' {7}))", "(∑ y in (f ⁻¹' {7}).toFinset, y / 3) = -1 / 10"),
+        ),
+        # `Fin n` and `Fin k` are different types even where the alignment could pair the variables
+        (
+            thm("(n k : ℕ) (h : n < k) (f g : Fin n → ℝ)", "f = g"),
+            thm("(k n : ℕ) (h : n < k) (f g : Fin k → ℝ)", "f = g"),
+        ),
+        (
+            thm("(n k : ℕ) (h : k = n + 1) (f g : Fin n → ℝ)", "f = g"),
+            thm("(n k : ℕ) (h : k = n + 1) (f g : Fin k → ℝ)", "f = g"),
+        ),
+        # a variable that occurs only in a type is kept (ℕ and ℤ here)
+        (
+            thm("(n : ℕ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0"),
+            thm("(n : ℤ) (x : EuclideanSpace ℝ (Fin n))", "‖x‖ ≥ 0"),
+        ),
+        # ... also when the variable of that type is inlined away (R = ...), leaving terms of type `Subgroup (D n)`
+        (
+            thm("{n : ℕ} {R : Subgroup (DihedralGroup n)} (hR : R = Subgroup.closure {DihedralGroup.r 1})", "R ≠ ⊤"),
+            thm("{n : ℤ} {R : Subgroup (DihedralGroup n)} (hR : R = Subgroup.closure {DihedralGroup.r 1})", "R ≠ ⊤"),
+        ),
+        # types written inside opaque terms count
+        (thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 2)))"), thm("", "¬ Foo ({Bar.X 0} : Set (Baz (Fin 3)))")),
+        (
+            thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℕ) = 0"),
+            thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℤ) = 0"),
+        ),
+        # ℚ is not ℝ: x ^ 2 = 2 has a real root and no rational one
+        (thm("", "¬ ∃ x : ℚ, x ^ 2 = 2"), thm("", "¬ ∃ x : ℚ, x ^ 2 = 4")),
+        # top and bottom are different elements (H = ⊤ ∨ H = ⊥ against H = ⊥)
+        (
+            thm("(G : Type*) [Group G] (H : Subgroup G) (h : H ≠ ⊤)", "H = ⊥"),
+            thm("(G : Type*) [Group G] (H : Subgroup G) (h : H ≠ ⊥)", "H = ⊥"),
+        ),
+    ],
+)
 def test_statements_that_differ_are_not_merged(symeq, a, b):
     assert not symeq.compare(a, b).equivalent
     assert not symeq.compare(b, a).equivalent
@@ -86,49 +116,82 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
 # ----------------------------------------------------------------------------------------- completeness
 
 
-@pytest.mark.parametrize("a,b", [
-    # renaming reaches into types (`Fin n`)
-    (thm("(n : ℕ) (f : Fin n → ℝ) (h : 0 < n)", "∀ i, f i > 0"),
-     thm("(m : ℕ) (f : Fin m → ℝ) (h : 0 < m)", "∀ i, f i > 0")),
-    (thm("(n k : ℕ) (h : n < k) (f g : Fin n → ℝ)", "f = g"), thm("(a b : ℕ) (h : a < b) (f g : Fin a → ℝ)", "f = g")),
-    # ... and into opaque terms
-    (thm("(n : ℕ) (s : Finset ℕ) (h : s = Finset.Icc 1 (2*n+1))", "IsGood s n"),
-     thm("(m : ℕ) (s : Finset ℕ) (h : s = Finset.Icc 1 (2*m+1))", "IsGood s m")),
-    # bound names inside opaque terms
-    (thm("(a : ℝ)", "Tendsto (fun y => ∫ x in -y..y, Real.cos x / (x^2 + a^2)) atTop (𝓝 (π / a))"),
-     thm("(a : ℝ)", "Tendsto (fun z => ∫ t in -z..z, Real.cos t / (t^2 + a^2)) atTop (𝓝 (π / a))")),
-    (thm("(f : ℝ → ℝ)", "IsConnected (⋃ n, {x | f x = n})"), thm("(f : ℝ → ℝ)", "IsConnected (⋃ k, {y | f y = k})")),
-    # equality is symmetric between opaque terms
-    (thm("(f : ℝ → ℝ) (s : Set ℝ)", "f '' s = Set.univ"), thm("(f : ℝ → ℝ) (s : Set ℝ)", "Set.univ = f '' s")),
-    (thm("(G : Type*) [Group G] (H K : Subgroup G)", "H ⊔ K = ⊤"),
-     thm("(G : Type*) [Group G] (H K : Subgroup G)", "⊤ = K ⊔ H")),
-    # `h : A ∧ B` is two hypotheses, also with opaque parts
-    (thm("(s : Set ℝ) (h : IsOpen s ∧ IsClosed s)", "s = ∅ ∨ s = Set.univ"),
-     thm("(s : Set ℝ) (h1 : IsOpen s) (h2 : IsClosed s)", "s = ∅ ∨ s = Set.univ")),
-    (thm("(a b c : ℝ) (h₀ : a + b + c = 0) (h₁ : List.Pairwise (· ≠ ·) [a, b, c])", "a * b * c ≠ 1"),
-     thm("(a b c : ℝ) (h : (a + b + c = 0) ∧ (List.Pairwise (· ≠ ·) [a, b, c]))", "a * b * c ≠ 1")),
-    # `(h : P) : Q` is `: P → Q`
-    (thm("(s : Set ℝ) (h : IsOpen s)", "IsClosed sᶜ"), thm("(s : Set ℝ)", "IsOpen s → IsClosed sᶜ")),
-    (thm("(G : Type*) [Group G] (h : IsSimpleGroup G)", "False"), thm("(G : Type*) [Group G]", "¬ IsSimpleGroup G")),
-    # `[Group G]` with G undeclared is Lean's auto-bound `{G : Type u_1}`; `[C G]` assumes what `(h : C G)` does
-    (thm("{G : Type*} [Group G] [IsSolvable G] (H : Subgroup G)", "IsSolvable H"),
-     thm("[Group G] (hG : IsSolvable G) (H : Subgroup G)", "IsSolvable H")),
-    # x ^ 2 is x * x in any monoid
-    (thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a * b = b * a"),
-     thm("[Group G] (h : ∀ x : G, x * x = 1)", "∀ x y : G, x * y = y * x")),
-    (thm("(a b c : ℝ) (h₀ : a + b + c = 0)", "List.Pairwise (· ≠ ·) [a, b, c] → a * b * c ≠ 1"),
-     thm("(a b c : ℝ) (h₀ : a + b + c = 0) (h₁ : List.Pairwise (· ≠ ·) [a, b, c])", "a * b * c ≠ 1")),
-])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        # renaming reaches into types (`Fin n`)
+        (
+            thm("(n : ℕ) (f : Fin n → ℝ) (h : 0 < n)", "∀ i, f i > 0"),
+            thm("(m : ℕ) (f : Fin m → ℝ) (h : 0 < m)", "∀ i, f i > 0"),
+        ),
+        (
+            thm("(n k : ℕ) (h : n < k) (f g : Fin n → ℝ)", "f = g"),
+            thm("(a b : ℕ) (h : a < b) (f g : Fin a → ℝ)", "f = g"),
+        ),
+        # ... and into opaque terms
+        (
+            thm("(n : ℕ) (s : Finset ℕ) (h : s = Finset.Icc 1 (2*n+1))", "IsGood s n"),
+            thm("(m : ℕ) (s : Finset ℕ) (h : s = Finset.Icc 1 (2*m+1))", "IsGood s m"),
+        ),
+        # bound names inside opaque terms
+        (
+            thm("(a : ℝ)", "Tendsto (fun y => ∫ x in -y..y, Real.cos x / (x^2 + a^2)) atTop (𝓝 (π / a))"),
+            thm("(a : ℝ)", "Tendsto (fun z => ∫ t in -z..z, Real.cos t / (t^2 + a^2)) atTop (𝓝 (π / a))"),
+        ),
+        (
+            thm("(f : ℝ → ℝ)", "IsConnected (⋃ n, {x | f x = n})"),
+            thm("(f : ℝ → ℝ)", "IsConnected (⋃ k, {y | f y = k})"),
+        ),
+        # equality is symmetric between opaque terms
+        (thm("(f : ℝ → ℝ) (s : Set ℝ)", "f '' s = Set.univ"), thm("(f : ℝ → ℝ) (s : Set ℝ)", "Set.univ = f '' s")),
+        (
+            thm("(G : Type*) [Group G] (H K : Subgroup G)", "H ⊔ K = ⊤"),
+            thm("(G : Type*) [Group G] (H K : Subgroup G)", "⊤ = K ⊔ H"),
+        ),
+        # `h : A ∧ B` is two hypotheses, also with opaque parts
+        (
+            thm("(s : Set ℝ) (h : IsOpen s ∧ IsClosed s)", "s = ∅ ∨ s = Set.univ"),
+            thm("(s : Set ℝ) (h1 : IsOpen s) (h2 : IsClosed s)", "s = ∅ ∨ s = Set.univ"),
+        ),
+        (
+            thm("(a b c : ℝ) (h₀ : a + b + c = 0) (h₁ : List.Pairwise (· ≠ ·) [a, b, c])", "a * b * c ≠ 1"),
+            thm("(a b c : ℝ) (h : (a + b + c = 0) ∧ (List.Pairwise (· ≠ ·) [a, b, c]))", "a * b * c ≠ 1"),
+        ),
+        # `(h : P) : Q` is `: P → Q`
+        (thm("(s : Set ℝ) (h : IsOpen s)", "IsClosed sᶜ"), thm("(s : Set ℝ)", "IsOpen s → IsClosed sᶜ")),
+        (
+            thm("(G : Type*) [Group G] (h : IsSimpleGroup G)", "False"),
+            thm("(G : Type*) [Group G]", "¬ IsSimpleGroup G"),
+        ),
+        # `[Group G]` with G undeclared is Lean's auto-bound `{G : Type u_1}`; `[C G]` assumes what `(h : C G)` does
+        (
+            thm("{G : Type*} [Group G] [IsSolvable G] (H : Subgroup G)", "IsSolvable H"),
+            thm("[Group G] (hG : IsSolvable G) (H : Subgroup G)", "IsSolvable H"),
+        ),
+        # x ^ 2 is x * x in any monoid
+        (
+            thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a * b = b * a"),
+            thm("[Group G] (h : ∀ x : G, x * x = 1)", "∀ x y : G, x * y = y * x"),
+        ),
+        (
+            thm("(a b c : ℝ) (h₀ : a + b + c = 0)", "List.Pairwise (· ≠ ·) [a, b, c] → a * b * c ≠ 1"),
+            thm("(a b c : ℝ) (h₀ : a + b + c = 0) (h₁ : List.Pairwise (· ≠ ·) [a, b, c])", "a * b * c ≠ 1"),
+        ),
+    ],
+)
 def test_meaning_preserving_rewrites_merge(symeq, a, b):
     assert symeq.compare(a, b).equivalent
 
 
-@pytest.mark.parametrize("a,b,matching", [
-    # two false closed statements (nothing aligned): constant, whatever the premises say
-    (thm("(A B : ℕ) (h : A = B + 1)", "A = B"), thm("(A B : ℤ)", "A < A"), {}),
-    # false for every value of the aligned x (y > x yet y < x; n > 3 yet n < 2)
-    (thm("(x y : ℝ) (h : y > x)", "y < x"), thm("(x : ℝ) (n : ℕ) (h : n > 3)", "n < 2"), {"x": "x"}),
-])
+@pytest.mark.parametrize(
+    "a,b,matching",
+    [
+        # two false closed statements (nothing aligned): constant, whatever the premises say
+        (thm("(A B : ℕ) (h : A = B + 1)", "A = B"), thm("(A B : ℤ)", "A < A"), {}),
+        # false for every value of the aligned x (y > x yet y < x; n > 3 yet n < 2)
+        (thm("(x y : ℝ) (h : y > x)", "y < x"), thm("(x : ℝ) (n : ℕ) (h : n > 3)", "n < 2"), {"x": "x"}),
+    ],
+)
 def test_whole_statements_agreeing_only_because_both_fail_everywhere_do_not_merge(a, b, matching):
     # Reached when Z3 cannot decide the premises (nonlinear ones time out): P → C on both sides is then
     # compared whole, and two statements false for all aligned values agree trivially.

@@ -23,7 +23,10 @@ WRONG = GOLD.replace("x = 2 :=", "x = 3 :=")
 
 
 def syntax(requests):
-    return [ToolResult(r.arguments["statement"].count("(") == r.arguments["statement"].count(")"), "checked") for r in requests]
+    return [
+        ToolResult(r.arguments["statement"].count("(") == r.arguments["statement"].count(")"), "checked")
+        for r in requests
+    ]
 
 
 def sc(s):
@@ -36,7 +39,9 @@ def cc(s):
 
 def rollouts(tok, scripts, max_revisions=8):
     tools = [FunctionTool("syntax_check", SYNTAX_SCHEMA, syntax), ReferenceConsistencyTool({p: GOLD for p in scripts})]
-    return ToolLoop(ReplayEngine(scripts, tok), tools, AgentConfig(max_revisions=max_revisions, max_turns=30)).run(list(scripts))
+    return ToolLoop(ReplayEngine(scripts, tok), tools, AgentConfig(max_revisions=max_revisions, max_turns=30)).run(
+        list(scripts)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -58,19 +63,35 @@ def test_sft_rows_train_on_sampled_tokens_only(tok):
 def test_dpo_collator_masks_tool_responses(tok):
     from atf.train.collators import ToolMaskedPreferenceCollator
 
-    chosen, rejected = rollouts(tok, {"Find x.": [sc(GOLD), cc(GOLD)], "Find x again.": [sc(WRONG), cc(WRONG), "I give up."]})
+    chosen, rejected = rollouts(
+        tok, {"Find x.": [sc(GOLD), cc(GOLD)], "Find x again.": [sc(WRONG), cc(WRONG), "I give up."]}
+    )
+
     def ids(msgs):
         return tok.apply_chat_template(msgs, tools=chosen.tools, tokenize=True, return_dict=True)["input_ids"]
 
-    prompt = tok.apply_chat_template(chosen.messages[:2], tools=chosen.tools, tokenize=True, add_generation_prompt=True, return_dict=True)["input_ids"]
-    example = {"prompt_ids": prompt, "chosen_ids": ids(chosen.messages)[len(prompt):], "rejected_ids": ids(chosen.messages[:2] + rejected.messages[2:])[len(prompt):]}
+    prompt = tok.apply_chat_template(
+        chosen.messages[:2], tools=chosen.tools, tokenize=True, add_generation_prompt=True, return_dict=True
+    )["input_ids"]
+    example = {
+        "prompt_ids": prompt,
+        "chosen_ids": ids(chosen.messages)[len(prompt) :],
+        "rejected_ids": ids(chosen.messages[:2] + rejected.messages[2:])[len(prompt) :],
+    }
     batch = ToolMaskedPreferenceCollator.from_tokenizer(tok)([example])
     for row in range(2):
         seq, mask = batch["input_ids"][row].tolist(), batch["completion_mask"][row].tolist()
         kept = tok.decode([i for i, m in zip(seq, mask) if m])
-        assert "<tool_call>" in kept and "tool_response" not in kept and "checked" not in kept and "<|im_start|>" not in kept
+        assert (
+            "<tool_call>" in kept
+            and "tool_response" not in kept
+            and "checked" not in kept
+            and "<|im_start|>" not in kept
+        )
         assert kept.count("<|im_end|>") == (2 if row == 0 else 3)  # each assistant turn ends on its own eos
-    assert "Consistency check failed" in tok.decode(batch["input_ids"][1])  # the tool text is in the sequence, just not in the loss
+    assert "Consistency check failed" in tok.decode(
+        batch["input_ids"][1]
+    )  # the tool text is in the sequence, just not in the loss
 
 
 def test_expert_iteration_keeps_successes_under_the_revision_limit_and_merges(tok, tmp_path):
@@ -93,14 +114,19 @@ def test_sample_round_resumes_from_its_file(tok, tmp_path):
 
     problems = [BenchmarkProblem(f"p{i}", "t", "valid", f"Problem {i}.", GOLD, "") for i in range(2)]
     engine = ReplayEngine({p.informal: [sc(GOLD), cc(GOLD)] for p in problems}, tok)
-    tools = [FunctionTool("syntax_check", SYNTAX_SCHEMA, syntax), ReferenceConsistencyTool({p.informal: GOLD for p in problems})]
+    tools = [
+        FunctionTool("syntax_check", SYNTAX_SCHEMA, syntax),
+        ReferenceConsistencyTool({p.informal: GOLD for p in problems}),
+    ]
     out = tmp_path / "samples.jsonl"
     (done,) = rollouts(tok, {"Problem 0.": [sc(GOLD), cc(GOLD)]})
     done.meta.update(id="p0", sample=0)
     write_jsonl(out, [done])  # as if a crashed run had finished one rollout
     samples = sample_round(engine, problems, Args, out, 0, tools)
     assert sorted((t.meta["id"], t.meta["sample"]) for t in samples) == [("p0", 0), ("p0", 1), ("p1", 0), ("p1", 1)]
-    assert all(t.success for t in samples) and engine.calls == 2  # 3 missing rollouts, two steps each, all in flight together
+    assert (
+        all(t.success for t in samples) and engine.calls == 2
+    )  # 3 missing rollouts, two steps each, all in flight together
 
 
 def load_recipe(name):
@@ -123,22 +149,49 @@ def test_sft_recipe_composes_yaml_and_flags_and_resumes(tok, tmp_path, capsys):
     model.save_pretrained(tmp_path / "base")
     t.save_pretrained(tmp_path / "base")
     data = tmp_path / "train.jsonl"
-    write_jsonl(data, rollouts(tok, {"Find x.": [sc(WRONG), cc(WRONG), sc(GOLD), cc(GOLD)], "Find y.": [sc(GOLD), cc(GOLD)]}))
-    common = ["--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"), "--train_files", str(data),
-              "--output_dir", str(tmp_path / "out"), "--save_strategy", "steps", "--save_steps", "1", "--resume_from_checkpoint", "auto"]
+    write_jsonl(
+        data, rollouts(tok, {"Find x.": [sc(WRONG), cc(WRONG), sc(GOLD), cc(GOLD)], "Find y.": [sc(GOLD), cc(GOLD)]})
+    )
+    common = [
+        "--config",
+        "configs/tiny/sft.yaml",
+        "--model_name_or_path",
+        str(tmp_path / "base"),
+        "--train_files",
+        str(data),
+        "--output_dir",
+        str(tmp_path / "out"),
+        "--save_strategy",
+        "steps",
+        "--save_steps",
+        "1",
+        "--resume_from_checkpoint",
+        "auto",
+    ]
     recipe = load_recipe("sft")
     script_args, training_args, model_args = recipe.parse(common + ["--max_steps", "1"])
-    assert training_args.max_steps == 1 and training_args.per_device_train_batch_size == 1 and not training_args.bf16  # flag + YAML
+    assert (
+        training_args.max_steps == 1 and training_args.per_device_train_batch_size == 1 and not training_args.bf16
+    )  # flag + YAML
     assert script_args.train_files == [str(data)] and training_args.report_to == []
     recipe.main(script_args, training_args, model_args)
-    assert "SFT on 2 successful trajectories" in capsys.readouterr().out and (tmp_path / "out" / "checkpoint-1").is_dir()
+    assert (
+        "SFT on 2 successful trajectories" in capsys.readouterr().out and (tmp_path / "out" / "checkpoint-1").is_dir()
+    )
     trainer = recipe.main(*recipe.parse(common + ["--max_steps", "2"]))
-    assert f"resuming from {tmp_path / 'out' / 'checkpoint-1'}" in capsys.readouterr().out and trainer.state.global_step == 2
+    assert (
+        f"resuming from {tmp_path / 'out' / 'checkpoint-1'}" in capsys.readouterr().out
+        and trainer.state.global_step == 2
+    )
     engine = load_engine(f"hf:{tmp_path / 'out'}")
     out = engine.generate([[1, 2, 3]], SamplingParams(max_new_tokens=4, temperature=0))
     assert 1 <= len(out[0][0].token_ids) <= 4
     with pytest.raises(ValueError, match="give --train_files"):
-        recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", "x", "--output_dir", str(tmp_path / "x")]))
+        recipe.main(
+            *recipe.parse(
+                ["--config", "configs/tiny/sft.yaml", "--model_name_or_path", "x", "--output_dir", str(tmp_path / "x")]
+            )
+        )
 
 
 @pytest.mark.integration
@@ -174,12 +227,40 @@ def test_lora_sft_saves_a_merged_model_and_the_adapter(tok, tmp_path, monkeypatc
     monkeypatch.setattr(huggingface_hub, "HfApi", FakeApi)
     monkeypatch.setattr(transformers.Trainer, "init_hf_repo", lambda self, *a, **k: None)
     recipe = load_recipe("sft")
-    recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"), "--train_files", str(data),
-                               "--output_dir", str(tmp_path / "lora"), "--max_steps", "1", "--use_peft", "--lora_r", "4",
-                               "--lora_target_modules", "q_proj", "v_proj", "--learning_rate", "0.05",
-                               "--push_to_hub", "--hub_model_id", "me/atf-lora", "--hub_strategy", "end"]))
+    recipe.main(
+        *recipe.parse(
+            [
+                "--config",
+                "configs/tiny/sft.yaml",
+                "--model_name_or_path",
+                str(tmp_path / "base"),
+                "--train_files",
+                str(data),
+                "--output_dir",
+                str(tmp_path / "lora"),
+                "--max_steps",
+                "1",
+                "--use_peft",
+                "--lora_r",
+                "4",
+                "--lora_target_modules",
+                "q_proj",
+                "v_proj",
+                "--learning_rate",
+                "0.05",
+                "--push_to_hub",
+                "--hub_model_id",
+                "me/atf-lora",
+                "--hub_strategy",
+                "end",
+            ]
+        )
+    )
     assert (tmp_path / "lora" / "adapter" / "adapter_config.json").exists()
-    before, after = load_file(tmp_path / "base" / "model.safetensors"), load_file(tmp_path / "lora" / "model.safetensors")
+    before, after = (
+        load_file(tmp_path / "base" / "model.safetensors"),
+        load_file(tmp_path / "lora" / "model.safetensors"),
+    )
     assert not any("lora" in k for k in after) and set(after) <= set(before)  # merged: plain weights only
     ids = torch.tensor([tok.encode("theorem t (x : ℕ) : x = x := by sorry")])
     with torch.no_grad():
@@ -190,7 +271,11 @@ def test_lora_sft_saves_a_merged_model_and_the_adapter(tok, tmp_path, monkeypatc
     assert torch.allclose(merged, with_adapter, atol=1e-5)
     assert (merged - base_logits).abs().max() > 1e-4  # the adapter learnt something
     assert uploads[0] == ("create", "me/atf-lora")
-    assert uploads[-1][:2] == ("upload", "me/atf-lora") and "model.safetensors" in uploads[-1][2] and "adapter" in uploads[-1][2]
+    assert (
+        uploads[-1][:2] == ("upload", "me/atf-lora")
+        and "model.safetensors" in uploads[-1][2]
+        and "adapter" in uploads[-1][2]
+    )
 
 
 @pytest.mark.slow
@@ -211,15 +296,38 @@ def test_expert_iteration_under_two_processes(tok, tmp_path, data_dir):
     write_jsonl(seed, rollouts(tok, {"Find x.": [sc(GOLD), cc(GOLD)], "Find y.": [sc(GOLD), cc(GOLD)]}))
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "1"}
     run = subprocess.run(
-        [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "recipes/expert_iteration.py",
-         "--config", "configs/tiny/expert_iteration.yaml", "--model_name_or_path", str(tmp_path / "base"),
-         "--seed_files", str(seed), "--output_dir", str(tmp_path / "ei"), "--limit", "4", "--ddp_backend", "gloo"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=1800,
+        [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--nproc_per_node",
+            "2",
+            "recipes/expert_iteration.py",
+            "--config",
+            "configs/tiny/expert_iteration.yaml",
+            "--model_name_or_path",
+            str(tmp_path / "base"),
+            "--seed_files",
+            str(seed),
+            "--output_dir",
+            str(tmp_path / "ei"),
+            "--limit",
+            "4",
+            "--ddp_backend",
+            "gloo",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     assert run.returncode == 0, run.stderr[-4000:]
     r0 = tmp_path / "ei" / "round_0"
     shards = [list(read_jsonl(r0 / f"samples.rank{k}.jsonl")) for k in range(2)]
-    assert [len(s) for s in shards] == [2, 2] and not {t.meta["id"] for t in shards[0]} & {t.meta["id"] for t in shards[1]}
+    assert [len(s) for s in shards] == [2, 2] and not {t.meta["id"] for t in shards[0]} & {
+        t.meta["id"] for t in shards[1]
+    }
     assert (r0 / ".complete").exists() and (r0 / "model.safetensors").exists()
 
 
@@ -320,16 +428,47 @@ def test_expert_iteration_colocates_one_sleeping_vllm_engine_per_process(tok, tm
         monkeypatch.setenv(var, "")  # so that monkeypatch removes what the engine sets, after the test
         monkeypatch.delenv(var)
     problems = tmp_path / "problems.jsonl"
-    problems.write_text("".join(json.dumps({"id": f"p{i}", "informal": f"Problem {i}.", "formal": GOLD, "split": "valid"}) + "\n" for i in range(2)))
+    problems.write_text(
+        "".join(
+            json.dumps({"id": f"p{i}", "informal": f"Problem {i}.", "formal": GOLD, "split": "valid"}) + "\n"
+            for i in range(2)
+        )
+    )
     recipe = load_recipe("expert_iteration")
-    args = recipe.parse(["--config", "configs/tiny/expert_iteration.yaml", "--model_name_or_path", str(tmp_path / "base"),
-                         "--problems", str(problems), "--seed_files", str(seed), "--output_dir", str(tmp_path / "ei"),
-                         "--rounds", "2", "--sampler", "vllm", "--vllm_gpu_memory_utilization", "0.25", "--max_turns", "1"])
+    args = recipe.parse(
+        [
+            "--config",
+            "configs/tiny/expert_iteration.yaml",
+            "--model_name_or_path",
+            str(tmp_path / "base"),
+            "--problems",
+            str(problems),
+            "--seed_files",
+            str(seed),
+            "--output_dir",
+            str(tmp_path / "ei"),
+            "--rounds",
+            "2",
+            "--sampler",
+            "vllm",
+            "--vllm_gpu_memory_utilization",
+            "0.25",
+            "--max_turns",
+            "1",
+        ]
+    )
     recipe.main(*args)
     (llm,) = FakeLLM.built  # one engine for both rounds
     assert llm.model == str(tmp_path / "base")
-    assert llm.kwargs == {"tensor_parallel_size": 1, "gpu_memory_utilization": 0.25, "max_model_len": None, "enable_sleep_mode": True,
-                          "distributed_executor_backend": "external_launcher", "seed": 0, "max_num_batched_tokens": 4096}
+    assert llm.kwargs == {
+        "tensor_parallel_size": 1,
+        "gpu_memory_utilization": 0.25,
+        "max_model_len": None,
+        "enable_sleep_mode": True,
+        "distributed_executor_backend": "external_launcher",
+        "seed": 0,
+        "max_num_batched_tokens": 4096,
+    }
     assert os.environ["RANK"] == "0" and os.environ["WORLD_SIZE"] == "1" and os.environ["LOCAL_RANK"] == "0"
     names = [c[0] for c in llm.calls]
     # round 0 samples with the weights it was built with, sleeps for training; round 1 wakes, loads round 0's model
@@ -359,8 +498,21 @@ def test_multi_cpu_accelerate_config_runs_two_processes(tmp_path):
     )
     accelerate = Path(sys.executable).parent / "accelerate"
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1"}
-    run = subprocess.run([str(accelerate), "launch", "--config_file", "configs/accelerate/multi_cpu.yaml", str(probe), str(tmp_path / "o")],
-                         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            str(accelerate),
+            "launch",
+            "--config_file",
+            "configs/accelerate/multi_cpu.yaml",
+            str(probe),
+            str(tmp_path / "o"),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     lines = sorted(line for line in run.stdout.splitlines() if line.startswith("rank "))
     assert lines == ["rank 0 world 2 backend gloo", "rank 1 world 2 backend gloo"]
@@ -381,7 +533,8 @@ def test_eval_split_holds_out_whole_problems():
 @pytest.mark.integration
 def test_sft_recipe_evaluates_during_training_and_pushes_to_the_hub(tok, tmp_path, monkeypatch, capsys):
     """--eval_fraction splits problems off, eval_strategy/eval_steps evaluate them; --push_to_hub / --hub_model_id
-    reach TrainingArguments and the Trainer's push runs on the saved folder, chat template included (faked: no network)."""
+    reach TrainingArguments and the Trainer's push runs on the saved folder, chat template included (faked: no
+    network)."""
     import transformers
 
     from atf.llm.models import tiny_model
@@ -395,20 +548,58 @@ def test_sft_recipe_evaluates_during_training_and_pushes_to_the_hub(tok, tmp_pat
 
     def push_to_hub(self, *a, **k):
         config = json.loads((Path(self.args.output_dir) / "tokenizer_config.json").read_text())
-        pushed.append((self.args.hub_model_id, "chat_template" in config or (Path(self.args.output_dir) / "chat_template.jinja").exists()))
+        pushed.append(
+            (
+                self.args.hub_model_id,
+                "chat_template" in config or (Path(self.args.output_dir) / "chat_template.jinja").exists(),
+            )
+        )
 
     monkeypatch.setattr(transformers.Trainer, "init_hf_repo", lambda self, *a, **k: None)  # network at Trainer init
     monkeypatch.setattr(transformers.Trainer, "push_to_hub", push_to_hub)
     recipe = load_recipe("sft")
-    script_args, training_args, model_args = recipe.parse([
-        "--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"), "--train_files", str(data),
-        "--output_dir", str(tmp_path / "out"), "--eval_fraction", "0.25", "--eval_strategy", "steps", "--eval_steps", "1",
-        "--push_to_hub", "--hub_model_id", "me/atf-tiny"])
-    assert training_args.push_to_hub and training_args.hub_model_id == "me/atf-tiny" and script_args.eval_fraction == 0.25
+    script_args, training_args, model_args = recipe.parse(
+        [
+            "--config",
+            "configs/tiny/sft.yaml",
+            "--model_name_or_path",
+            str(tmp_path / "base"),
+            "--train_files",
+            str(data),
+            "--output_dir",
+            str(tmp_path / "out"),
+            "--eval_fraction",
+            "0.25",
+            "--eval_strategy",
+            "steps",
+            "--eval_steps",
+            "1",
+            "--push_to_hub",
+            "--hub_model_id",
+            "me/atf-tiny",
+        ]
+    )
+    assert (
+        training_args.push_to_hub and training_args.hub_model_id == "me/atf-tiny" and script_args.eval_fraction == 0.25
+    )
     trainer = recipe.main(script_args, training_args, model_args)
     assert "SFT on 3 successful trajectories" in capsys.readouterr().out
     assert [h["step"] for h in trainer.state.log_history if "eval_loss" in h] == [1, 2]
     assert pushed == [("me/atf-tiny", True)]
     with pytest.raises(ValueError, match="needs eval data"):
-        recipe.main(*recipe.parse(["--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(tmp_path / "base"),
-                                   "--train_files", str(data), "--output_dir", str(tmp_path / "x"), "--eval_strategy", "steps"]))
+        recipe.main(
+            *recipe.parse(
+                [
+                    "--config",
+                    "configs/tiny/sft.yaml",
+                    "--model_name_or_path",
+                    str(tmp_path / "base"),
+                    "--train_files",
+                    str(data),
+                    "--output_dir",
+                    str(tmp_path / "x"),
+                    "--eval_strategy",
+                    "steps",
+                ]
+            )
+        )

@@ -33,7 +33,10 @@ def test_resume_skips_checkpoints_without_a_readable_trainer_state(tmp_path):
     make_checkpoint(tmp_path, 12, None)  # killed before trainer_state.json
     assert last_complete_checkpoint(tmp_path) == str(tmp_path / "checkpoint-10")  # numeric order, not text
     assert resume_checkpoint("auto", str(tmp_path)) == str(tmp_path / "checkpoint-10")
-    assert resume_checkpoint("auto", str(tmp_path / "none-yet")) is None and resume_checkpoint(False, str(tmp_path)) is None
+    assert (
+        resume_checkpoint("auto", str(tmp_path / "none-yet")) is None
+        and resume_checkpoint(False, str(tmp_path)) is None
+    )
     with pytest.raises(ValueError, match="incomplete"):
         resume_checkpoint(str(tmp_path / "checkpoint-12"), str(tmp_path))
 
@@ -52,16 +55,42 @@ def base_and_data(tiny_engine, tmp_path_factory):
     model.save_pretrained(root / "base")
     t.save_pretrained(root / "base")
     problems = [f"Find x number {i}." for i in range(6)]
-    scripts = {p: [format_tool_call("syntax_check", {"statement": GOLD}), format_tool_call("consistency_check", {"statement": GOLD})] for p in problems}
-    tools = [FunctionTool("syntax_check", SYNTAX_SCHEMA, lambda rs: [ToolResult(True, "ok") for _ in rs]), ReferenceConsistencyTool({p: GOLD for p in problems})]
+    scripts = {
+        p: [
+            format_tool_call("syntax_check", {"statement": GOLD}),
+            format_tool_call("consistency_check", {"statement": GOLD}),
+        ]
+        for p in problems
+    }
+    tools = [
+        FunctionTool("syntax_check", SYNTAX_SCHEMA, lambda rs: [ToolResult(True, "ok") for _ in rs]),
+        ReferenceConsistencyTool({p: GOLD for p in problems}),
+    ]
     write_jsonl(root / "train.jsonl", ToolLoop(ReplayEngine(scripts, tok), tools, AgentConfig()).run(problems))
     return root
 
 
 def sft_args(root: Path, out: str, steps: int = 4, save_steps: int = 1) -> list[str]:
-    return ["--config", "configs/tiny/sft.yaml", "--model_name_or_path", str(root / "base"), "--train_files", str(root / "train.jsonl"),
-            "--output_dir", str(root / out), "--max_steps", str(steps), "--save_strategy", "steps", "--save_steps", str(save_steps),
-            "--resume_from_checkpoint", "auto", "--learning_rate", "0.01"]
+    return [
+        "--config",
+        "configs/tiny/sft.yaml",
+        "--model_name_or_path",
+        str(root / "base"),
+        "--train_files",
+        str(root / "train.jsonl"),
+        "--output_dir",
+        str(root / out),
+        "--max_steps",
+        str(steps),
+        "--save_strategy",
+        "steps",
+        "--save_steps",
+        str(save_steps),
+        "--resume_from_checkpoint",
+        "auto",
+        "--learning_rate",
+        "0.01",
+    ]
 
 
 def losses(trainer) -> dict[int, float]:
@@ -97,8 +126,14 @@ def test_killed_mid_save_resumes_with_the_uninterrupted_losses(base_and_data, ca
     assert sorted(whole) == [1, 2, 3, 4]
 
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
-    run = subprocess.run([sys.executable, "-c", KILL_MID_SAVE.format(repo=str(REPO), argv=sft_args(root, "killed"))],
-                         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-c", KILL_MID_SAVE.format(repo=str(REPO), argv=sft_args(root, "killed"))],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == -9, run.stderr[-3000:]
     broken = root / "killed" / "checkpoint-3"
     assert broken.is_dir() and any(broken.glob("*.safetensors")) and not (broken / "trainer_state.json").exists()

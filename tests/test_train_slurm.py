@@ -25,22 +25,36 @@ def _shim(folder: Path, name: str, body: str) -> None:
 def test_train_sbatch_launches_accelerate_per_node(tmp_path):
     bin_ = tmp_path / "bin"
     bin_.mkdir()
-    _shim(bin_, "scontrol", 'echo node-a; echo node-b')
+    _shim(bin_, "scontrol", "echo node-a; echo node-b")
     _shim(bin_, "nvidia-smi", 'for i in 0 1 2 3; do echo "GPU $i: H100"; done')
     # srun: run the command once per node, as slurm would, with that node's SLURM_PROCID
     _shim(bin_, "srun", 'while [[ "$1" == --* ]]; do shift; done; for r in 0 1; do SLURM_PROCID=$r "$@"; done')
     _shim(bin_, "accelerate", f'echo "$@" >> {tmp_path}/launches.txt')
-    env = {**os.environ, "PATH": f"{bin_}:{os.environ['PATH']}", "SLURM_JOB_NODELIST": "node-[a-b]", "SLURM_NNODES": "2", "SLURM_SUBMIT_DIR": str(REPO), "VIRTUAL_ENV": os.environ.get("VIRTUAL_ENV", "/venv")}
+    env = {
+        **os.environ,
+        "PATH": f"{bin_}:{os.environ['PATH']}",
+        "SLURM_JOB_NODELIST": "node-[a-b]",
+        "SLURM_NNODES": "2",
+        "SLURM_SUBMIT_DIR": str(REPO),
+        "VIRTUAL_ENV": os.environ.get("VIRTUAL_ENV", "/venv"),
+    }
     logs_existed = (REPO / "logs").exists()
-    run = subprocess.run(["bash", "slurm/train.sbatch", "dpo", "configs/dpo.yaml", "zero3", "--use_peft", "--learning_rate", "1e-6"],
-                         cwd=REPO, env=env, capture_output=True, text=True)
+    run = subprocess.run(
+        ["bash", "slurm/train.sbatch", "dpo", "configs/dpo.yaml", "zero3", "--use_peft", "--learning_rate", "1e-6"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if not logs_existed and (REPO / "logs").is_dir() and not any((REPO / "logs").iterdir()):
         (REPO / "logs").rmdir()  # the script makes logs/ for slurm's output files
     assert run.returncode == 0, run.stderr
     launches = (tmp_path / "launches.txt").read_text().splitlines()
     assert len(launches) == 2
     for rank, line in enumerate(launches):
-        assert f"--machine_rank {rank} " in line and "--main_process_ip node-a " in line and "--num_processes 8 " in line
+        assert (
+            f"--machine_rank {rank} " in line and "--main_process_ip node-a " in line and "--num_processes 8 " in line
+        )
         assert line.startswith("launch --config_file configs/accelerate/zero3.yaml --num_machines 2")
         assert line.endswith("recipes/dpo.py --config configs/dpo.yaml --use_peft --learning_rate 1e-6")
 
@@ -50,7 +64,9 @@ def test_scripts_work_from_a_clean_clone():
     tracked = subprocess.run(["git", "ls-files", "logs"], cwd=REPO, capture_output=True, text=True).stdout.split()
     assert "logs/.gitkeep" in tracked
     ignored = subprocess.run(["git", "check-ignore", "-q", "logs/.gitkeep"], cwd=REPO).returncode
-    assert ignored == 1 and subprocess.run(["git", "check-ignore", "-q", "logs/atf-train-1.out"], cwd=REPO).returncode == 0
+    assert (
+        ignored == 1 and subprocess.run(["git", "check-ignore", "-q", "logs/atf-train-1.out"], cwd=REPO).returncode == 0
+    )
     for s in (REPO / "slurm").glob("*.sbatch"):
         for line in s.read_text().splitlines():
             if line.startswith("#SBATCH --output="):
@@ -70,12 +86,30 @@ def test_train_sbatch_checkpoints_and_requeues_on_usr1(tmp_path):
     bin_.mkdir()
     _shim(bin_, "scontrol", f'if [ "$1" = requeue ]; then echo "$@" >> {tmp_path}/scontrol.txt; else echo node-a; fi')
     _shim(bin_, "nvidia-smi", 'echo "GPU 0: H100"')
-    _shim(bin_, "srun", f'echo started > {tmp_path}/started; '
-          f'for i in $(seq 600); do if [ -e "$ATF_PREEMPT_FILE" ]; then echo saved > {tmp_path}/saved; exit 75; fi; sleep 0.1; done; exit 1')
-    env = {**os.environ, "PATH": f"{bin_}:{os.environ['PATH']}", "SLURM_JOB_NODELIST": "node-a", "SLURM_NNODES": "1",
-           "SLURM_JOB_ID": "4242", "SLURM_SUBMIT_DIR": str(REPO), "VIRTUAL_ENV": "/venv"}
-    job = subprocess.Popen(["bash", "slurm/train.sbatch", "sft", "configs/sft.yaml", "ddp"], cwd=REPO, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _shim(
+        bin_,
+        "srun",
+        f"echo started > {tmp_path}/started; "
+        f'for i in $(seq 600); do if [ -e "$ATF_PREEMPT_FILE" ]; then echo saved > {tmp_path}/saved; exit 75; fi; '
+        "sleep 0.1; done; exit 1",
+    )
+    env = {
+        **os.environ,
+        "PATH": f"{bin_}:{os.environ['PATH']}",
+        "SLURM_JOB_NODELIST": "node-a",
+        "SLURM_NNODES": "1",
+        "SLURM_JOB_ID": "4242",
+        "SLURM_SUBMIT_DIR": str(REPO),
+        "VIRTUAL_ENV": "/venv",
+    }
+    job = subprocess.Popen(
+        ["bash", "slurm/train.sbatch", "sft", "configs/sft.yaml", "ddp"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         for _ in range(300):
             if (tmp_path / "started").exists():

@@ -26,7 +26,14 @@ from atf.train.reference import ReferenceConsistencyTool
 
 GOLD = "import Mathlib\n\ntheorem t (x : ℕ) (h : x + 1 = 3) : x = 2 := by sorry"
 WRONG = GOLD.replace("x = 2 :=", "x = 3 :=")
-LLAMA_SPECIAL = ["<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eom_id|>", "<|python_tag|>"]
+LLAMA_SPECIAL = [
+    "<|begin_of_text|>",
+    "<|start_header_id|>",
+    "<|end_header_id|>",
+    "<|eot_id|>",
+    "<|eom_id|>",
+    "<|python_tag|>",
+]
 
 
 def trl_template(name):
@@ -47,7 +54,10 @@ def make_tokenizer(template_name):
 
 
 def syntax(requests):
-    return [ToolResult(r.arguments["statement"].count("(") == r.arguments["statement"].count(")"), "checked ok") for r in requests]
+    return [
+        ToolResult(r.arguments["statement"].count("(") == r.arguments["statement"].count(")"), "checked ok")
+        for r in requests
+    ]
 
 
 def hermes(name, statement):
@@ -102,10 +112,22 @@ def test_choice_follows_tool_support_and_overrides(tmp_path):
 
 def test_rollout_token_view_sft_rows_and_dpo_mask_for_every_template(case):
     name, tok, call = case
-    good, bad = rollouts(tok, {
-        "Find x.": [call("syntax_check", WRONG), call("consistency_check", WRONG), call("syntax_check", GOLD), call("consistency_check", GOLD)],
-        "Find x again.": [call("syntax_check", WRONG), call("consistency_check", WRONG), (THINK if name == "qwen3" else "") + "I give up."],
-    })
+    good, bad = rollouts(
+        tok,
+        {
+            "Find x.": [
+                call("syntax_check", WRONG),
+                call("consistency_check", WRONG),
+                call("syntax_check", GOLD),
+                call("consistency_check", GOLD),
+            ],
+            "Find x again.": [
+                call("syntax_check", WRONG),
+                call("consistency_check", WRONG),
+                (THINK if name == "qwen3" else "") + "I give up.",
+            ],
+        },
+    )
     assert good.stop_reason == "passed" and good.revisions == 2, (name, good.stop_reason, good.meta.get("error"))
     assert bad.stop_reason == "no_tool_call" and bad.revisions == 1
     # the token view is the template's rendering of the conversation
@@ -114,19 +136,28 @@ def test_rollout_token_view_sft_rows_and_dpo_mask_for_every_template(case):
     # SFT: loss on what the model wrote and its turn-end token; messages-only rows (HTTP rollouts) are the same
     (row,) = sft_rows([good], tok)
     kept = tok.decode([i for i, m in zip(row["input_ids"], row["assistant_masks"]) if m], skip_special_tokens=False)
-    assert len(parse_tool_calls(kept.replace(tok.eos_token, "\n"))) == 4 and "checked ok" not in kept and "Find x" not in kept
+    assert (
+        len(parse_tool_calls(kept.replace(tok.eos_token, "\n"))) == 4
+        and "checked ok" not in kept
+        and "Find x" not in kept
+    )
     assert kept.count(tok.eos_token) == 4  # the model learns to end every turn
     good.prompt_ids = good.completion_ids = good.completion_mask = None
     assert sft_rows([good], tok) == [row]
     # DPO: the collator finds this template's assistant turns; tool output stays out of the loss
     prompt = encode(tok, render_text(tok, good.messages[:2], good.tools, True))
-    chosen = encode(tok, render_text(tok, good.messages, good.tools, False))[len(prompt):]
-    rejected = encode(tok, render_text(tok, good.messages[:2] + bad.messages[2:], good.tools, False))[len(prompt):]
-    batch = ToolMaskedPreferenceCollator.from_tokenizer(tok)([{"prompt_ids": prompt, "chosen_ids": chosen, "rejected_ids": rejected}])
+    chosen = encode(tok, render_text(tok, good.messages, good.tools, False))[len(prompt) :]
+    rejected = encode(tok, render_text(tok, good.messages[:2] + bad.messages[2:], good.tools, False))[len(prompt) :]
+    batch = ToolMaskedPreferenceCollator.from_tokenizer(tok)(
+        [{"prompt_ids": prompt, "chosen_ids": chosen, "rejected_ids": rejected}]
+    )
     for r, turns in ((0, 4), (1, 3)):
         seq, mask = batch["input_ids"][r].tolist(), batch["completion_mask"][r].tolist()
         kept = tok.decode([i for i, m in zip(seq, mask) if m], skip_special_tokens=False)
-        assert kept.count(tok.eos_token) == turns and "checked ok" not in kept and "Inconsistent" not in kept, (name, kept)
+        assert kept.count(tok.eos_token) == turns and "checked ok" not in kept and "Inconsistent" not in kept, (
+            name,
+            kept,
+        )
         assert "checked ok" in tok.decode(seq)  # in the sequence, not in the loss
 
 
@@ -153,7 +184,9 @@ def test_served_prompt_has_the_trained_token_ids(case):
         return httpx.Response(200, json={"choices": [{"message": {"content": "ok"}, "finish_reason": "stop"}]})
 
     engine = OpenAIEngine("http://x/v1", "m", transport=httpx.MockTransport(handler))
-    engine.chat([to_openai_messages(t.messages[:2]), to_openai_messages(t.messages[:4])], SamplingParams(), tools=t.tools)
+    engine.chat(
+        [to_openai_messages(t.messages[:2]), to_openai_messages(t.messages[:4])], SamplingParams(), tools=t.tools
+    )
     first, second = bodies
     assert first["tools"] == openai_tools(t.tools) and first["tools"][0]["type"] == "function"
     assert served_prompt_ids(tok, first)[0] == t.prompt_ids  # what training puts before the completion
@@ -165,8 +198,12 @@ def test_served_prompt_has_the_trained_token_ids(case):
 def test_tool_schemas_render_wrapped(tiny_engine):
     tok = tiny_engine.tokenizer
     (t,) = rollouts(tok, {"Find x.": [hermes("syntax_check", GOLD), hermes("consistency_check", GOLD)]})
-    wrapped = tok.apply_chat_template(t.messages[:2], tools=openai_tools(t.tools), add_generation_prompt=True, tokenize=True, return_dict=False)
-    bare = tok.apply_chat_template(t.messages[:2], tools=t.tools, add_generation_prompt=True, tokenize=True, return_dict=False)
+    wrapped = tok.apply_chat_template(
+        t.messages[:2], tools=openai_tools(t.tools), add_generation_prompt=True, tokenize=True, return_dict=False
+    )
+    bare = tok.apply_chat_template(
+        t.messages[:2], tools=t.tools, add_generation_prompt=True, tokenize=True, return_dict=False
+    )
     assert t.prompt_ids == list(wrapped) and len(bare) < len(wrapped)
     assert '{"type": "function", "function": {"name": "syntax_check"' in tok.decode(t.prompt_ids)
 
@@ -184,18 +221,26 @@ def test_model_without_tool_support_ends_turns_on_its_own_eos():
 def test_qwen3_thinking_spacing_mismatch_fails_that_rollout_only():
     tok = apply_chat_template_choice(make_tokenizer("qwen3"))
     squeezed = "<think>\nCheck.\n</think>\n" + hermes("syntax_check", GOLD)  # the template renders "</think>\n\n"
-    good, bad = rollouts(tok, {
-        "Find x.": [qwen3("syntax_check", GOLD), qwen3("consistency_check", GOLD)],
-        "Find y.": [squeezed, qwen3("consistency_check", GOLD)],
-    })
+    good, bad = rollouts(
+        tok,
+        {
+            "Find x.": [qwen3("syntax_check", GOLD), qwen3("consistency_check", GOLD)],
+            "Find y.": [squeezed, qwen3("consistency_check", GOLD)],
+        },
+    )
     assert good.stop_reason == "passed"
     assert bad.stop_reason == "template_mismatch" and "renders the assistant text differently" in bad.meta["error"]
     assert not bad.success and bad.completion_mask is not None and len(bad.completion_mask) == len(bad.completion_ids)
 
 
 def test_llama31_tool_calls_are_parsed():
-    calls = parse_tool_calls('<|python_tag|>{"name": "syntax_check", "parameters": {"statement": "s"}}; {"name": "x", "arguments": {}}')
-    assert [(c.name, c.arguments, c.error) for c in calls] == [("syntax_check", {"statement": "s"}, None), ("x", {}, None)]
+    calls = parse_tool_calls(
+        '<|python_tag|>{"name": "syntax_check", "parameters": {"statement": "s"}}; {"name": "x", "arguments": {}}'
+    )
+    assert [(c.name, c.arguments, c.error) for c in calls] == [
+        ("syntax_check", {"statement": "s"}, None),
+        ("x", {}, None),
+    ]
     assert parse_tool_calls('{"name": "syntax_check", "parameters": {"statement": ')[0].error
     assert parse_tool_calls('The answer is {"a": 1}.') == [] and parse_tool_calls('{"a": 1}') == []
 
@@ -222,7 +267,11 @@ def test_inference_and_serving_use_the_training_choice(tmp_path, capsys):
     model.save_pretrained(tmp_path / "qwen")
     raw.save_pretrained(tmp_path / "qwen")
     trained = training_tokenizer(str(tmp_path / "qwen"))
-    assert load_engine(f"hf:{tmp_path / 'qwen'}").tokenizer.chat_template == trained.chat_template == trl_template("qwen2_5_training")
+    assert (
+        load_engine(f"hf:{tmp_path / 'qwen'}").tokenizer.chat_template
+        == trained.chat_template
+        == trl_template("qwen2_5_training")
+    )
     assert load_engine(f"hf:{tmp_path / 'qwen'}", chat_template="atf").tokenizer.chat_template == atf_chat_template()
     templates_main([str(tmp_path / "qwen")])
     printed = capsys.readouterr().out.strip()

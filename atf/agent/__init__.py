@@ -26,7 +26,22 @@ from atf.agent.tools import (
 from atf.agent.trajectory import ToolCall, Trajectory, read_jsonl, write_jsonl
 
 __all__ = [
-    "AgentConfig", "CONSISTENCY_CHECK", "ConsistencyCheckTool", "Formalization", "Formalizer", "FunctionTool",
-    "RemoteConsistencyTool", "SYNTAX_CHECK", "SyntaxCheckTool", "Tool", "ToolCall", "ToolLoop", "ToolRequest",
-    "ToolResult", "Trajectory", "read_jsonl", "run_agent", "write_jsonl",
+    "AgentConfig",
+    "CONSISTENCY_CHECK",
+    "ConsistencyCheckTool",
+    "Formalization",
+    "Formalizer",
+    "FunctionTool",
+    "RemoteConsistencyTool",
+    "SYNTAX_CHECK",
+    "SyntaxCheckTool",
+    "Tool",
+    "ToolCall",
+    "ToolLoop",
+    "ToolRequest",
+    "ToolResult",
+    "Trajectory",
+    "read_jsonl",
+    "run_agent",
+    "write_jsonl",
 ]

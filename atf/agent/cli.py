@@ -41,8 +41,9 @@ def add_parser(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("problem", nargs="?", help="the informal problem ('-' reads it from stdin)")
-    p.add_argument("-k", type=int, default=default_of(Formalizer, "k"),
-                   help="rollouts per problem (default %(default)s)")
+    p.add_argument(
+        "-k", type=int, default=default_of(Formalizer, "k"), help="rollouts per problem (default %(default)s)"
+    )
     add_engine(p, "--engine", "formalizer engine", default=DEFAULT_ENGINE)
     p.add_argument("--chat-template", default=None, help=CHAT_TEMPLATE_HELP + " (local engines; the one training used)")
     add_judges(
@@ -51,22 +52,33 @@ def add_parser(sub) -> None:
         "spec with ::key=value options (max_new_tokens, temperature, samples, ...; see atf consistency-check "
         "--help). Default: the formalizer engine.",
     )
-    p.add_argument("--judge-mode", default=default_of(ConsistencyCheckTool.from_engines, "mode"),
-                   choices=["vote", "oap", "align"], help="how the judges decide (default %(default)s)")
+    p.add_argument(
+        "--judge-mode",
+        default=default_of(ConsistencyCheckTool.from_engines, "mode"),
+        choices=["vote", "oap", "align"],
+        help="how the judges decide (default %(default)s)",
+    )
     p.add_argument("--syntax-server", metavar="URL", help="use a running `atf serve-syntax` instead of a local checker")
-    p.add_argument("--consistency-server", metavar="URL",
-                   help="use a running `atf serve-consistency` instead of --judge")
+    p.add_argument(
+        "--consistency-server", metavar="URL", help="use a running `atf serve-consistency` instead of --judge"
+    )
     add_fields(p.add_argument_group("tool loop (atf.agent.AgentConfig)"), AgentConfig, LOOP_FLAGS)
     p.add_argument("--no-rerank", action="store_true", help="keep the first candidate instead of reranking")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON instead of the trace")
     batch = p.add_argument_group("batch mode (instead of a single problem)")
-    batch.add_argument("--benchmark",
-                       help="benchmark name (minif2f, proofnet, ...) or a JSONL file with 'informal' fields")
+    batch.add_argument(
+        "--benchmark", help="benchmark name (minif2f, proofnet, ...) or a JSONL file with 'informal' fields"
+    )
     add_input(batch, "problems JSONL file with 'informal' fields (same as --benchmark FILE)", dest="benchmark")
     batch.add_argument("--split", help="benchmark split (valid or test)")
     batch.add_argument("--limit", type=int, default=None, help="first N problems only")
-    add_output(batch, "trajectories JSONL, appended to; finished rollouts are skipped on rerun (chosen statements "
-               "go to <output stem>.chosen.jsonl)", old=("--out",), type=Path)
+    add_output(
+        batch,
+        "trajectories JSONL, appended to; finished rollouts are skipped on rerun (chosen statements "
+        "go to <output stem>.chosen.jsonl)",
+        old=("--out",),
+        type=Path,
+    )
     add_batch_size(batch, 32, "problems in flight at once", old=("--chunk",))
     p.set_defaults(func=run)
 

@@ -9,8 +9,9 @@ no reranking.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from atf.agent.loop import AgentConfig, ToolLoop
 from atf.agent.tools import Tool
@@ -79,7 +80,9 @@ def choose(problem: str, samples: list[Trajectory], reranker: Any | None) -> For
     candidates = [i for i, t in enumerate(samples) if t.statement]
     result = reranker.rerank(problem, [samples[i].statement for i in candidates], valid=[i in pool for i in candidates])
     best = next(candidates[j] for j in result.order if candidates[j] in pool)
-    return Formalization(problem, samples[best].statement, best, samples, candidates, [float(x) for x in result.scores], tier)
+    return Formalization(
+        problem, samples[best].statement, best, samples, candidates, [float(x) for x in result.scores], tier
+    )
 
 
 class Formalizer:
@@ -89,7 +92,14 @@ class Formalizer:
         the first candidate of the best tier.
     """
 
-    def __init__(self, engine: Engine, tools: Sequence[Tool], reranker: Any | None = None, config: AgentConfig | None = None, k: int = 4):
+    def __init__(
+        self,
+        engine: Engine,
+        tools: Sequence[Tool],
+        reranker: Any | None = None,
+        config: AgentConfig | None = None,
+        k: int = 4,
+    ):
         if k < 1:
             raise ValueError(f"k must be >= 1, got {k}")
         self.loop = ToolLoop(engine, tools, config)

@@ -19,14 +19,22 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from tqdm.auto import tqdm
 
 from atf.agent.parsing import ParsedCall, parse_tool_calls, strip_tool_calls
 from atf.agent.prompts import SYSTEM_PROMPT, initial_messages
-from atf.agent.tokens import TemplateMismatch, continuation, encode, render_text, token_view_from_messages, turn_end_token
+from atf.agent.tokens import (
+    TemplateMismatch,
+    continuation,
+    encode,
+    render_text,
+    token_view_from_messages,
+    turn_end_token,
+)
 from atf.agent.tools import CONSISTENCY_CHECK, SYNTAX_CHECK, Tool, ToolRequest, ToolResult, validate_arguments
 from atf.agent.trajectory import ToolCall, Trajectory
 from atf.llm.base import Engine, Message, SamplingParams
@@ -79,7 +87,12 @@ class AgentConfig:
     def sampling(self, token_mode: bool) -> SamplingParams:
         stop = ("</tool_call>",) if (self.stop_after_tool_call and token_mode) else ()
         return SamplingParams(
-            max_new_tokens=self.max_new_tokens, temperature=self.temperature, top_p=self.top_p, n=1, stop=stop, seed=self.seed
+            max_new_tokens=self.max_new_tokens,
+            temperature=self.temperature,
+            top_p=self.top_p,
+            n=1,
+            stop=stop,
+            seed=self.seed,
         )
 
 
@@ -256,7 +269,10 @@ class ToolLoop:
         if over_limit:
             return f"Not run: at most {self.config.max_calls_per_turn} tool calls per turn."
         if call.error:
-            return f"Error: {call.error}. Write exactly one JSON object per block: " + '{"name": "syntax_check", "arguments": {"statement": "..."}}'
+            return (
+                f"Error: {call.error}. Write exactly one JSON object per block: "
+                + '{"name": "syntax_check", "arguments": {"statement": "..."}}'
+            )
         if call.name not in self.tools:
             return f"Error: there is no tool named {call.name!r}. Available: {', '.join(self.tools)}."
         bad = validate_arguments(self.tools[call.name].schema, call.arguments)
@@ -268,9 +284,15 @@ class ToolLoop:
             statement = _norm(call.arguments["statement"])
             verdict = r.syntax_verdicts.get(statement)
             if verdict is None:
-                return "Refused: run syntax_check on this exact statement first; consistency_check only takes statements that passed it."
+                return (
+                    "Refused: run syntax_check on this exact statement first; consistency_check only takes "
+                    "statements that passed it."
+                )
             if not verdict:
-                return "Refused: this statement failed syntax_check. Fix the errors and run syntax_check again before consistency_check."
+                return (
+                    "Refused: this statement failed syntax_check. Fix the errors and run syntax_check again "
+                    "before consistency_check."
+                )
         return None
 
     def _apply(self, r: _Rollout, call: ParsedCall, result: ToolResult) -> None:
@@ -297,7 +319,9 @@ class ToolLoop:
             r.stop("passed")
         elif t.revisions >= self.config.max_revisions:
             judged = any(
-                c.name == CONSISTENCY_CHECK and c.passed is not None and not c.error
+                c.name == CONSISTENCY_CHECK
+                and c.passed is not None
+                and not c.error
                 and _norm(c.arguments["statement"]) == t.statement
                 for c in t.calls
             )
@@ -314,7 +338,13 @@ class ToolLoop:
         previous = r.rendered
         try:
             inserted, r.rendered = continuation(
-                self.tokenizer, previous, r.traj.messages, self.schemas, text, r.sampled_eos, add_generation_prompt=not r.done
+                self.tokenizer,
+                previous,
+                r.traj.messages,
+                self.schemas,
+                text,
+                r.sampled_eos,
+                add_generation_prompt=not r.done,
             )
         except TemplateMismatch as err:  # this rollout's tokens cannot be continued; the others go on
             log.warning("rollout stopped: %s", err)
@@ -332,7 +362,9 @@ class ToolLoop:
             t.completion_mask = list(r.mask)
         elif self.tokenizer is not None:
             try:
-                t.prompt_ids, t.completion_ids, t.completion_mask = token_view_from_messages(self.tokenizer, t.messages, t.tools)
+                t.prompt_ids, t.completion_ids, t.completion_mask = token_view_from_messages(
+                    self.tokenizer, t.messages, t.tools
+                )
             except TemplateMismatch as err:  # the text stays; training re-tokenizes or skips it
                 t.meta["error"] = str(err)
         t.meta["turns"] = r.turns
@@ -359,7 +391,11 @@ def to_openai_messages(messages: list[Message]) -> list[Message]:
             msg: Message = {"role": "assistant", "content": strip_tool_calls(m["content"]) if calls else m["content"]}
             if calls:
                 msg["tool_calls"] = [
-                    {"id": cid, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)}}
+                    {
+                        "id": cid,
+                        "type": "function",
+                        "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)},
+                    }
                     for cid, c in zip(queue, calls)
                 ]
             out.append(msg)

@@ -4,8 +4,8 @@ both checks, i.e. the consistency check on a statement that compiles)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from math import comb
-from typing import Iterable, Sequence
 
 from atf.agent.trajectory import Trajectory
 

@@ -66,7 +66,9 @@ def _parse_block(raw: str) -> ParsedCall:
     except json.JSONDecodeError as err:
         return ParsedCall(error=f"the <tool_call> block is not valid JSON ({err.msg} at char {err.pos})", raw=raw)
     if not isinstance(obj, dict):
-        return ParsedCall(error='the <tool_call> block must be a JSON object {"name": ..., "arguments": {...}}', raw=raw)
+        return ParsedCall(
+            error='the <tool_call> block must be a JSON object {"name": ..., "arguments": {...}}', raw=raw
+        )
     name = obj.get("name")
     if not isinstance(name, str) or not name:
         return ParsedCall(error='the <tool_call> object has no "name"', raw=raw)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from atf.llm.base import Message
 
-SYSTEM_PROMPT = """You are a Lean 4 autoformalizer. Translate the user's math problem into one Lean 4 theorem statement \
+SYSTEM_PROMPT = """You are a Lean 4 autoformalizer. \
+Translate the user's math problem into one Lean 4 theorem statement \
 over Mathlib that means exactly what the problem says, with `sorry` as the proof.
 
 Work with the tools:
@@ -23,4 +24,7 @@ def initial_messages(problem: str, system_prompt: str = SYSTEM_PROMPT) -> list[M
     problem = problem.strip()
     if not problem:
         raise ValueError("empty problem: give the informal statement to formalize")
-    return [{"role": "system", "content": system_prompt}, {"role": "user", "content": USER_TEMPLATE.format(problem=problem)}]
+    return [
+        {"role": "system", "content": system_prompt},
+        {"role": "user", "content": USER_TEMPLATE.format(problem=problem)},
+    ]

@@ -8,7 +8,8 @@ a deterministic model.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from atf.agent.tokens import assistant_header_text, turn_end_token
 from atf.llm.base import Capabilities, Completion, Message, SamplingParams

@@ -40,11 +40,16 @@ _PROBE = "atf-probe-7f3a"
 
 def turn_end_token(tokenizer: Any) -> str | None:
     """The special token the template closes an assistant turn with (what the model emits to stop), found by
-    rendering one: `<|im_end|>` for ChatML, `<|eot_id|>` for Llama 3; None if the template ends turns with plain text."""
+    rendering one: `<|im_end|>` for ChatML, `<|eot_id|>` for Llama 3; None if the template ends turns with plain
+    text."""
     cached = getattr(tokenizer, "_atf_turn_end", (None, None))
     if cached[0] == tokenizer.chat_template:
         return cached[1]
-    msgs = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": _PROBE}, {"role": "user", "content": "hi"}]
+    msgs = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": _PROBE},
+        {"role": "user", "content": "hi"},
+    ]
     text = render_text(tokenizer, msgs, None, False)
     rest = text[text.index(_PROBE) + len(_PROBE) :]
     ids = encode(tokenizer, rest)
@@ -79,7 +84,9 @@ def split_turn(
     renders earlier turns or the assistant text differently."""
     new = render_text(tokenizer, messages, tools, add_generation_prompt)
     if not new.startswith(rendered):
-        raise TemplateMismatch("the chat template re-renders earlier turns differently; token-in/token-out needs a prefix-stable template")
+        raise TemplateMismatch(
+            "the chat template re-renders earlier turns differently; token-in/token-out needs a prefix-stable template"
+        )
     segment = new[len(rendered) :]
     if not segment.startswith(assistant_text):
         raise TemplateMismatch(
@@ -131,12 +138,16 @@ def token_view_from_messages(
     i = n_prompt_messages
     while i < len(messages):
         if messages[i]["role"] != "assistant":
-            raise TemplateMismatch(f"message {i} is a {messages[i]['role']!r} turn where an assistant turn was expected")
+            raise TemplateMismatch(
+                f"message {i} is a {messages[i]['role']!r} turn where an assistant turn was expected"
+            )
         j = i + 1
         while j < len(messages) and messages[j]["role"] != "assistant":
             j += 1
         text = messages[i]["content"]
-        rest, rendered = split_turn(tokenizer, rendered, messages[:j], tools, text, add_generation_prompt=j < len(messages))
+        rest, rendered = split_turn(
+            tokenizer, rendered, messages[:j], tools, text, add_generation_prompt=j < len(messages)
+        )
         model = encode(tokenizer, text)
         if end and rest.startswith(end):
             model += encode(tokenizer, end)

@@ -11,8 +11,9 @@ rollouts in flight and makes one call, so a Lean worker pool or a judge ensemble
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Protocol, Sequence, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from atf.judge.result import (
     UNAVAILABLE as CONSISTENCY_UNAVAILABLE,  # what the formalizer reads on an error
@@ -32,7 +33,6 @@ class ToolResult(NamedTuple):
     passed: bool
     feedback: str
     error: bool = False
-
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ class ConsistencyCheckTool:
         self.checker = checker
 
     @classmethod
-    def from_engines(cls, judges: list[Any], mode: str = "vote") -> "ConsistencyCheckTool":
+    def from_engines(cls, judges: list[Any], mode: str = "vote") -> ConsistencyCheckTool:
         from atf.judge import ConsistencyChecker
 
         return cls(ConsistencyChecker(judges, mode=mode))
@@ -169,8 +169,15 @@ class RemoteConsistencyTool:
     name = CONSISTENCY_CHECK
     schema = CONSISTENCY_SCHEMA
 
-    def __init__(self, base_url: str, timeout_s: float = 600.0, client: Any = None, *, api_key: str | None = None,
-                 retry: Any = None):
+    def __init__(
+        self,
+        base_url: str,
+        timeout_s: float = 600.0,
+        client: Any = None,
+        *,
+        api_key: str | None = None,
+        retry: Any = None,
+    ):
         import httpx
 
         from atf.http import RetryPolicy, auth_headers

@@ -12,6 +12,19 @@ from atf.rerank.semco import Embedder, SemCo, SemCoResult, default_embedder
 from atf.symeq.equivalence import PairResult, SymEq, SymEqResult, equivalence, parse
 
 __all__ = [
-    "Reranker", "RerankResult", "SymEq", "SymEqResult", "PairResult", "equivalence", "parse",
-    "SemCo", "SemCoResult", "Embedder", "default_embedder", "combine", "rank", "select", "softmax",
+    "Reranker",
+    "RerankResult",
+    "SymEq",
+    "SymEqResult",
+    "PairResult",
+    "equivalence",
+    "parse",
+    "SemCo",
+    "SemCoResult",
+    "Embedder",
+    "default_embedder",
+    "combine",
+    "rank",
+    "select",
+    "softmax",
 ]

@@ -16,7 +16,7 @@ are n different meanings.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 METHODS = ("log", "linear", "quadratic")
 
@@ -32,8 +32,14 @@ def softmax(scores: Sequence[float], tau: float) -> list[float]:
     return [e / z for e in ex]
 
 
-def combine(symeq: Sequence[float], semco: Sequence[float], method: str = "log", alpha: float = 0.5,
-            tau_symeq: float = 0.25, tau_semco: float = 1 / 3) -> list[float]:
+def combine(
+    symeq: Sequence[float],
+    semco: Sequence[float],
+    method: str = "log",
+    alpha: float = 0.5,
+    tau_symeq: float = 0.25,
+    tau_semco: float = 1 / 3,
+) -> list[float]:
     """Combined scores (higher is better); see the module docstring."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
@@ -50,8 +56,9 @@ def combine(symeq: Sequence[float], semco: Sequence[float], method: str = "log",
     return [alpha * a * a + (1 - alpha) * b * b for a, b in zip(p, q)]
 
 
-def rank(scores: Sequence[float], valid: Sequence[bool] | None = None,
-         tiebreak: Sequence[float] | None = None) -> list[int]:
+def rank(
+    scores: Sequence[float], valid: Sequence[bool] | None = None, tiebreak: Sequence[float] | None = None
+) -> list[int]:
     """Indices best first; ties go to the higher `tiebreak` score, then keep the sampling order;
     candidates marked invalid go last."""
     ok = valid if valid is not None else [True] * len(scores)

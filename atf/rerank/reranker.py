@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from atf.llm.base import Engine, SamplingParams
 from atf.rerank.combine import combine, rank, select
@@ -53,10 +53,19 @@ class Reranker:
     informalize_params: sampling settings for the informalizer.
     """
 
-    def __init__(self, informalizer: Engine | None = None, embedder: Embedder | None = None,
-                 combine: str = "log", alpha: float = 0.5, tau_symeq: float = 0.25, tau_semco: float = 1 / 3,
-                 symeq: SymEqConfig | None = None, pool: SymEqPool | None = None, lean=None,
-                 informalize_params: SamplingParams | None = None):
+    def __init__(
+        self,
+        informalizer: Engine | None = None,
+        embedder: Embedder | None = None,
+        combine: str = "log",
+        alpha: float = 0.5,
+        tau_symeq: float = 0.25,
+        tau_semco: float = 1 / 3,
+        symeq: SymEqConfig | None = None,
+        pool: SymEqPool | None = None,
+        lean=None,
+        informalize_params: SamplingParams | None = None,
+    ):
         if combine not in ("log", "linear", "quadratic"):
             raise ValueError(f"combine must be log, linear or quadratic, got {combine!r}")
         if not 0.0 <= alpha <= 1.0:
@@ -70,8 +79,14 @@ class Reranker:
         self.lean = lean
         self.semco = SemCo(informalizer, embedder, informalize_params)
 
-    def rerank(self, problem: str, candidates: Sequence[str], back_translations: Sequence[str] | None = None,
-               language: str = "lean", valid: Sequence[bool] | None = None) -> RerankResult:
+    def rerank(
+        self,
+        problem: str,
+        candidates: Sequence[str],
+        back_translations: Sequence[str] | None = None,
+        language: str = "lean",
+        valid: Sequence[bool] | None = None,
+    ) -> RerankResult:
         """Scores, classes and order for the k candidates of one problem.
 
         valid: optional per-candidate flags (e.g. passed the syntax check); invalid ones rank last.
@@ -84,5 +99,6 @@ class Reranker:
         sym = pool.cluster(list(candidates), language, self.symeq_config, self.lean if language == "lean" else None)
         sem = self.semco.score(problem, candidates, back_translations, language)
         scores = combine(sym.scores, sem.scores, self.method, self.alpha, self.tau_symeq, self.tau_semco)
-        return RerankResult(rank(scores, valid), scores, sym.scores, sem.scores, sym.classes,
-                            sem.informalizations, sem.source, sym)
+        return RerankResult(
+            rank(scores, valid), scores, sym.scores, sem.scores, sym.classes, sem.informalizations, sem.source, sym
+        )

@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -36,8 +36,9 @@ class Embedder:
     cache_size: how many embeddings to keep (problems recur across candidates and evaluations).
     """
 
-    def __init__(self, model_path: str | None = None, device: str = "cpu", batch_size: int = 64,
-                 cache_size: int = 50_000):
+    def __init__(
+        self, model_path: str | None = None, device: str = "cpu", batch_size: int = 64, cache_size: int = 50_000
+    ):
         from sentence_transformers import SentenceTransformer
 
         if model_path is None:
@@ -54,8 +55,13 @@ class Embedder:
         """(len(texts), dim) unit vectors."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
-            vecs = self.model.encode(list(missing), batch_size=self.batch_size, convert_to_numpy=True,
-                                     normalize_embeddings=True, show_progress_bar=False)
+            vecs = self.model.encode(
+                list(missing),
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
             with self._lock:
                 for t, v in zip(missing, vecs):
                     self._cache[t] = v.astype(np.float32)
@@ -97,8 +103,9 @@ def informalize_prompt(statement: str, language: str) -> list[dict]:
     ]
 
 
-def informalize(engine: Engine, statements: Sequence[str], language: str,
-                params: SamplingParams | None = None) -> list[str]:
+def informalize(
+    engine: Engine, statements: Sequence[str], language: str, params: SamplingParams | None = None
+) -> list[str]:
     """One natural-language rendering per statement (one batched `chat` call)."""
     params = params or SamplingParams(max_new_tokens=256, temperature=0.0)
     outs = engine.chat([informalize_prompt(s, language) for s in statements], params)
@@ -123,8 +130,9 @@ class SemCo:
     params: sampling settings for informalization (greedy by default).
     """
 
-    def __init__(self, informalizer: Engine | None = None, embedder: Embedder | None = None,
-                 params: SamplingParams | None = None):
+    def __init__(
+        self, informalizer: Engine | None = None, embedder: Embedder | None = None, params: SamplingParams | None = None
+    ):
         self.informalizer = informalizer
         self._embedder = embedder
         self.params = params
@@ -135,8 +143,13 @@ class SemCo:
             self._embedder = default_embedder()
         return self._embedder
 
-    def score(self, problem: str, candidates: Sequence[str], back_translations: Sequence[str] | None = None,
-              language: str = "lean") -> SemCoResult:
+    def score(
+        self,
+        problem: str,
+        candidates: Sequence[str],
+        back_translations: Sequence[str] | None = None,
+        language: str = "lean",
+    ) -> SemCoResult:
         if back_translations is not None:
             if len(back_translations) != len(candidates):
                 raise ValueError(f"{len(back_translations)} back-translations for {len(candidates)} candidates")

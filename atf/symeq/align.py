@@ -44,15 +44,16 @@ def pair_costs(vars_a: dict[str, Ty], vars_b: dict[str, Ty]) -> dict[tuple[str, 
     out = {}
     shape_a = {a: type_shape(t, set(vars_a)) for a, t in vars_a.items()}  # `Fin n` and `Fin m` may match
     shape_b = {b: type_shape(t, set(vars_b)) for b, t in vars_b.items()}
-    for b, tb in vars_b.items():
-        for a, ta in vars_a.items():
+    for b in vars_b:
+        for a in vars_a:
             if shape_a[a] == shape_b[b]:
                 out[(b, a)] = name_cost(a, b) + 0.05 * abs(pos_a[a] - pos_b[b])
     return out
 
 
-def top_matchings(vars_a: dict[str, Ty], vars_b: dict[str, Ty], k: int = 3,
-                  unmatched_cost: float = 1.0) -> list[tuple[float, Matching]]:
+def top_matchings(
+    vars_a: dict[str, Ty], vars_b: dict[str, Ty], k: int = 3, unmatched_cost: float = 1.0
+) -> list[tuple[float, Matching]]:
     """The k cheapest matchings as (cost, {b: a}), cheapest first, all of maximum cardinality."""
     costs = pair_costs(vars_a, vars_b)
     if max(len(vars_a), len(vars_b)) > EXHAUSTIVE_LIMIT:
@@ -111,12 +112,15 @@ def _hungarian(vars_a, vars_b, costs, k, unmatched_cost) -> list[tuple[float, Ma
         m[i, len(a_names) + i] = unmatched_cost
     for j in range(len(a_names)):
         m[len(b_names) + j, j] = unmatched_cost
-    m[len(b_names):, len(a_names):] = 0.0
+    m[len(b_names) :, len(a_names) :] = 0.0
 
     def solve(mat) -> tuple[float, Matching]:
         rows, cols = linear_sum_assignment(mat)
-        match = {b_names[r]: a_names[c] for r, c in zip(rows, cols)
-                 if r < len(b_names) and c < len(a_names) and mat[r, c] < big}
+        match = {
+            b_names[r]: a_names[c]
+            for r, c in zip(rows, cols)
+            if r < len(b_names) and c < len(a_names) and mat[r, c] < big
+        }
         return float(mat[rows, cols].sum()), match
 
     results = [solve(m)]

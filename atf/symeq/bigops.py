@@ -55,15 +55,16 @@ def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
     if iv is None or t.ty not in (NAT, INT, RAT, REAL):
         raise Untranslatable(f"{t.kind} over this domain")
     lo, length, ety = iv
-    (name, _), = t.vars
+    ((name, _),) = t.vars
     j = Var(INDEX, NAT)
     idx: Term = j if ety == NAT else App("cast", (j,), INT)
     if not (isinstance(lo, Num) and lo.value == 0):
         idx = App("add", (idx, lo), ety)
     body = ir.substitute(t.body, {name: idx})
     occurring = ir.free_vars(body)
-    outer = list(dict.fromkeys(x.name for x in ir.walk(body) if isinstance(x, Var) and x.name in env
-                               and x.name in occurring))  # first-occurrence order: alike for alpha-variants
+    outer = list(
+        dict.fromkeys(x.name for x in ir.walk(body) if isinstance(x, Var) and x.name in env and x.name in occurring)
+    )  # first-occurrence order: alike for alpha-variants
     outer = [n for n in outer if not isinstance(env[n][1], ir.Fun) and not isinstance(env[n][0], tuple)]
     # the key: the summand with the index and the enclosing bound variables as canonical constants
     canon = {INDEX: (z3.Int("bigop!j"), NAT)}

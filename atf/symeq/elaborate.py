@@ -16,12 +16,31 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import Callable
 
 from atf.symeq import builtins, ir, mathlib
 from atf.symeq.ir import (
-    App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, RawStatement, SetTy, Sort, Statement, Term, TVar,
-    Tup, Ty, Var, is_numeric, numeric_join,
+    BOOL,
+    COMPLEX,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    Bind,
+    Fun,
+    Num,
+    Opaque,
+    RawStatement,
+    SetTy,
+    Sort,
+    Statement,
+    Term,
+    Tup,
+    TVar,
+    Ty,
+    Var,
+    is_numeric,
+    numeric_join,
 )
 
 ARITH = {"add", "sub", "mul", "div", "neg", "mod", "idiv", "inv"}
@@ -176,7 +195,9 @@ class Elaborator:
         return out
 
     def _elab(self, t: Term, expected: Ty | None) -> Term:
-        if isinstance(t, (Num, Var)) or (isinstance(t, App) and (t.op in ARITH or t.op in ("pow", "powr", "coe", "ascribe"))):
+        if isinstance(t, (Num, Var)) or (
+            isinstance(t, App) and (t.op in ARITH or t.op in ("pow", "powr", "coe", "ascribe"))
+        ):
             return self.arith_tree([t], expected)[0]
         if isinstance(t, App):
             return self.elab_app(t, expected)
@@ -200,7 +221,7 @@ class Elaborator:
         k = 0
         for a in t.args:
             if isinstance(a, Var) and self.lookup(a.name) is not None:
-                texts.append("{%d}" % k)
+                texts.append("{" + str(k) + "}")
                 k += 1
             else:
                 texts.append(str(a).replace("{", "{{").replace("}", "}}"))
@@ -241,7 +262,8 @@ class Elaborator:
         others = [self.resolve(ir.type_of(x)) for x in typed.values()]
         others = [t for t in others if t is not None and not isinstance(t, TVar) and not is_numeric(t)]
         is_arith = any(isinstance(x, Num) for x in leaves) or any(
-            isinstance(r, App) and r.op in ARITH | {"pow"} for r in roots)
+            isinstance(r, App) and r.op in ARITH | {"pow"} for r in roots
+        )
         target: Ty
         if numeric:
             target = numeric[0]
@@ -307,8 +329,9 @@ class Elaborator:
         if et in (REAL, RAT) and self.system == "lean":
             return App("rpow", (base, e), target)
         if et == INT:
-            return App("call", (Var("uf:zpow", Fun((self.resolve(target), INT), self.resolve(target))), base, e),
-                       target)
+            return App(
+                "call", (Var("uf:zpow", Fun((self.resolve(target), INT), self.resolve(target))), base, e), target
+            )
         return App("pow", (base, e), target)
 
     def elab_leaf(self, t: Term) -> Term:
@@ -466,7 +489,7 @@ class Elaborator:
             parts = [self.elab_rel("eq", x, item) for item in s.args]
             return App("or", tuple(parts), BOOL) if len(parts) > 1 else parts[0]
         if isinstance(s, Bind) and s.kind == "setof":
-            (name, ty), = s.vars[:1]
+            ((name, ty),) = s.vars[:1]
             body = ir.substitute(s.body, {name: x})
             cond = self.elab(body, BOOL)
             if s.dom is not None:
@@ -519,8 +542,7 @@ class Elaborator:
                 out = Bind(t.kind, tuple(vars_), body, None, BOOL)
             elif t.kind == "lambda":
                 body = self.elab(t.body, None)
-                out = Bind("lambda", tuple(vars_), body, None,
-                           Fun(tuple(v for _, v in vars_), ir.type_of(body)))
+                out = Bind("lambda", tuple(vars_), body, None, Fun(tuple(v for _, v in vars_), ir.type_of(body)))
             elif t.kind in ("sum", "prod"):
                 body = self.elab(t.body, expected)
                 if dom_e is None and t.dom is not None:
@@ -732,7 +754,7 @@ class Elaborator:
         text = ir.show(ir.canonical_binds(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)})))
         text = text.replace("{", "{{").replace("}", "}}")
         for i in range(len(fv)):
-            text = text.replace(f"\x00{i}\x00", "{%d}" % i)
+            text = text.replace(f"\x00{i}\x00", "{" + str(i) + "}")
         return Opaque(text, args, expected if expected is not None else self.unknown(self.fresh(), "opq:" + text))
 
     # ------------------------------------------------------------------ finishing
@@ -753,8 +775,13 @@ class Elaborator:
                     return args[0]
                 return out
             if isinstance(x, Bind):
-                return replace(x, vars=tuple((n, ty(v)) for n, v in x.vars), body=go(x.body),
-                               dom=go(x.dom) if x.dom is not None else None, ty=ty(x.ty))
+                return replace(
+                    x,
+                    vars=tuple((n, ty(v)) for n, v in x.vars),
+                    body=go(x.body),
+                    dom=go(x.dom) if x.dom is not None else None,
+                    ty=ty(x.ty),
+                )
             if isinstance(x, Opaque):
                 return replace(x, args=tuple(go(a) for a in x.args), ty=ty(x.ty))
             return x
@@ -778,8 +805,18 @@ class Elaborator:
         return t
 
 
-_DIRECT_RULES = {"abs": "same1", "floor": "floor", "ceil": "floor", "fact": "nat1", "choose": "nat2",
-                 "sqrt": "real1", "min": "same2", "max": "same2", "gcd": "same2", "lcm": "same2"}
+_DIRECT_RULES = {
+    "abs": "same1",
+    "floor": "floor",
+    "ceil": "floor",
+    "fact": "nat1",
+    "choose": "nat2",
+    "sqrt": "real1",
+    "min": "same2",
+    "max": "same2",
+    "gcd": "same2",
+    "lcm": "same2",
+}
 
 
 def elaborate(raw: RawStatement) -> Statement:
@@ -793,7 +830,3 @@ def elaborate(raw: RawStatement) -> Statement:
     conclusion = el.zonk(ir.conj(conclusions) if len(conclusions) != 1 else conclusions[0])
     variables = {n: el._default(el.deep(el.free[n])) for n in el.declared}
     return Statement(raw.system, variables, premises, conclusion, list(raw.opaque) + el.notes, raw.source)
-
-
-def map_terms(st: Statement, f: Callable[[Term], Term]) -> Statement:
-    return replace(st, premises=[f(p) for p in st.premises], conclusion=f(st.conclusion))

@@ -66,8 +66,12 @@ class PairResult:
 
     def describe(self) -> str:
         if self.status == "equivalent":
-            how = {"syntactic": "same standard form", "z3": "proved by Z3", "lean": "proved in Lean",
-                   "string": "identical text"}.get(self.method, self.method)
+            how = {
+                "syntactic": "same standard form",
+                "z3": "proved by Z3",
+                "lean": "proved in Lean",
+                "string": "identical text",
+            }.get(self.method, self.method)
             return f"#{self.i} ≡ #{self.j} ({how})"
         if self.status == "different" and self.counterexample is not None:
             vals = ", ".join(f"{k}={v}" for k, v in self.counterexample.items()) or "any values"
@@ -171,8 +175,16 @@ def _project(premise: Term, st: Statement, names: list[str]) -> Term:
     return Bind("exists", vs, premise, None, ir.BOOL) if vs else premise
 
 
-def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: int = 3,
-                i: int = 0, j: int = 1, cache: PairCache | None = None) -> PairResult:
+def equivalence(
+    a: Statement,
+    b: Statement,
+    *,
+    timeout_ms: int = 1000,
+    top_k: int = 3,
+    i: int = 0,
+    j: int = 1,
+    cache: PairCache | None = None,
+) -> PairResult:
     """Decide whether two standardized statements of one system are equivalent (see module doc).
     `cache`: shared by the pairs of one problem, where i and j are the candidates' indices."""
     cache = cache or PairCache()
@@ -202,8 +214,17 @@ def equivalence(a: Statement, b: Statement, *, timeout_ms: int = 1000, top_k: in
     return first
 
 
-def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching: dict[str, str],
-                   timeout_ms: int, i: int, j: int, cache: PairCache, bkey: tuple) -> PairResult:
+def _check_aligned(
+    a: Statement,
+    b: Statement,
+    mapping: dict[str, str],
+    matching: dict[str, str],
+    timeout_ms: int,
+    i: int,
+    j: int,
+    cache: PairCache,
+    bkey: tuple,
+) -> PairResult:
     akey = (i, ())
     key_a = cache.get(("key", *akey), a.key)
     key_b = cache.get(("key", *bkey), b.key)
@@ -224,10 +245,16 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
         cb = tr.cached_prop(cache, ("concl", *bkey), lambda: b.conclusion)
         prem_formula = None
         if not same_premises:
-            lhs = tr.cached_prop(cache, ("proj", *akey, tuple(only_a)),
-                                 lambda: _project(ir.conj(a.premises), a, only_a)) if only_a else pa
-            rhs = tr.cached_prop(cache, ("proj", *bkey, tuple(only_b)),
-                                 lambda: _project(ir.conj(b.premises), b, only_b)) if only_b else pb
+            lhs = (
+                tr.cached_prop(cache, ("proj", *akey, tuple(only_a)), lambda: _project(ir.conj(a.premises), a, only_a))
+                if only_a
+                else pa
+            )
+            rhs = (
+                tr.cached_prop(cache, ("proj", *bkey, tuple(only_b)), lambda: _project(ir.conj(b.premises), b, only_b))
+                if only_b
+                else pb
+            )
             prem_formula = lhs == rhs
     except (Untranslatable, RecursionError) as err:
         return PairResult(i, j, "unknown", "z3", dict(matching), detail=f"untranslatable: {err}")
@@ -240,8 +267,9 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
         v = check(prem_formula)
         if v.status != "valid":
             # a hypothesis moved into the conclusion changes the number of premises: only then compare whole
-            if len(a.premises) != len(b.premises) and \
-                    _whole_statements_agree(tr, a, b, only_a, only_b, timeout_ms, cache, (i, bkey[0])):
+            if len(a.premises) != len(b.premises) and _whole_statements_agree(
+                tr, a, b, only_a, only_b, timeout_ms, cache, (i, bkey[0])
+            ):
                 return PairResult(i, j, "equivalent", "z3", dict(matching))
             return _failure(v, "premises", i, j, matching)
     if not same_conclusion:
@@ -251,8 +279,16 @@ def _check_aligned(a: Statement, b: Statement, mapping: dict[str, str], matching
     return PairResult(i, j, "equivalent", "z3", dict(matching))
 
 
-def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: list[str], only_b: list[str],
-                            timeout_ms: int, cache: PairCache, idx: tuple[int, int]) -> bool:
+def _whole_statements_agree(
+    tr: Translator,
+    a: Statement,
+    b: Statement,
+    only_a: list[str],
+    only_b: list[str],
+    timeout_ms: int,
+    cache: PairCache,
+    idx: tuple[int, int],
+) -> bool:
     """(∀ Y_A. P_A → C_A) ↔ (∀ Y_B. P_B → C_B) for all aligned variables: the statements agree although
     their premises differ (`(h : P) : False` and `: ¬ P`, a hypothesis written into the conclusion).
     idx: the candidates' indices, which key their refutability in `cache`.
@@ -261,6 +297,7 @@ def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: 
     (two false closed statements, say): with different premises that is not the same meaning. So the agreement
     counts only where it holds under some values and interpretations of the uninterpreted symbols and fails
     under others."""
+
     def closed(st: Statement, names: list[str]) -> Term:
         body = App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL)
         vs = tuple((n, st.variables[n]) for n in names if n in st.variables)
@@ -280,8 +317,10 @@ def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: 
     # A counter-model that relies on an uninterpreted function may be spurious; the other statement's side
     # conditions may rule it out: then ask again, as one problem in the shared vocabulary.
     for st, f, n in ((a, fa, idx[0]), (b, fb, idx[1])):
-        if not _refutable(st, cache, n, timeout_ms).exact and \
-                _timed(cache, tr, f, min(timeout_ms, 200), idx).status != "invalid":
+        if (
+            not _refutable(st, cache, n, timeout_ms).exact
+            and _timed(cache, tr, f, min(timeout_ms, 200), idx).status != "invalid"
+        ):
             return False
     if _timed(cache, tr, fa == fb, timeout_ms, idx).status != "valid":
         return False
@@ -290,6 +329,7 @@ def _whole_statements_agree(tr: Translator, a: Statement, b: Statement, only_a: 
 
 def _refutable(st: Statement, cache: PairCache, idx: int, timeout_ms: int) -> Verdict:
     """Whether candidate `idx`'s premises ⟹ conclusion has a counter-model, on its own (cached per problem)."""
+
     def decide() -> Verdict:
         tr = Translator(st.system)
         try:
@@ -301,13 +341,19 @@ def _refutable(st: Statement, cache: PairCache, idx: int, timeout_ms: int) -> Ve
     return cache.get(("refutable", idx, cache.first_pass), decide)
 
 
-def _timed(cache: PairCache, tr: Translator, formula, timeout_ms: int, candidates: tuple[int, ...],
-           shown: list[str] | None = None) -> Verdict:
+def _timed(
+    cache: PairCache,
+    tr: Translator,
+    formula,
+    timeout_ms: int,
+    candidates: tuple[int, ...],
+    shown: list[str] | None = None,
+) -> Verdict:
     """`check_valid` at the timeout the problem's budget allows for these candidates (see PairCache)."""
     t0 = time.perf_counter()
     budget = cache.timeout_ms(timeout_ms, candidates)
     v = check_valid(tr, formula, budget, shown or [], cache.models)
-    del cache.models[:-cache.KEEP_MODELS]
+    del cache.models[: -cache.KEEP_MODELS]
     if budget == timeout_ms:
         cache.spent(time.perf_counter() - t0)
         if v.status == "unknown":
@@ -446,8 +492,16 @@ class ClusterBuilder:
         classes = self.uf.classes()
         size = {x: len(c) for c in classes for x in c}
         scores = [size[i] / self.k for i in range(self.k)] if self.k else []
-        return SymEqResult(classes, scores, self.statements, self.errors, self.pairs, seconds,
-                           vacuous=self.vacuous, budget_exhausted=budget_exhausted)
+        return SymEqResult(
+            classes,
+            scores,
+            self.statements,
+            self.errors,
+            self.pairs,
+            seconds,
+            vacuous=self.vacuous,
+            budget_exhausted=budget_exhausted,
+        )
 
 
 def _normalize_text(text: str) -> str:
@@ -464,8 +518,14 @@ class SymEq:
         the same steps in worker processes under the config's hard time budgets.
     """
 
-    def __init__(self, language: str = "lean", timeout_ms: int | None = None, top_k: int | None = None, lean=None,
-                 config: SymEqConfig | None = None):
+    def __init__(
+        self,
+        language: str = "lean",
+        timeout_ms: int | None = None,
+        top_k: int | None = None,
+        lean=None,
+        config: SymEqConfig | None = None,
+    ):
         if language not in ("lean", "isabelle"):
             raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
         config = config or SymEqConfig()
@@ -599,12 +659,14 @@ class SymEq:
                 uf.union(i, j)
             yield ("pair", res)
 
-    def _decide(self, statements: list[Statement | None], candidates: list[str], i: int, j: int,
-                cache: PairCache) -> PairResult:
+    def _decide(
+        self, statements: list[Statement | None], candidates: list[str], i: int, j: int, cache: PairCache
+    ) -> PairResult:
         """Z3's verdict on one pair (Lean is asked by the caller, once the verdict is final)."""
         try:
-            return self.compare_statements(statements[i], statements[j], candidates[i], candidates[j], i, j, cache,
-                                           False)
+            return self.compare_statements(
+                statements[i], statements[j], candidates[i], candidates[j], i, j, cache, False
+            )
         except Exception as err:  # noqa: BLE001 - counts as undecided, like a timeout
             log.warning("internal error comparing #%d and #%d: %r", i, j, err)
             return PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
@@ -618,8 +680,9 @@ class SymEq:
             log.warning("internal error reading a candidate: %r", err)
             return None, f"internal error: {err!r}"
 
-    def is_vacuous(self, st: Statement, cache: PairCache | None = None, idx: int = 0,
-                   quick: bool = False) -> bool | None:
+    def is_vacuous(
+        self, st: Statement, cache: PairCache | None = None, idx: int = 0, quick: bool = False
+    ) -> bool | None:
         """Premises Z3 proves contradictory: such a statement says nothing and joins no class. When Z3 cannot
         decide that, the answer is False, and candidate `idx` is hard for Z3 in `cache` (see PairCache).
         quick: a fifth of the timeout, and None when that does not decide it (the candidate is not hard then)."""
@@ -632,8 +695,7 @@ class SymEq:
         try:
             prem = tr.prop(ir.conj(st.premises))
             models = cache.models if cache is not None else None  # a point that satisfies them says no at once
-            status = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [],
-                                 models).status
+            status = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [], models).status
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
             log.warning("vacuity check failed: %r", err)
             return False
@@ -643,8 +705,17 @@ class SymEq:
             cache.undecided_query((idx,), weight=cache.HARD_AFTER)
         return status == "valid"
 
-    def compare_statements(self, sa: Statement, sb: Statement, ta: str, tb: str, i: int, j: int,
-                           cache: PairCache | None = None, ask_lean: bool = True) -> PairResult:
+    def compare_statements(
+        self,
+        sa: Statement,
+        sb: Statement,
+        ta: str,
+        tb: str,
+        i: int,
+        j: int,
+        cache: PairCache | None = None,
+        ask_lean: bool = True,
+    ) -> PairResult:
         """The verdict on two read candidates (ta, tb: their texts, for Lean; ask_lean=False: Z3's alone)."""
         res = equivalence(sa, sb, timeout_ms=self.timeout_ms, top_k=self.top_k, i=i, j=j, cache=cache)
         return self._ask_lean(res, [ta, tb], (0, 1)) if ask_lean and not res.equivalent else res

@@ -22,8 +22,12 @@ def _exp(x: Any, out: Any) -> list[Any]:
 
 
 def _ln(x: Any, out: Any) -> list[Any]:
-    return [z3.Implies(x == 1, out == 0), z3.Implies(x > 1, out > 0), z3.Implies(z3.And(x > 0, x < 1), out < 0),
-            z3.Implies(x > 0, out <= x - 1)]
+    return [
+        z3.Implies(x == 1, out == 0),
+        z3.Implies(x > 1, out > 0),
+        z3.Implies(z3.And(x > 0, x < 1), out < 0),
+        z3.Implies(x > 0, out <= x - 1),
+    ]
 
 
 def _bounded(x: Any, out: Any) -> list[Any]:
@@ -31,13 +35,20 @@ def _bounded(x: Any, out: Any) -> list[Any]:
 
 
 def _gcd(a: Any, b: Any, out: Any) -> list[Any]:
-    return [out >= 0, (out == 0) == z3.And(a == 0, b == 0), z3.Implies(a != 0, out <= _abs(a)),
-            z3.Implies(b != 0, out <= _abs(b))]
+    return [
+        out >= 0,
+        (out == 0) == z3.And(a == 0, b == 0),
+        z3.Implies(a != 0, out <= _abs(a)),
+        z3.Implies(b != 0, out <= _abs(b)),
+    ]
 
 
 def _lcm(a: Any, b: Any, out: Any) -> list[Any]:
-    return [out >= 0, (out == 0) == z3.Or(a == 0, b == 0),
-            z3.Implies(z3.And(a != 0, b != 0), z3.And(out >= _abs(a), out >= _abs(b)))]
+    return [
+        out >= 0,
+        (out == 0) == z3.Or(a == 0, b == 0),
+        z3.Implies(z3.And(a != 0, b != 0), z3.And(out >= _abs(a), out >= _abs(b))),
+    ]
 
 
 def _fact(n: Any, out: Any) -> list[Any]:
@@ -45,8 +56,13 @@ def _fact(n: Any, out: Any) -> list[Any]:
 
 
 def _choose(n: Any, k: Any, out: Any) -> list[Any]:
-    return [out >= 0, z3.Implies(k > n, out == 0), z3.Implies(k == 0, out == 1), z3.Implies(k == n, out == 1),
-            z3.Implies(z3.And(k >= 0, k <= n), out >= 1)]
+    return [
+        out >= 0,
+        z3.Implies(k > n, out == 0),
+        z3.Implies(k == 0, out == 1),
+        z3.Implies(k == n, out == 1),
+        z3.Implies(z3.And(k >= 0, k <= n), out >= 1),
+    ]
 
 
 def _prime(x: Any, out: Any) -> list[Any]:
@@ -55,8 +71,15 @@ def _prime(x: Any, out: Any) -> list[Any]:
 
 
 FACTS: dict[str, Callable[..., list[Any]]] = {
-    "uf:exp": _exp, "uf:ln": _ln, "uf:sin": _bounded, "uf:cos": _bounded, "uf:gcd": _gcd, "uf:lcm": _lcm,
-    "uf:fact": _fact, "uf:choose": _choose, "uf:prime": _prime,
+    "uf:exp": _exp,
+    "uf:ln": _ln,
+    "uf:sin": _bounded,
+    "uf:cos": _bounded,
+    "uf:gcd": _gcd,
+    "uf:lcm": _lcm,
+    "uf:fact": _fact,
+    "uf:choose": _choose,
+    "uf:prime": _prime,
 }
 
 

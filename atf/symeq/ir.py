@@ -5,7 +5,13 @@ every coercion is an explicit `cast` node, so the translation never guesses.
 
     Var(name)               a free or bound variable (functions too: `f` in `f x` is a Var)
     Num(value)              a rational literal
-    App(op, args)           a built-in operation (see OPS); `call` applies args[0] to args[1:]
+    App(op, args)           a built-in operation; `call` applies args[0] to args[1:]. Ops: true false and or
+                            not implies iff eq ne lt le gt ge dvd in notin (relations; `gt`/`ge` never survive
+                            elaboration), add sub mul div neg inv, idiv mod ediv emod fdiv fmod tdiv tmod (`div`
+                            on Nat/Int is resolved by system and type; the named ones are Lean's Int.{e,f,t}div),
+                            pow rpow powr abs sqrt floor ceil round min max ite gcd lcm fact choose even odd
+                            prime tonat natabs cast ascribe coe pair fst snd icc ico ioc ioo range setenum card
+                            filter call
     Bind(kind, vars, body)  forall / exists / exists1 / lambda / sum / prod / setof, with an optional
                             domain `dom` (`∑ i in S`, `∀ x ∈ S`)
     Opaque(template, args)  a construct the front-end does not model: its text with the variables
@@ -18,10 +24,9 @@ Sort(name) for anything else (an uninterpreted sort: `G` in `(G : Type*) [Group 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Callable, Iterable, Iterator
-
 
 # ----------------------------------------------------------------------------------------------- types
 
@@ -180,27 +185,6 @@ class Opaque(Term):
 
 TRUE = App("true", ())
 FALSE = App("false", ())
-
-# op -> arity (None: any). Relations return bool; `gt`/`ge` never survive elaboration.
-OPS: dict[str, int | None] = {
-    "true": 0, "false": 0,
-    "and": None, "or": None, "not": 1, "implies": 2, "iff": 2,
-    "eq": 2, "ne": 2, "lt": 2, "le": 2, "gt": 2, "ge": 2, "dvd": 2, "in": 2, "notin": 2,
-    "add": 2, "sub": 2, "mul": 2, "div": 2, "neg": 1, "inv": 1,
-    # integer division families: div (`/` on Nat/Int in Lean, `div` in Isabelle) is resolved by
-    # system and type in the translation; the named ones are Lean's explicit Int.{e,f,t}div.
-    "idiv": 2, "mod": 2, "ediv": 2, "emod": 2, "fdiv": 2, "fmod": 2, "tdiv": 2, "tmod": 2,
-    "pow": 2, "rpow": 2, "powr": 2,
-    "abs": 1, "sqrt": 1, "floor": 1, "ceil": 1, "round": 1, "min": 2, "max": 2, "ite": 3,
-    "gcd": 2, "lcm": 2, "fact": 1, "choose": 2, "even": 1, "odd": 1, "prime": 1,
-    "tonat": 1, "natabs": 1, "cast": 1, "ascribe": 1, "coe": 1,
-    "pair": None, "fst": 1, "snd": 1,
-    "icc": 2, "ico": 2, "ioc": 2, "ioo": 2, "range": 1, "setenum": None, "card": 1, "filter": 2,
-    "call": None,
-}
-
-BOOL_OPS = {"true", "false", "and", "or", "not", "implies", "iff", "eq", "ne", "lt", "le", "gt", "ge", "dvd",
-            "in", "notin", "even", "odd", "prime"}
 
 
 def app(op: str, *args: Term, ty: Ty | None = None) -> App:
@@ -376,9 +360,30 @@ def alpha_key(t: Term, free_map: dict[str, str] | None = None) -> str:
 
 # ----------------------------------------------------------------------------------------------- printing
 
-_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "=", "ne": "≠", "lt": "<", "le": "≤",
-          "gt": ">", "ge": "≥", "and": "∧", "or": "∨", "implies": "→", "iff": "↔", "pow": "^", "mod": "%",
-          "idiv": "div", "dvd": "∣", "in": "∈", "notin": "∉", "rpow": "^r", "powr": "powr"}
+_INFIX = {
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "/",
+    "eq": "=",
+    "ne": "≠",
+    "lt": "<",
+    "le": "≤",
+    "gt": ">",
+    "ge": "≥",
+    "and": "∧",
+    "or": "∨",
+    "implies": "→",
+    "iff": "↔",
+    "pow": "^",
+    "mod": "%",
+    "idiv": "div",
+    "dvd": "∣",
+    "in": "∈",
+    "notin": "∉",
+    "rpow": "^r",
+    "powr": "powr",
+}
 
 
 def show(t: Term) -> str:
@@ -435,8 +440,12 @@ class Statement:
     def key(self, free_map: dict[str, str] | None = None) -> tuple:
         """Alpha-equivalence key: premises as a multiset, conclusion as is, then the type signatures of each
         (alpha keys alone do not see `Fin n` against `Fin k`)."""
-        return (tuple(sorted(alpha_key(p, free_map) for p in self.premises)), alpha_key(self.conclusion, free_map),
-                type_signature(self.premises, free_map), type_signature([self.conclusion], free_map))
+        return (
+            tuple(sorted(alpha_key(p, free_map) for p in self.premises)),
+            alpha_key(self.conclusion, free_map),
+            type_signature(self.premises, free_map),
+            type_signature([self.conclusion], free_map),
+        )
 
     @property
     def fully_modelled(self) -> bool:
@@ -478,7 +487,7 @@ def opaque_from_tokens(tokens: list[tuple[str, str]], ty: Ty | None = None) -> O
     args: list[Term] = []
     for kind, text in canonical_bound_tokens(tokens):
         if kind == "ident":
-            parts.append("{%d}" % len(args))
+            parts.append("{" + str(len(args)) + "}")
             args.append(Var(text))
         else:
             parts.append(text.replace("{", "{{").replace("}", "}}"))
@@ -586,11 +595,17 @@ def rename_types_in(t: Term, mapping: dict[str, str]) -> Term:
             return x if ty is x.ty else replace(x, ty=ty)
         if isinstance(x, Bind):
             inner = {k: v for k, v in m.items() if k not in {n for n, _ in x.vars}}
-            return replace(x, vars=tuple((n, rename_type(ty, m)) for n, ty in x.vars), ty=rename_type(x.ty, m),
-                           body=go(x.body, inner), dom=go(x.dom, m) if x.dom is not None else None)
+            return replace(
+                x,
+                vars=tuple((n, rename_type(ty, m)) for n, ty in x.vars),
+                ty=rename_type(x.ty, m),
+                body=go(x.body, inner),
+                dom=go(x.dom, m) if x.dom is not None else None,
+            )
         if isinstance(x, App):
-            return replace(x, args=tuple(go(a, m) for a in x.args), ty=rename_type(x.ty, m),
-                           target=rename_type(x.target, m))
+            return replace(
+                x, args=tuple(go(a, m) for a in x.args), ty=rename_type(x.ty, m), target=rename_type(x.target, m)
+            )
         if isinstance(x, Opaque):
             return replace(x, args=tuple(go(a, m) for a in x.args), ty=rename_type(x.ty, m))
         return x
@@ -602,7 +617,6 @@ def rename_types_in(t: Term, mapping: dict[str, str]) -> Term:
 
 
 BINDER_TOKENS = {"fun", "λ", "∀", "∃", "∃!", "∑", "∏", "∫", "⋃", "⋂", "⨆", "⨅", "Π", "Σ", "∮"}
-
 
 
 def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -14,31 +14,132 @@ from fractions import Fraction
 
 from atf.symeq import ir
 from atf.symeq.ir import (
-    App, Bind, Num, Opaque, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens,
+    App,
+    Bind,
+    Num,
+    Opaque,
+    ParseError,
+    RawStatement,
+    Term,
+    TokenCursor,
+    Ty,
+    Var,
+    opaque_from_tokens,
 )
 
 # Isabelle symbol / Unicode / ASCII spelling -> canonical token
 SYMBOLS = {
-    r"\<le>": "<=", r"\<ge>": ">=", r"\<noteq>": "~=", r"\<forall>": "ALL", r"\<exists>": "EX",
-    r"\<nexists>": "NEX", r"\<and>": "&", r"\<or>": "|", r"\<not>": "~", r"\<longrightarrow>": "-->",
-    r"\<longleftrightarrow>": "<->", r"\<Longrightarrow>": "==>", r"\<Rightarrow>": "=>",
-    r"\<rightarrow>": "-->", r"\<in>": "IN", r"\<notin>": "NOTIN", r"\<lambda>": "LAMBDA",
-    r"\<bar>": "BAR", r"\<lfloor>": "LFLOOR", r"\<rfloor>": "RFLOOR", r"\<lceil>": "LCEIL",
-    r"\<rceil>": "RCEIL", r"\<Sum>": "SUM", r"\<Prod>": "PROD", r"\<times>": "TIMES", r"\<cdot>": "*",
-    r"\<equiv>": "==", r"\<union>": "UNION", r"\<inter>": "INTER", r"\<subseteq>": "SUBSETEQ",
-    r"\<subset>": "SUBSET", r"\<circ>": "o", r"\<Union>": "BIGUNION",
-    r"\<int>": "Ints", r"\<rat>": "Rats", r"\<real>": "Reals", r"\<nat>": "Nats", r"\<pi>": "pi",
-    r"\<i>": "ii", r"\<infinity>": "infinity",
-    "≤": "<=", "≥": ">=", "≠": "~=", "∀": "ALL", "∃": "EX", "∄": "NEX", "∧": "&", "∨": "|", "¬": "~",
-    "⟶": "-->", "⟷": "<->", "⟹": "==>", "⇒": "=>", "→": "-->", "∈": "IN", "∉": "NOTIN", "λ": "LAMBDA",
-    "⌊": "LFLOOR", "⌋": "RFLOOR", "⌈": "LCEIL", "⌉": "RCEIL", "∑": "SUM", "∏": "PROD", "×": "TIMES",
-    "⋅": "*", "≡": "==", "∪": "UNION", "∩": "INTER", "⊆": "SUBSETEQ", "⊂": "SUBSET", "∘": "o", "π": "pi",
+    r"\<le>": "<=",
+    r"\<ge>": ">=",
+    r"\<noteq>": "~=",
+    r"\<forall>": "ALL",
+    r"\<exists>": "EX",
+    r"\<nexists>": "NEX",
+    r"\<and>": "&",
+    r"\<or>": "|",
+    r"\<not>": "~",
+    r"\<longrightarrow>": "-->",
+    r"\<longleftrightarrow>": "<->",
+    r"\<Longrightarrow>": "==>",
+    r"\<Rightarrow>": "=>",
+    r"\<rightarrow>": "-->",
+    r"\<in>": "IN",
+    r"\<notin>": "NOTIN",
+    r"\<lambda>": "LAMBDA",
+    r"\<bar>": "BAR",
+    r"\<lfloor>": "LFLOOR",
+    r"\<rfloor>": "RFLOOR",
+    r"\<lceil>": "LCEIL",
+    r"\<rceil>": "RCEIL",
+    r"\<Sum>": "SUM",
+    r"\<Prod>": "PROD",
+    r"\<times>": "TIMES",
+    r"\<cdot>": "*",
+    r"\<equiv>": "==",
+    r"\<union>": "UNION",
+    r"\<inter>": "INTER",
+    r"\<subseteq>": "SUBSETEQ",
+    r"\<subset>": "SUBSET",
+    r"\<circ>": "o",
+    r"\<Union>": "BIGUNION",
+    r"\<int>": "Ints",
+    r"\<rat>": "Rats",
+    r"\<real>": "Reals",
+    r"\<nat>": "Nats",
+    r"\<pi>": "pi",
+    r"\<i>": "ii",
+    r"\<infinity>": "infinity",
+    "≤": "<=",
+    "≥": ">=",
+    "≠": "~=",
+    "∀": "ALL",
+    "∃": "EX",
+    "∄": "NEX",
+    "∧": "&",
+    "∨": "|",
+    "¬": "~",
+    "⟶": "-->",
+    "⟷": "<->",
+    "⟹": "==>",
+    "⇒": "=>",
+    "→": "-->",
+    "∈": "IN",
+    "∉": "NOTIN",
+    "λ": "LAMBDA",
+    "⌊": "LFLOOR",
+    "⌋": "RFLOOR",
+    "⌈": "LCEIL",
+    "⌉": "RCEIL",
+    "∑": "SUM",
+    "∏": "PROD",
+    "×": "TIMES",
+    "⋅": "*",
+    "≡": "==",
+    "∪": "UNION",
+    "∩": "INTER",
+    "⊆": "SUBSETEQ",
+    "⊂": "SUBSET",
+    "∘": "o",
+    "π": "pi",
     "∞": "infinity",
 }
-GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "mu", "nu",
-         "xi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "Gamma", "Delta", "Theta",
-         "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega", "lambda_"}
+GREEK = {
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "mu",
+    "nu",
+    "xi",
+    "rho",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "chi",
+    "psi",
+    "omega",
+    "Gamma",
+    "Delta",
+    "Theta",
+    "Lambda",
+    "Xi",
+    "Pi",
+    "Sigma",
+    "Upsilon",
+    "Phi",
+    "Psi",
+    "Omega",
+    "lambda_",
+}
 
+_GREEK_ALT = "|".join(sorted(GREEK, key=len, reverse=True))
 _TOKEN = re.compile(
     r"""(?P<ws>\s+)
     |(?P<sup>\\<\^sup>\s*(?:\d+|\\<[a-z]+>|[a-z]))
@@ -46,32 +147,79 @@ _TOKEN = re.compile(
     |(?P<sym>\\<[A-Za-z]+>)
     |(?P<str>''.*?'')
     |(?P<num>\d+(?:\.\d+)?)
-    |(?P<ident>(?:[A-Za-z_]|\\<(?:%s)>)(?:[A-Za-z0-9_'.]|\\<\^sub>|\\<(?:%s)>)*)
-    |(?P<op><\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%%`!?#@:])
+    |(?P<ident>(?:[A-Za-z_]|\\<(?:GREEK)>)(?:[A-Za-z0-9_'.]|\\<\^sub>|\\<(?:GREEK)>)*)
+    |(?P<op><\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%`!?#@:])
     |(?P<uni>[^\x00-\x7f])
-    """ % ("|".join(sorted(GREEK, key=len, reverse=True)), "|".join(sorted(GREEK, key=len, reverse=True))),
+    """.replace("GREEK", _GREEK_ALT),
     re.VERBOSE,
 )
 _SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 WORD_OPS = {"div", "mod", "dvd", "powr", "choose", "o"}
-KEYWORDS = WORD_OPS | {"if", "then", "else", "let", "in", "case", "of", "ALL", "EX", "NEX", "LAMBDA", "SUM",
-                       "PROD", "IN", "NOTIN", "TIMES", "UNION", "INTER", "SUBSETEQ", "SUBSET", "BAR",
-                       "LFLOOR", "RFLOOR", "LCEIL", "RCEIL", "BIGUNION"}
+KEYWORDS = WORD_OPS | {
+    "if",
+    "then",
+    "else",
+    "let",
+    "in",
+    "case",
+    "of",
+    "ALL",
+    "EX",
+    "NEX",
+    "LAMBDA",
+    "SUM",
+    "PROD",
+    "IN",
+    "NOTIN",
+    "TIMES",
+    "UNION",
+    "INTER",
+    "SUBSETEQ",
+    "SUBSET",
+    "BAR",
+    "LFLOOR",
+    "RFLOOR",
+    "LCEIL",
+    "RCEIL",
+    "BIGUNION",
+}
 
 # token -> (left binding power, right binding power, IR op)
 INFIX: dict[str, tuple[int, int, str]] = {
-    "==": (2, 2, "eq"), "==>": (5, 4, "implies"),
-    "<->": (25, 24, "iff"), "-->": (25, 24, "implies"),
-    "|": (30, 29, "or"), "&": (35, 34, "and"),
-    "=": (50, 51, "eq"), "~=": (50, 51, "ne"), "<": (50, 51, "lt"), "<=": (50, 51, "le"), ">": (50, 51, "gt"),
-    ">=": (50, 51, "ge"), "IN": (50, 51, "in"), "NOTIN": (50, 51, "notin"), "dvd": (50, 51, "dvd"),
-    "SUBSETEQ": (50, 51, "op:subseteq"), "SUBSET": (50, 51, "op:subset"),
-    "o": (55, 56, "op:comp"), "UNION": (65, 66, "op:union"), "INTER": (70, 71, "op:inter"),
-    "+": (65, 66, "add"), "-": (65, 66, "sub"), "#": (65, 64, "op:cons"), "@": (65, 64, "op:append"),
-    "*": (70, 71, "mul"), "/": (70, 71, "div"), "div": (70, 71, "idiv"), "mod": (70, 71, "mod"),
-    "choose": (65, 66, "choose"), "TIMES": (70, 71, "op:times"),
-    "^": (80, 80, "pow"), "powr": (80, 80, "powr"), "`": (90, 90, "op:image"),
+    "==": (2, 2, "eq"),
+    "==>": (5, 4, "implies"),
+    "<->": (25, 24, "iff"),
+    "-->": (25, 24, "implies"),
+    "|": (30, 29, "or"),
+    "&": (35, 34, "and"),
+    "=": (50, 51, "eq"),
+    "~=": (50, 51, "ne"),
+    "<": (50, 51, "lt"),
+    "<=": (50, 51, "le"),
+    ">": (50, 51, "gt"),
+    ">=": (50, 51, "ge"),
+    "IN": (50, 51, "in"),
+    "NOTIN": (50, 51, "notin"),
+    "dvd": (50, 51, "dvd"),
+    "SUBSETEQ": (50, 51, "op:subseteq"),
+    "SUBSET": (50, 51, "op:subset"),
+    "o": (55, 56, "op:comp"),
+    "UNION": (65, 66, "op:union"),
+    "INTER": (70, 71, "op:inter"),
+    "+": (65, 66, "add"),
+    "-": (65, 66, "sub"),
+    "#": (65, 64, "op:cons"),
+    "@": (65, 64, "op:append"),
+    "*": (70, 71, "mul"),
+    "/": (70, 71, "div"),
+    "div": (70, 71, "idiv"),
+    "mod": (70, 71, "mod"),
+    "choose": (65, 66, "choose"),
+    "TIMES": (70, 71, "op:times"),
+    "^": (80, 80, "pow"),
+    "powr": (80, 80, "powr"),
+    "`": (90, 90, "op:image"),
 }
 RELATION_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "in", "notin", "dvd"}
 
@@ -90,7 +238,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
         if kind == "ws":
             continue
         if kind == "sup":
-            exp = tok[len(r"\<^sup>"):].strip()
+            exp = tok[len(r"\<^sup>") :].strip()
             out.append(("sup", exp))
         elif kind == "ctrl":
             continue  # \<^bold> and friends carry no meaning here
@@ -405,7 +553,7 @@ class _Parser(TokenCursor):
                 depth += 1
             elif t[1] == close:
                 depth -= 1
-        return opaque_from_tokens(self.toks[start:self.i])
+        return opaque_from_tokens(self.toks[start : self.i])
 
     def set_expr(self) -> Term:
         start = self.i - 1
@@ -489,8 +637,7 @@ class _Parser(TokenCursor):
 
 
 TYPE_CONSTRUCTORS = {"set", "list", "poly", "multiset", "fset", "option", "vec", "mat", "seq"}
-_BASE_TYPES = {"nat": ir.NAT, "int": ir.INT, "rat": ir.RAT, "real": ir.REAL, "complex": ir.COMPLEX,
-               "bool": ir.BOOL}
+_BASE_TYPES = {"nat": ir.NAT, "int": ir.INT, "rat": ir.RAT, "real": ir.REAL, "complex": ir.COMPLEX, "bool": ir.BOOL}
 
 
 def base_type(name: str) -> Ty:
@@ -529,8 +676,20 @@ _OUTER = re.compile(r'"((?:[^"\\]|\\.)*)"|‹([^›]*)›|(::|[\w\'.?\\<>^]+|\S)
 THEOREM_WORDS = {"theorem", "lemma", "corollary", "proposition", "schematic_goal"}
 ELEMENT_WORDS = {"fixes", "assumes", "defines", "shows", "obtains", "and", "where", "for", "includes"}
 DEFINITION_WORDS = {"definition", "fun", "function", "primrec", "abbreviation"}
-PROOF_WORDS = {"proof", "by", "using", "unfolding", "apply", "sorry", "oops", "done", "sledgehammer",
-               "including", "supply", "nitpick"}
+PROOF_WORDS = {
+    "proof",
+    "by",
+    "using",
+    "unfolding",
+    "apply",
+    "sorry",
+    "oops",
+    "done",
+    "sledgehammer",
+    "including",
+    "supply",
+    "nitpick",
+}
 
 
 def _outer_tokens(text: str) -> list[tuple[str, str]]:

@@ -183,8 +183,13 @@ class LeanEquivalence:
     timeout_s: per REPL request.
     """
 
-    def __init__(self, repl: ReplLike | str | None = "auto", header: str = DEFAULT_HEADER,
-                 tactics: tuple[str, ...] = DEFAULT_TACTICS, timeout_s: float = 60.0):
+    def __init__(
+        self,
+        repl: ReplLike | str | None = "auto",
+        header: str = DEFAULT_HEADER,
+        tactics: tuple[str, ...] = DEFAULT_TACTICS,
+        timeout_s: float = 60.0,
+    ):
         self.repl = default_repl() if repl == "auto" else repl
         self.header = header
         self.tactics = tactics
@@ -219,8 +224,9 @@ class LeanEquivalence:
         errs = _errors(resp)
         sorries = resp.get("sorries") or []
         if errs or not sorries:
-            return LeanVerdict("error", goal=goal, messages=errs or ["no proof state returned"],
-                               seconds=time.perf_counter() - t0)
+            return LeanVerdict(
+                "error", goal=goal, messages=errs or ["no proof state returned"], seconds=time.perf_counter() - t0
+            )
         state = sorries[0]["proofState"]
         messages: list[str] = []
         for tac in self.tactics:

@@ -26,43 +26,246 @@ from atf.symeq.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCu
 _SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
 _LETTER = r"A-Za-z_\u00C0-\u024F\u0370-\u03BA\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
 _IDENT = rf"(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*)(?:\.(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*))*"
-_OPS = sorted([
-    ":=", "↔", "→", "->", "<->", "←", "∧", "∨", "¬", "≠", "≤", "≥", "<=", ">=", "<", ">", "=", "==", "+", "-",
-    "*", "/", "%", "^", "∣", "|", "∑", "∏", "√", "∀", "∃!", "∃", "λ", "=>", "↦", "⁻¹", "!", "↑", "⌊", "⌋₊", "⌋",
-    "⌈", "⌉₊", "⌉", "(", ")", "[", "]", "{", "}", "⟨", "⟩", ",", ":", "∈", "∉", "⊆", "⊂", "∩", "∪", "\\", "×", "•",
-    "∘", "·", "..", ".", "$", "<|", "|>", "&&", "||", "≡", "‖", "⦃", "⦄", "@", "#", "∞", "ᶜ", "'", "∫", "∂", "≃",
-    "≅", "⊤", "⊥", "∅", "⋃", "⋂", "∖", "⁺", "ᵀ", "†", "…", "?", "_",
-    "''", "⁻¹'", "⊓", "⊔", "⨆", "⨅", "⧸",
-], key=len, reverse=True)
+_OPS = sorted(
+    [
+        ":=",
+        "↔",
+        "→",
+        "->",
+        "<->",
+        "←",
+        "∧",
+        "∨",
+        "¬",
+        "≠",
+        "≤",
+        "≥",
+        "<=",
+        ">=",
+        "<",
+        ">",
+        "=",
+        "==",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "^",
+        "∣",
+        "|",
+        "∑",
+        "∏",
+        "√",
+        "∀",
+        "∃!",
+        "∃",
+        "λ",
+        "=>",
+        "↦",
+        "⁻¹",
+        "!",
+        "↑",
+        "⌊",
+        "⌋₊",
+        "⌋",
+        "⌈",
+        "⌉₊",
+        "⌉",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "⟨",
+        "⟩",
+        ",",
+        ":",
+        "∈",
+        "∉",
+        "⊆",
+        "⊂",
+        "∩",
+        "∪",
+        "\\",
+        "×",
+        "•",
+        "∘",
+        "·",
+        "..",
+        ".",
+        "$",
+        "<|",
+        "|>",
+        "&&",
+        "||",
+        "≡",
+        "‖",
+        "⦃",
+        "⦄",
+        "@",
+        "#",
+        "∞",
+        "ᶜ",
+        "'",
+        "∫",
+        "∂",
+        "≃",
+        "≅",
+        "⊤",
+        "⊥",
+        "∅",
+        "⋃",
+        "⋂",
+        "∖",
+        "⁺",
+        "ᵀ",
+        "†",
+        "…",
+        "?",
+        "_",
+        "''",
+        "⁻¹'",
+        "⊓",
+        "⊔",
+        "⨆",
+        "⨅",
+        "⧸",
+    ],
+    key=len,
+    reverse=True,
+)
 _TOKEN = re.compile(
-    r"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<ident>%s)|(?P<op>%s)|(?P<other>.)"
-    % (_IDENT, "|".join(re.escape(o) for o in _OPS)), re.S)
+    rf"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<ident>{_IDENT})|(?P<op>{'|'.join(re.escape(o) for o in _OPS)})"
+    r"|(?P<other>.)",
+    re.S,
+)
 
-TYPE_NAMES = {"ℝ": ir.REAL, "Real": ir.REAL, "ℕ": ir.NAT, "Nat": ir.NAT, "ℤ": ir.INT, "Int": ir.INT,
-              "ℚ": ir.RAT, "Rat": ir.RAT, "ℂ": ir.COMPLEX, "Complex": ir.COMPLEX, "Prop": ir.BOOL, "Bool": ir.BOOL,
-              "NNReal": ir.REAL, "ℝ≥0": ir.REAL, "PNat": ir.NAT, "ℕ+": ir.NAT}
-TYPE_HEADS = {"Set", "Finset", "Fin", "List", "Multiset", "Matrix", "Polynomial", "EuclideanSpace", "ZMod",
-              "Function", "Option", "Equiv", "Module", "Submodule", "Subgroup", "Ideal", "MvPolynomial", "Array",
-              "Sym2", "SimpleGraph", "Finsupp", "Filter", "MeasureTheory.Measure", "Type", "Sort", "Units",
-              "PowerSeries", "Ring", "Field", "Quotient", "Metric.ball", "Cardinal", "Ordinal", "ENNReal",
-              "EReal", "Real.Angle", "Sequence", "Vector", "Finite"}
-KEYWORDS = {"fun", "λ", "if", "then", "else", "let", "in", "have", "show", "from", "by", "at", "with", "match",
-            "do", "Type", "Sort", "True", "False"}
+TYPE_NAMES = {
+    "ℝ": ir.REAL,
+    "Real": ir.REAL,
+    "ℕ": ir.NAT,
+    "Nat": ir.NAT,
+    "ℤ": ir.INT,
+    "Int": ir.INT,
+    "ℚ": ir.RAT,
+    "Rat": ir.RAT,
+    "ℂ": ir.COMPLEX,
+    "Complex": ir.COMPLEX,
+    "Prop": ir.BOOL,
+    "Bool": ir.BOOL,
+    "NNReal": ir.REAL,
+    "ℝ≥0": ir.REAL,
+    "PNat": ir.NAT,
+    "ℕ+": ir.NAT,
+}
+TYPE_HEADS = {
+    "Set",
+    "Finset",
+    "Fin",
+    "List",
+    "Multiset",
+    "Matrix",
+    "Polynomial",
+    "EuclideanSpace",
+    "ZMod",
+    "Function",
+    "Option",
+    "Equiv",
+    "Module",
+    "Submodule",
+    "Subgroup",
+    "Ideal",
+    "MvPolynomial",
+    "Array",
+    "Sym2",
+    "SimpleGraph",
+    "Finsupp",
+    "Filter",
+    "MeasureTheory.Measure",
+    "Type",
+    "Sort",
+    "Units",
+    "PowerSeries",
+    "Ring",
+    "Field",
+    "Quotient",
+    "Metric.ball",
+    "Cardinal",
+    "Ordinal",
+    "ENNReal",
+    "EReal",
+    "Real.Angle",
+    "Sequence",
+    "Vector",
+    "Finite",
+}
+KEYWORDS = {
+    "fun",
+    "λ",
+    "if",
+    "then",
+    "else",
+    "let",
+    "in",
+    "have",
+    "show",
+    "from",
+    "by",
+    "at",
+    "with",
+    "match",
+    "do",
+    "Type",
+    "Sort",
+    "True",
+    "False",
+}
 
 # token -> (left bp, right bp, op)
 INFIX: dict[str, tuple[int, int, str]] = {
-    "↔": (20, 21, "iff"), "<->": (20, 21, "iff"), "→": (25, 24, "implies"), "->": (25, 24, "implies"),
-    "∨": (30, 29, "or"), "||": (30, 29, "or"), "∧": (35, 34, "and"), "&&": (35, 34, "and"),
-    "=": (50, 51, "eq"), "==": (50, 51, "eq"), "≠": (50, 51, "ne"), "<": (50, 51, "lt"), ">": (50, 51, "gt"),
-    "≤": (50, 51, "le"), "<=": (50, 51, "le"), "≥": (50, 51, "ge"), ">=": (50, 51, "ge"),
-    "∈": (50, 51, "in"), "∉": (50, 51, "notin"), "∣": (50, 51, "dvd"), "⊆": (50, 51, "op:subseteq"),
-    "⊂": (50, 51, "op:ssubset"), "≡": (50, 51, "modeq"),
-    "+": (65, 66, "add"), "-": (65, 66, "sub"), "∪": (65, 66, "op:union"), "∖": (70, 71, "op:sdiff"),
-    "*": (70, 71, "mul"), "/": (70, 71, "div"), "%": (70, 71, "mod"), "∩": (70, 71, "op:inter"),
-    "\\": (70, 71, "op:sdiff"), "•": (73, 74, "op:smul"), "^": (75, 75, "pow"), "∘": (90, 90, "op:comp"),
+    "↔": (20, 21, "iff"),
+    "<->": (20, 21, "iff"),
+    "→": (25, 24, "implies"),
+    "->": (25, 24, "implies"),
+    "∨": (30, 29, "or"),
+    "||": (30, 29, "or"),
+    "∧": (35, 34, "and"),
+    "&&": (35, 34, "and"),
+    "=": (50, 51, "eq"),
+    "==": (50, 51, "eq"),
+    "≠": (50, 51, "ne"),
+    "<": (50, 51, "lt"),
+    ">": (50, 51, "gt"),
+    "≤": (50, 51, "le"),
+    "<=": (50, 51, "le"),
+    "≥": (50, 51, "ge"),
+    ">=": (50, 51, "ge"),
+    "∈": (50, 51, "in"),
+    "∉": (50, 51, "notin"),
+    "∣": (50, 51, "dvd"),
+    "⊆": (50, 51, "op:subseteq"),
+    "⊂": (50, 51, "op:ssubset"),
+    "≡": (50, 51, "modeq"),
+    "+": (65, 66, "add"),
+    "-": (65, 66, "sub"),
+    "∪": (65, 66, "op:union"),
+    "∖": (70, 71, "op:sdiff"),
+    "*": (70, 71, "mul"),
+    "/": (70, 71, "div"),
+    "%": (70, 71, "mod"),
+    "∩": (70, 71, "op:inter"),
+    "\\": (70, 71, "op:sdiff"),
+    "•": (73, 74, "op:smul"),
+    "^": (75, 75, "pow"),
+    "∘": (90, 90, "op:comp"),
     "×": (35, 34, "op:prod"),
     # Mathlib: `f '' s`, `f ⁻¹' s` (infix 80), `⊓` (69), `⊔` (68), `G ⧸ N` (35)
-    "''": (80, 81, "op:image"), "⁻¹'": (80, 81, "op:preimage"), "⊓": (69, 70, "op:inf"), "⊔": (68, 69, "op:sup"),
+    "''": (80, 81, "op:image"),
+    "⁻¹'": (80, 81, "op:preimage"),
+    "⊓": (69, 70, "op:inf"),
+    "⊔": (68, 69, "op:sup"),
     "⧸": (35, 36, "op:quot"),
 }
 # big operators kept opaque as a whole (their bound names are made canonical): Mathlib parses the body at 60
@@ -74,10 +277,27 @@ RELATIONS = {"eq", "ne", "lt", "gt", "le", "ge", "in", "notin", "dvd"}
 MAX_BP = 1024
 
 # dot notation `e.f` on a value, by field name
-FIELDS = {"card": "Finset.card", "factorial": "Nat.factorial", "Prime": "Nat.Prime", "succ": "Nat.succ",
-          "sqrt": "Real.sqrt", "natAbs": "Int.natAbs", "toNat": "Int.toNat", "gcd": "Nat.gcd", "lcm": "Nat.lcm",
-          "choose": "Nat.choose", "floor": "Int.floor", "ceil": "Int.ceil", "log": "Real.log", "exp": "Real.exp",
-          "sum": "uf:sum", "prod": "uf:prod", "filter": "Finset.filter", "re": "Complex.re", "im": "Complex.im"}
+FIELDS = {
+    "card": "Finset.card",
+    "factorial": "Nat.factorial",
+    "Prime": "Nat.Prime",
+    "succ": "Nat.succ",
+    "sqrt": "Real.sqrt",
+    "natAbs": "Int.natAbs",
+    "toNat": "Int.toNat",
+    "gcd": "Nat.gcd",
+    "lcm": "Nat.lcm",
+    "choose": "Nat.choose",
+    "floor": "Int.floor",
+    "ceil": "Int.ceil",
+    "log": "Real.log",
+    "exp": "Real.exp",
+    "sum": "uf:sum",
+    "prod": "uf:prod",
+    "filter": "Finset.filter",
+    "re": "Complex.re",
+    "im": "Complex.im",
+}
 
 
 def tokenize(text: str) -> list[tuple[str, str]]:
@@ -88,8 +308,27 @@ def tokenize(text: str) -> list[tuple[str, str]]:
         if kind == "ws":
             continue
         if kind == "ident":
-            if tok in ("fun", "λ", "if", "then", "else", "let", "in", "True", "False", "Type", "Sort", "at",
-                       "with", "match", "by", "have", "show", "from", "do"):
+            if tok in (
+                "fun",
+                "λ",
+                "if",
+                "then",
+                "else",
+                "let",
+                "in",
+                "True",
+                "False",
+                "Type",
+                "Sort",
+                "at",
+                "with",
+                "match",
+                "by",
+                "have",
+                "show",
+                "from",
+                "do",
+            ):
                 out.append(("op", tok))
             else:
                 out.append(("ident", tok))
@@ -143,8 +382,11 @@ class _Parser(TokenCursor):
             if text in ("$", "<|") and min_bp < 10:  # `f $ x` is `f (x)`
                 self.next()
                 right = self.expr(9)
-                left = App("call", (*left.args, right)) if isinstance(left, App) and left.op == "call" else \
-                    App("call", (left, right))
+                left = (
+                    App("call", (*left.args, right))
+                    if isinstance(left, App) and left.op == "call"
+                    else App("call", (left, right))
+                )
                 continue
             spec = INFIX.get(text)
             if spec is None:
@@ -158,7 +400,13 @@ class _Parser(TokenCursor):
                 left = self.modeq(left, right)
             elif op.startswith("op:"):
                 left = App("call", (Var(op), left, right))
-            elif op in RELATIONS and isinstance(left, App) and left.op in RELATIONS and lbp == 50 and op not in ("in", "notin"):
+            elif (
+                op in RELATIONS
+                and isinstance(left, App)
+                and left.op in RELATIONS
+                and lbp == 50
+                and op not in ("in", "notin")
+            ):
                 left = App("and", (left, App(op, (left.args[-1], right))))
             else:
                 left = App(op, (left, right))
@@ -232,7 +480,7 @@ class _Parser(TokenCursor):
             elif depth == 0 and t[1] == ",":
                 break
         self.expr(60)
-        return opaque_from_tokens(self.toks[start:self.i])
+        return opaque_from_tokens(self.toks[start : self.i])
 
     def quantifier(self) -> Term:
         q = self.next()[1]
@@ -252,8 +500,10 @@ class _Parser(TokenCursor):
             op = INFIX[t[1]][2]
             self.next()
             bound = self.expr(51)
-            parts = [App(op, (Var(n), bound)) if not op.startswith("op:") else
-                     App("call", (Var(op), Var(n), bound)) for n, _ in vars_]
+            parts = [
+                App(op, (Var(n), bound)) if not op.startswith("op:") else App("call", (Var(op), Var(n), bound))
+                for n, _ in vars_
+            ]
             guard = parts[0] if len(parts) == 1 else App("and", tuple(parts))
         return vars_, guard
 
@@ -307,7 +557,7 @@ class _Parser(TokenCursor):
                     break
                 depth -= 1
             self.i += 1
-        return tokens_to_type(self.toks[start:self.i])
+        return tokens_to_type(self.toks[start : self.i])
 
     def big_operator(self) -> Term:
         start = self.i
@@ -346,7 +596,7 @@ class _Parser(TokenCursor):
         self.expect(",")
         body = self.expr(66)
         if dom is None:  # over a whole type (`∑ i : Fin n, f i`): opaque, bound names made canonical
-            return opaque_from_tokens(self.toks[start:self.i])
+            return opaque_from_tokens(self.toks[start : self.i])
         return Bind(kind, tuple(vars_), body, dom=dom)
 
     def starts_atom(self) -> bool:
@@ -359,8 +609,23 @@ class _Parser(TokenCursor):
         if text == "[" and kind == "op":  # a list literal, not the `[MOD n]` of a congruence
             nxt = self.peek(1)
             return nxt is not None and nxt[1] not in ("MOD", "ZMOD", "PMOD")
-        return kind == "op" and text in ("(", "⟨", "⌊", "⌈", "{", "True", "False", "·", "∅", "↑", "√", "‖", "⊤", "⊥",
-                                         "@")
+        return kind == "op" and text in (
+            "(",
+            "⟨",
+            "⌊",
+            "⌈",
+            "{",
+            "True",
+            "False",
+            "·",
+            "∅",
+            "↑",
+            "√",
+            "‖",
+            "⊤",
+            "⊥",
+            "@",
+        )
 
     def application(self) -> Term:
         head = self.postfix(self.atom())
@@ -452,7 +717,7 @@ class _Parser(TokenCursor):
                 t = self.next()
                 if t[1] == "‖":
                     depth -= 1
-            return opaque_from_tokens(self.toks[start:self.i])
+            return opaque_from_tokens(self.toks[start : self.i])
         if text == "⌊":
             e = self.expr(0)
             close = self.next()[1]
@@ -513,13 +778,13 @@ class _Parser(TokenCursor):
                 bar = j
             j += 1
         if bar is not None:
-            sub = _Parser(self.toks[self.i:bar])
+            sub = _Parser(self.toks[self.i : bar])
             try:
                 vars_, guard = sub.setof_binder()
             except ParseError:
                 self.i = j + 1
-                return opaque_from_tokens(self.toks[start:j + 1])
-            body = _Parser(self.toks[bar + 1:j]).parse()
+                return opaque_from_tokens(self.toks[start : j + 1])
+            body = _Parser(self.toks[bar + 1 : j]).parse()
             self.i = j + 1
             if guard is not None:
                 if isinstance(guard, App) and guard.op == "in" and isinstance(guard.args[0], Var):
@@ -547,7 +812,7 @@ class _Parser(TokenCursor):
         guard = None
         if self.at(":"):
             self.next()
-            ty = tokens_to_type(self.toks[self.i:])
+            ty = tokens_to_type(self.toks[self.i :])
             self.i = len(self.toks)
         elif self.peek() is not None and self.peek()[1] in (">", "<", "≥", "≤", "∈", "∉", "≠"):
             op = INFIX[self.next()[1]][2]
@@ -617,15 +882,41 @@ def is_type_binder(type_tokens: list[tuple[str, str]], type_vars: set[str]) -> b
             depth += 1
         elif t in (")", "]", "}", "⟩"):
             depth -= 1
-        elif depth == 0 and t in ("=", "≠", "<", ">", "≤", "≥", "∈", "∉", "∣", "∧", "∨", "¬", "↔", "∀", "∃",
-                                  "∃!", "⊆", "≡", "True", "False"):
+        elif depth == 0 and t in (
+            "=",
+            "≠",
+            "<",
+            ">",
+            "≤",
+            "≥",
+            "∈",
+            "∉",
+            "∣",
+            "∧",
+            "∨",
+            "¬",
+            "↔",
+            "∀",
+            "∃",
+            "∃!",
+            "⊆",
+            "≡",
+            "True",
+            "False",
+        ):
             return False
     if head in TYPE_NAMES or head in TYPE_HEADS or head in type_vars or head == "(":
         return True
     if "→" in texts or "->" in texts:
         parts = [texts[0]]
-        return all(p in TYPE_NAMES or p in TYPE_HEADS or p in type_vars or p in ("(", ")", "→", "->")
-                   for p in texts if p not in parts) or head in TYPE_NAMES
+        return (
+            all(
+                p in TYPE_NAMES or p in TYPE_HEADS or p in type_vars or p in ("(", ")", "→", "->")
+                for p in texts
+                if p not in parts
+            )
+            or head in TYPE_NAMES
+        )
     return False
 
 

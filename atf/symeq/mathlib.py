@@ -33,8 +33,13 @@ def _literal(t: Term) -> int | None:
 
 
 def _is_digits(t: Term) -> bool:
-    return isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and \
-        t.args[0].name in ("Nat.digits", "digits") and len(t.args) == 3
+    return (
+        isinstance(t, App)
+        and t.op == "call"
+        and isinstance(t.args[0], Var)
+        and t.args[0].name in ("Nat.digits", "digits")
+        and len(t.args) == 3
+    )
 
 
 def elab_digits(el: Elaborator, rule: str, args: list[Term], expected: Ty | None, orig: Term) -> Term:
@@ -49,7 +54,7 @@ def elab_digits(el: Elaborator, rule: str, args: list[Term], expected: Ty | None
     lst = args[0]
     if _is_digits(lst):
         b, n = _literal(lst.args[1]), _literal(lst.args[2])
-        if b is not None and n is not None and b >= 2 and n < 10 ** 100:
+        if b is not None and n is not None and b >= 2 and n < 10**100:
             return el.elab(Num(Fraction(sum(digits(b, n)))), expected if expected is not None else NAT)
     x = el.elab(lst, None)
     if el.resolve(x.ty if hasattr(x, "ty") else None) != LIST_NAT:

@@ -23,8 +23,31 @@ from atf.symeq.lean_frontend import is_type_binder, strip_comments, tokenize
 
 Tok = tuple[str, str]
 OPEN, CLOSE = ("(", "[", "{", "⟨", "⦃"), (")", "]", "}", "⟩", "⦄")
-_LOW = {"→", "->", "↔", "∨", "∧", "∀", "∃", "∃!", "fun", "λ", ",", "∑", "∏", "if", "then", "else", "=>", "↦", "$",
-        "<|", "∫", "⋃", "⋂"}
+_LOW = {
+    "→",
+    "->",
+    "↔",
+    "∨",
+    "∧",
+    "∀",
+    "∃",
+    "∃!",
+    "fun",
+    "λ",
+    ",",
+    "∑",
+    "∏",
+    "if",
+    "then",
+    "else",
+    "=>",
+    "↦",
+    "$",
+    "<|",
+    "∫",
+    "⋃",
+    "⋂",
+}
 _REL = {"=", "≠", "<", ">", "≤", "≥"}
 
 
@@ -63,7 +86,7 @@ def cut(text: str) -> Parts | None:
         j = _close(toks, i)
         if j is None:
             return None
-        binders.append(toks[i:j + 1])
+        binders.append(toks[i : j + 1])
         i = j + 1
     if i >= len(toks) or toks[i][1] != ":":
         return None
@@ -75,7 +98,7 @@ def cut(text: str) -> Parts | None:
         if depth == 0 and t == ":=":
             break
         j += 1
-    concl = toks[i + 1:j]
+    concl = toks[i + 1 : j]
     if not concl:
         return None
     parts = Parts(name, binders, concl)
@@ -83,7 +106,7 @@ def cut(text: str) -> Parts | None:
     for k, b in enumerate(binders):
         inner = b[1:-1]
         colon = next((p for p, (_, t) in enumerate(inner) if t == ":"), None)
-        if b[0][1] == "(" and colon is not None and not is_type_binder(inner[colon + 1:], type_vars):
+        if b[0][1] == "(" and colon is not None and not is_type_binder(inner[colon + 1 :], type_vars):
             parts.hyps.append(k)
     return parts
 
@@ -102,7 +125,7 @@ def _hyp(b: list[Tok]) -> tuple[list[Tok], list[Tok]]:
     """(names, proposition) of a hypothesis binder `(h : P)`."""
     inner = b[1:-1]
     colon = next(p for p, (_, t) in enumerate(inner) if t == ":")
-    return inner[:colon], inner[colon + 1:]
+    return inner[:colon], inner[colon + 1 :]
 
 
 def _paren(toks: list[Tok]) -> list[Tok]:
@@ -188,11 +211,13 @@ def split_and(p: Parts) -> Parts | None:
         ands = [i for i, t in top if t == "∧"]
         if len(ands) != 1 or any(t in _LOW - {"∧"} for _, t in top) or (top and top[0][1] == "¬"):
             continue
-        a, b = prop[:ands[0]], prop[ands[0] + 1:]
+        a, b = prop[: ands[0]], prop[ands[0] + 1 :]
         q = p.copy()
         h = names[0][1]
-        q.binders[k:k + 1] = [_paren([("ident", h + "_l"), ("op", ":")] + a),
-                              _paren([("ident", h + "_r"), ("op", ":")] + b)]
+        q.binders[k : k + 1] = [
+            _paren([("ident", h + "_l"), ("op", ":")] + a),
+            _paren([("ident", h + "_r"), ("op", ":")] + b),
+        ]
         q.hyps = [x if x <= k else x + 1 for x in p.hyps] + [k + 1]
         return q
     return None
@@ -226,7 +251,7 @@ def _rewrite_conclusion_relation(p: Parts, f: Callable[[list[Tok], str, list[Tok
     r = _top_relation(p.conclusion)
     if r is None:
         return None
-    out = f(p.conclusion[:r], p.conclusion[r][1], p.conclusion[r + 1:])
+    out = f(p.conclusion[:r], p.conclusion[r][1], p.conclusion[r + 1 :])
     if out is None:
         return None
     q = p.copy()
@@ -247,7 +272,7 @@ def flip_relation(p: Parts) -> Parts | None:
         r = _top_relation(prop)
         if r is not None and prop[r][1] in flip:
             q = p.copy()
-            q.binders[k] = _paren(names + [("op", ":")] + prop[r + 1:] + [("op", flip[prop[r][1]])] + prop[:r])
+            q.binders[k] = _paren(names + [("op", ":")] + prop[r + 1 :] + [("op", flip[prop[r][1]])] + prop[:r])
             return q
     return None
 
@@ -258,12 +283,12 @@ def ne_as_not_eq(p: Parts) -> Parts | None:
         r = _top_relation(prop)
         if r is not None and prop[r][1] == "≠":
             q = p.copy()
-            q.binders[k] = _paren(names + [("op", ":"), ("op", "¬")] + _paren(prop[:r] + [("op", "=")] + prop[r + 1:]))
+            q.binders[k] = _paren(names + [("op", ":"), ("op", "¬")] + _paren(prop[:r] + [("op", "=")] + prop[r + 1 :]))
             return q
     r = _top_relation(p.conclusion)
     if r is not None and p.conclusion[r][1] == "≠":
         q = p.copy()
-        q.conclusion = [("op", "¬")] + _paren(p.conclusion[:r] + [("op", "=")] + p.conclusion[r + 1:])
+        q.conclusion = [("op", "¬")] + _paren(p.conclusion[:r] + [("op", "=")] + p.conclusion[r + 1 :])
         return q
     return None
 
@@ -274,12 +299,17 @@ _MUL_AFTER = {")", "=", "+", "-", "<", "≤", ">", "≥", ",", "≠", "∧", "�
 
 def commute_product(p: Parts) -> Parts | None:
     """`2 * x` as `x * 2` where the product stands alone (`2 * x ^ 2`, `a / 2 * x` are left as they are)."""
+
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i in range(len(toks) - 2):
-            if toks[i][0] == "num" and toks[i + 1][1] == "*" and toks[i + 2][0] == "ident" \
-                    and (i == 0 or toks[i - 1][1] in _MUL_BEFORE) \
-                    and (i + 3 == len(toks) or toks[i + 3][1] in _MUL_AFTER):
-                return toks[:i] + [toks[i + 2], toks[i + 1], toks[i]] + toks[i + 3:]
+            if (
+                toks[i][0] == "num"
+                and toks[i + 1][1] == "*"
+                and toks[i + 2][0] == "ident"
+                and (i == 0 or toks[i - 1][1] in _MUL_BEFORE)
+                and (i + 3 == len(toks) or toks[i + 3][1] in _MUL_AFTER)
+            ):
+                return toks[:i] + [toks[i + 2], toks[i + 1], toks[i]] + toks[i + 3 :]
         return None
 
     return _first_in_conclusion_or_hyps(p, one)
@@ -291,21 +321,26 @@ _BODY_END = frozenset({")", "]", "}", "+", "-", "=", "≠", "<", ">", "≤", "�
 def shift_sum(p: Parts) -> Parts | None:
     """`∑ i in Finset.Icc 1 n, f i` as `∑ i in Finset.range n, (f (i + 1))` (an untyped index; the body is
     what Mathlib reads at precedence 67: up to a `+`, a relation or the enclosing bracket)."""
+
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i in range(len(toks) - 7):
-            if toks[i][1] == "∑" and toks[i + 1][0] == "ident" and toks[i + 2][1] in ("in", "∈") \
-                    and toks[i + 3][1] == "Finset.Icc" and toks[i + 4][1] == "1":
+            if (
+                toks[i][1] == "∑"
+                and toks[i + 1][0] == "ident"
+                and toks[i + 2][1] in ("in", "∈")
+                and toks[i + 3][1] == "Finset.Icc"
+                and toks[i + 4][1] == "1"
+            ):
                 v = toks[i + 1][1]
                 end = (i + 5) if toks[i + 5][1] not in OPEN else _close(toks, i + 5)
                 if end is None or end + 2 >= len(toks) or toks[end + 1][1] != "," or toks[end + 2][1] == "-":
                     continue
                 k = scope_end(toks, end + 2, _BODY_END)
                 new_body: list[Tok] = []
-                for t in toks[end + 2:k]:
+                for t in toks[end + 2 : k]:
                     new_body += _paren([("ident", v), ("op", "+"), ("num", "1")]) if t == ("ident", v) else [t]
-                hi = toks[i + 5:end + 1]
-                return (toks[:i + 3] + [("ident", "Finset.range")] + hi + [("op", ",")] + _paren(new_body)
-                        + toks[k:])
+                hi = toks[i + 5 : end + 1]
+                return toks[: i + 3] + [("ident", "Finset.range")] + hi + [("op", ",")] + _paren(new_body) + toks[k:]
         return None
 
     out = one(p.conclusion)
@@ -317,9 +352,16 @@ def shift_sum(p: Parts) -> Parts | None:
 
 
 REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
-    "rename": rename, "reorder": reorder, "split_and": split_and, "merge_and": merge_and,
-    "hyp_to_conclusion": hyp_to_conclusion, "swap_sides": swap_sides, "flip_relation": flip_relation,
-    "ne_as_not_eq": ne_as_not_eq, "commute_product": commute_product, "shift_sum": shift_sum,
+    "rename": rename,
+    "reorder": reorder,
+    "split_and": split_and,
+    "merge_and": merge_and,
+    "hyp_to_conclusion": hyp_to_conclusion,
+    "swap_sides": swap_sides,
+    "flip_relation": flip_relation,
+    "ne_as_not_eq": ne_as_not_eq,
+    "commute_product": commute_product,
+    "shift_sum": shift_sum,
 }
 
 
@@ -344,11 +386,12 @@ def _first_in_conclusion_or_hyps(p: Parts, f: Callable[[list[Tok]], list[Tok] | 
 
 def change_literal(p: Parts) -> Parts | None:
     """The last numeral of the conclusion (else of a hypothesis) plus one."""
+
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i in range(len(toks) - 1, -1, -1):
             kind, t = toks[i]
             if kind == "num" and "." not in t and not (i > 0 and toks[i - 1][1] in ("^", "MOD", "ZMOD")):
-                return toks[:i] + [("num", str(int(t) + 1))] + toks[i + 1:]
+                return toks[:i] + [("num", str(int(t) + 1))] + toks[i + 1 :]
         return None
 
     return _first_in_conclusion_or_hyps(p, one)
@@ -360,7 +403,7 @@ def change_relation(p: Parts) -> Parts | None:
     def one(toks: list[Tok]) -> list[Tok] | None:
         for k, t in _depth0(toks):
             if t in swap:
-                return toks[:k] + [("op", swap[t])] + toks[k + 1:]
+                return toks[:k] + [("op", swap[t])] + toks[k + 1 :]
         return None
 
     return _first_in_conclusion_or_hyps(p, one)
@@ -392,8 +435,17 @@ def change_type(p: Parts) -> Parts | None:
 
 def widen_bound(p: Parts) -> Parts | None:
     """`Finset.range n` / `Finset.Icc a b` (and Ico, Set.Icc, ...) with the upper bound plus one."""
-    heads = {"Finset.range", "Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo", "Set.Icc", "Set.Ico",
-             "Set.Ioc", "Set.Ioo"}
+    heads = {
+        "Finset.range",
+        "Finset.Icc",
+        "Finset.Ico",
+        "Finset.Ioc",
+        "Finset.Ioo",
+        "Set.Icc",
+        "Set.Ico",
+        "Set.Ioc",
+        "Set.Ioo",
+    }
 
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i, (_, t) in enumerate(toks):
@@ -404,8 +456,8 @@ def widen_bound(p: Parts) -> Parts | None:
                 if j >= len(toks):
                     return None
                 end = _close(toks, j) if toks[j][1] in OPEN else j
-                hi = toks[j:end + 1]
-                return toks[:j] + _paren(hi + [("op", "+"), ("num", "1")]) + toks[end + 1:]
+                hi = toks[j : end + 1]
+                return toks[:j] + _paren(hi + [("op", "+"), ("num", "1")]) + toks[end + 1 :]
         return None
 
     return _first_in_conclusion_or_hyps(p, one)
@@ -415,15 +467,19 @@ def plus_to_minus(p: Parts) -> Parts | None:
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i, (_, t) in enumerate(toks):
             if t == "+":
-                return toks[:i] + [("op", "-")] + toks[i + 1:]
+                return toks[:i] + [("op", "-")] + toks[i + 1 :]
         return None
 
     return _first_in_conclusion_or_hyps(p, one)
 
 
 MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
-    "change_literal": change_literal, "change_relation": change_relation, "drop_hypothesis": drop_hypothesis,
-    "change_type": change_type, "widen_bound": widen_bound, "plus_to_minus": plus_to_minus,
+    "change_literal": change_literal,
+    "change_relation": change_relation,
+    "drop_hypothesis": drop_hypothesis,
+    "change_type": change_type,
+    "widen_bound": widen_bound,
+    "plus_to_minus": plus_to_minus,
 }
 
 

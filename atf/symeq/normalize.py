@@ -22,7 +22,20 @@ from fractions import Fraction
 from atf.symeq import ir
 from atf.symeq.elaborate import elem_of_set
 from atf.symeq.ir import (
-    App, BOOL, Bind, INT, NAT, Num, Opaque, RAT, REAL, Statement, Term, Tup, Ty, Var,
+    BOOL,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    Bind,
+    Num,
+    Opaque,
+    Statement,
+    Term,
+    Tup,
+    Ty,
+    Var,
 )
 
 MAX_UNROLL = 200
@@ -240,13 +253,16 @@ def _simplify(t: Term, system: str) -> Term:
     if op == "eq":
         a, b = args
         if isinstance(a, App) and a.op == "pair" and isinstance(b, App) and b.op == "pair":
-            return simplify(App("and", tuple(App("eq", (x, y), BOOL) for x, y in zip(a.args, b.args)), BOOL),
-                            system)
-        if isinstance(ir.type_of(a), Tup) and (isinstance(a, App) and a.op == "pair" or isinstance(b, App) and b.op == "pair"):
+            return simplify(App("and", tuple(App("eq", (x, y), BOOL) for x, y in zip(a.args, b.args)), BOOL), system)
+        if isinstance(ir.type_of(a), Tup) and (
+            isinstance(a, App) and a.op == "pair" or isinstance(b, App) and b.op == "pair"
+        ):
             parts = []
             for k, proj in enumerate(("fst", "snd")):
                 ta = ir.type_of(a).items[k]
-                parts.append(App("eq", (simplify(App(proj, (a,), ta), system), simplify(App(proj, (b,), ta), system)), BOOL))
+                parts.append(
+                    App("eq", (simplify(App(proj, (a,), ta), system), simplify(App(proj, (b,), ta), system)), BOOL)
+                )
             return simplify(App("and", tuple(parts), BOOL), system)
         if ir.alpha_key(a) == ir.alpha_key(b):
             return TRUE_B
@@ -295,7 +311,7 @@ def _fold(t: App, v: list[Fraction], system: str) -> Term:
         if op == "inv":
             return _num(0 if v[0] == 0 else 1 / v[0], ty)
         if op == "pow":
-            if _is_int(v[1]) and 0 <= v[1] <= MAX_POW and abs(v[0].numerator) < 10 ** 6:
+            if _is_int(v[1]) and 0 <= v[1] <= MAX_POW and abs(v[0].numerator) < 10**6:
                 r = v[0] ** int(v[1])
                 return _num(r, ty) if _small(r) else t
             return t
@@ -340,7 +356,7 @@ def _fold(t: App, v: list[Fraction], system: str) -> Term:
             return _num(math.factorial(int(v[0])), ty)
         if op == "choose" and all(_is_int(x) and x >= 0 for x in v) and v[0] <= 1000:
             return _num(math.comb(int(v[0]), int(v[1])), ty)
-        if op == "prime" and _is_int(v[0]) and abs(v[0]) < 10 ** 12:
+        if op == "prime" and _is_int(v[0]) and abs(v[0]) < 10**12:
             return _bool(_is_prime(int(v[0])) if (v[0] >= 0 or system == "isabelle") else _is_prime(int(-v[0])))
         if op in ("even", "odd") and _is_int(v[0]):
             return _bool((int(v[0]) % 2 == 0) == (op == "even"))
@@ -431,8 +447,13 @@ def _bounded_domain(s: Bind) -> Term | None:
         return None
     name = s.vars[0][0]
     for c in ir.flatten_and(s.body):
-        if isinstance(c, App) and c.op in ("lt", "le") and isinstance(c.args[0], Var) and c.args[0].name == name \
-                and isinstance(c.args[1], Num):
+        if (
+            isinstance(c, App)
+            and c.op in ("lt", "le")
+            and isinstance(c.args[0], Var)
+            and c.args[0].name == name
+            and isinstance(c.args[1], Num)
+        ):
             return App("ico" if c.op == "lt" else "icc", (Num(Fraction(0), NAT), c.args[1]), ir.SetTy(NAT))
     return None
 
@@ -493,13 +514,21 @@ def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
                     return lhs.name, rhs
     if isinstance(p, Bind) and p.kind == "forall" and isinstance(p.body, App) and p.body.op == "eq":
         for lhs, rhs in (p.body.args, p.body.args[::-1]):
-            if (isinstance(lhs, App) and lhs.op == "call" and isinstance(lhs.args[0], Var)
-                    and lhs.args[0].name in variables):
+            if (
+                isinstance(lhs, App)
+                and lhs.op == "call"
+                and isinstance(lhs.args[0], Var)
+                and lhs.args[0].name in variables
+            ):
                 params = lhs.args[1:]
                 names = [a.name for a in params if isinstance(a, Var)]
                 bound = [n for n, _ in p.vars]
-                if (len(names) == len(params) and sorted(names) == sorted(bound) and len(set(names)) == len(names)
-                        and lhs.args[0].name not in ir.free_vars(rhs)):
+                if (
+                    len(names) == len(params)
+                    and sorted(names) == sorted(bound)
+                    and len(set(names)) == len(names)
+                    and lhs.args[0].name not in ir.free_vars(rhs)
+                ):
                     fty = variables[lhs.args[0].name]
                     vtys = dict(p.vars)
                     lam = Bind("lambda", tuple((n, vtys[n]) for n in names), rhs, None, fty)
@@ -556,4 +585,3 @@ def answer(st: Statement) -> Fraction | None:
     if isinstance(c, App) and c.op == "eq" and isinstance(c.args[1], Num):
         return c.args[1].value
     return None
-

@@ -186,8 +186,12 @@ class SymEqPool:
         # __main__ in the child, which breaks scripts without a `__main__` guard.
         ours, theirs = socket.socketpair()
         code = self.worker_code.format(fd=theirs.fileno(), parent=os.getpid())
-        proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
-                                env={**os.environ, "OMP_NUM_THREADS": "1"})
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "OMP_NUM_THREADS": "1"},
+        )
         theirs.close()
         w = _Worker(proc, Connection(ours.detach()))
         self._all.append(w)
@@ -246,8 +250,9 @@ class SymEqPool:
 
     # ------------------------------------------------------------------------------------------- problems
 
-    def cluster(self, candidates: Sequence[str], language: str, config: SymEqConfig | None = None,
-                lean=None) -> SymEqResult:
+    def cluster(
+        self, candidates: Sequence[str], language: str, config: SymEqConfig | None = None, lean=None
+    ) -> SymEqResult:
         """SymEq classes of one problem's candidates, within `config.problem_budget_s` (plus the time to
         kill a worker). `lean`: an optional `LeanEquivalence`, asked in this process afterwards about the
         pairs Z3 left undecided."""
@@ -310,13 +315,16 @@ class SymEqPool:
                         del runs[conn]
                         if not w.heard:
                             self._reap(w)
-                            raise RuntimeError(f"a SymEq worker exited at start (code {w.proc.returncode}); "
-                                               "its error is on stderr")
+                            raise RuntimeError(
+                                f"a SymEq worker exited at start (code {w.proc.returncode}); its error is on stderr"
+                            )
                         run.seconds += time.monotonic() - run.run_started
                         self._replace(w)
                         log.warning("a SymEq worker died during %s", run.current)
-                        if run.fail_current("the worker died on this step") and \
-                                time.monotonic() < run.started + config.problem_budget_s:
+                        if (
+                            run.fail_current("the worker died on this step")
+                            and time.monotonic() < run.started + config.problem_budget_s
+                        ):
                             dispatch(run)
                         else:
                             yield run.idx, run.result(budget_exhausted=True)
@@ -360,8 +368,16 @@ def lean_pass(result: SymEqResult, candidates: list[str], lean) -> SymEqResult:
     classes = uf.classes()
     size = {x: len(c) for c in classes for x in c}
     k = len(candidates)
-    return SymEqResult(classes, [size[i] / k for i in range(k)], result.statements, result.errors, pairs,
-                       result.seconds, result.vacuous, result.budget_exhausted)
+    return SymEqResult(
+        classes,
+        [size[i] / k for i in range(k)],
+        result.statements,
+        result.errors,
+        pairs,
+        result.seconds,
+        result.vacuous,
+        result.budget_exhausted,
+    )
 
 
 _shared: SymEqPool | None = None

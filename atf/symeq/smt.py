@@ -32,7 +32,7 @@ from typing import Any
 import z3
 
 from atf.symeq import facts, ir
-from atf.symeq.ir import App, BOOL, Bind, COMPLEX, Fun, INT, NAT, Num, Opaque, RAT, REAL, Sort, Term, Tup, Ty, Var
+from atf.symeq.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, App, Bind, Fun, Num, Opaque, Sort, Term, Tup, Ty, Var
 
 MAX_EXPAND_POW = 16
 
@@ -50,7 +50,7 @@ class Translator:
     """Translates terms of one statement pair into one shared Z3 vocabulary."""
 
     system: str
-    free: dict[str, Any] = field(default_factory=dict)      # free variable -> z3 expr / tuple / FuncDecl
+    free: dict[str, Any] = field(default_factory=dict)  # free variable -> z3 expr / tuple / FuncDecl
     free_types: dict[str, Ty] = field(default_factory=dict)
     funcs: dict[str, z3.FuncDeclRef] = field(default_factory=dict)
     sorts: dict[str, z3.SortRef] = field(default_factory=dict)
@@ -96,7 +96,8 @@ class Translator:
             args = [s for a in ty.args for s in self.flat_sorts(a)]
             if isinstance(ty.ret, Tup):
                 self.funcs[key] = tuple(
-                    z3.Function(f"{key}.{k}", *args, s) for k, s in enumerate(self.flat_sorts(ty.ret)))
+                    z3.Function(f"{key}.{k}", *args, s) for k, s in enumerate(self.flat_sorts(ty.ret))
+                )
             else:
                 self.funcs[key] = z3.Function(key, *args, self.sort(ty.ret))
         return self.funcs[key]
@@ -153,6 +154,7 @@ class Translator:
     def cached_prop(self, cache, key: tuple, make_term) -> z3.BoolRef:
         """`prop(make_term())`, translated once per `key` in `cache` (an `equivalence.PairCache`) and merged
         into this translator: the Z3 term with the axioms, variable domains and symbols it brought."""
+
         def translate():
             sub = Translator(self.system)
             expr = sub.prop(make_term())
@@ -224,8 +226,11 @@ class Translator:
         if ty in (NAT, INT) and v.denominator == 1:
             return z3.IntVal(v.numerator)
         if ty in (NAT, INT, REAL, RAT, None):
-            return z3.RealVal(f"{v.numerator}/{v.denominator}") if v.denominator != 1 else (
-                z3.RealVal(v.numerator) if ty not in (NAT, INT) else z3.IntVal(v.numerator))
+            return (
+                z3.RealVal(f"{v.numerator}/{v.denominator}")
+                if v.denominator != 1
+                else (z3.RealVal(v.numerator) if ty not in (NAT, INT) else z3.IntVal(v.numerator))
+            )
         return self.uf(f"num:{v}", (), ty, [], exact=False)
 
     def opaque(self, t: Opaque, env: dict[str, Any]) -> Any:
@@ -341,8 +346,13 @@ class Translator:
         if op == "ite":
             return z3.If(a[0], a[1], a[2])
         src = ir.type_of(t.args[0]) if t.args else None
-        if op == "pow" and isinstance(ty, Sort) and isinstance(t.args[1], Num) and t.args[1].value.denominator == 1 \
-                and 0 <= t.args[1].value <= MAX_EXPAND_POW:
+        if (
+            op == "pow"
+            and isinstance(ty, Sort)
+            and isinstance(t.args[1], Num)
+            and t.args[1].value.denominator == 1
+            and 0 <= t.args[1].value <= MAX_EXPAND_POW
+        ):
             return self.monoid_power(ty, a[0], int(t.args[1].value))
         if ty not in (NAT, INT, REAL, RAT) and op not in ("cast", "dvd", "prime", "even", "odd"):
             return self.uf(f"{op}:{ty}", tuple(ir.type_of(x) or REAL for x in t.args), ty or REAL, a)
@@ -621,8 +631,9 @@ class Verdict:
     exact: bool = True
 
 
-def check_valid(tr: Translator, formula: z3.BoolRef, timeout_ms: int, show_vars: list[str],
-                models: list[z3.ModelRef] | None = None) -> Verdict:
+def check_valid(
+    tr: Translator, formula: z3.BoolRef, timeout_ms: int, show_vars: list[str], models: list[z3.ModelRef] | None = None
+) -> Verdict:
     """Is `formula` valid under the translator's axioms and variable domains?
 
     models: counter-models of earlier queries (of one problem), newest last. Before asking the solver, each

@@ -30,7 +30,9 @@ class SFTScriptArguments:
     eval_files: list[str] = field(default_factory=list, metadata={"help": "trajectory JSONL files to evaluate on"})
     eval_fraction: float = field(default=0.0, metadata={"help": EVAL_FRACTION_HELP})
     chat_template: str | None = field(default=None, metadata={"help": CHAT_TEMPLATE_HELP})
-    max_kept_revisions: int | None = field(default=None, metadata={"help": "keep successes with fewer revisions than this"})
+    max_kept_revisions: int | None = field(
+        default=None, metadata={"help": "keep successes with fewer revisions than this"}
+    )
     retokenize: bool = field(default=False, metadata={"help": "rebuild token views from messages with this tokenizer"})
     merge_lora: bool = field(default=True, metadata={"help": "save the LoRA-merged model for inference"})
 
@@ -49,7 +51,9 @@ class DPOScriptArguments:
     """
 
     pair_files: list[str] = field(default_factory=list, metadata={"help": "preference pairs JSONL files"})
-    eval_pair_files: list[str] = field(default_factory=list, metadata={"help": "preference pairs JSONL files to evaluate on"})
+    eval_pair_files: list[str] = field(
+        default_factory=list, metadata={"help": "preference pairs JSONL files to evaluate on"}
+    )
     eval_fraction: float = field(default=0.0, metadata={"help": EVAL_FRACTION_HELP})
     chat_template: str | None = field(default=None, metadata={"help": CHAT_TEMPLATE_HELP})
     trajectory_files: list[str] = field(default_factory=list, metadata={"help": "trajectory files to build pairs from"})
@@ -80,16 +84,25 @@ class ExpertIterationArguments:
         and the longest sequence it serves.
     """
 
-    problems: list[str] = field(default_factory=lambda: ["minif2f:valid", "proofnet:valid"], metadata={"help": "benchmark:split or JSONL files"})
+    problems: list[str] = field(
+        default_factory=lambda: ["minif2f:valid", "proofnet:valid"], metadata={"help": "benchmark:split or JSONL files"}
+    )
     limit: int | None = field(default=None, metadata={"help": "first N problems of each source"})
-    seed_files: list[str] = field(default_factory=list, metadata={"help": "earlier trajectory files merged into the data"})
+    seed_files: list[str] = field(
+        default_factory=list, metadata={"help": "earlier trajectory files merged into the data"}
+    )
     rounds: int = field(default=1, metadata={"help": "expert-iteration rounds"})
     samples_per_problem: int = field(default=4, metadata={"help": "rollouts per problem per round"})
     max_kept_revisions: int = field(
         default=AgentConfig.max_revisions, metadata={"help": "keep successes with fewer revisions than this"}
     )
-    sampler: str = field(default="hf", metadata={"help": "load the checkpoint for sampling with hf or vllm", "choices": ["hf", "vllm"]})
-    consistency: str = field(default="reference", metadata={"help": "reference (gold statements) or judge", "choices": ["reference", "judge"]})
+    sampler: str = field(
+        default="hf", metadata={"help": "load the checkpoint for sampling with hf or vllm", "choices": ["hf", "vllm"]}
+    )
+    consistency: str = field(
+        default="reference",
+        metadata={"help": "reference (gold statements) or judge", "choices": ["reference", "judge"]},
+    )
     judges: list[str] = field(default_factory=list, metadata={"help": "judge engine specs for consistency=judge"})
     # The agent loop's settings: defaults are AgentConfig's, so sampling here matches `atf formalize`.
     max_revisions: int = field(
@@ -99,13 +112,17 @@ class ExpertIterationArguments:
     max_new_tokens: int = field(
         default=AgentConfig.max_new_tokens, metadata={"help": "agent loop: most tokens per turn"}
     )
-    temperature: float = field(
-        default=AgentConfig.temperature, metadata={"help": "agent loop: sampling temperature"}
-    )
+    temperature: float = field(default=AgentConfig.temperature, metadata={"help": "agent loop: sampling temperature"})
     merge_lora: bool = field(default=True, metadata={"help": "save the LoRA-merged model each round"})
     eval_fraction: float = field(default=0.0, metadata={"help": EVAL_FRACTION_HELP})
     chat_template: str | None = field(default=None, metadata={"help": CHAT_TEMPLATE_HELP})
-    vllm_gpu_memory_utilization: float = field(default=0.3, metadata={"help": "sampler=vllm: GPU memory share per process"})
+    vllm_gpu_memory_utilization: float = field(
+        default=0.3, metadata={"help": "sampler=vllm: GPU memory share per process"}
+    )
     vllm_tensor_parallel_size: int = field(default=1, metadata={"help": "sampler=vllm: GPUs per vLLM engine"})
-    vllm_enable_sleep_mode: bool = field(default=True, metadata={"help": "sampler=vllm: free vLLM's GPU memory while training"})
-    vllm_max_model_length: int | None = field(default=None, metadata={"help": "sampler=vllm: longest sequence (default: the model's)"})
+    vllm_enable_sleep_mode: bool = field(
+        default=True, metadata={"help": "sampler=vllm: free vLLM's GPU memory while training"}
+    )
+    vllm_max_model_length: int | None = field(
+        default=None, metadata={"help": "sampler=vllm: longest sequence (default: the model's)"}
+    )

@@ -11,8 +11,9 @@ including the turn-end token; tool turns and the template tokens between turns a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import torch
 from trl.trainer.dpo_trainer import DataCollatorForPreference
@@ -21,7 +22,11 @@ from atf.agent.tokens import assistant_header_text, encode, turn_end_token
 
 
 def assistant_token_mask(
-    ids: list[int], start: int, header: tuple[int, ...], turn_end: int, is_space: Callable[[int], bool] = lambda i: False
+    ids: list[int],
+    start: int,
+    header: tuple[int, ...],
+    turn_end: int,
+    is_space: Callable[[int], bool] = lambda i: False,
 ) -> list[int]:
     """1 on tokens of assistant turns from `start` on (the completion begins inside an assistant turn).
     header: the header without its trailing whitespace, whose tokens merge differently with what follows in context;
@@ -58,7 +63,7 @@ class ToolMaskedPreferenceCollator(DataCollatorForPreference):
     tokenizer: Any = field(default=None, repr=False)
 
     @classmethod
-    def from_tokenizer(cls, tokenizer: Any, **kwargs: Any) -> "ToolMaskedPreferenceCollator":
+    def from_tokenizer(cls, tokenizer: Any, **kwargs: Any) -> ToolMaskedPreferenceCollator:
         end = turn_end_token(tokenizer)
         if end is None:
             raise ValueError("the chat template closes assistant turns with no special token; cannot find turn ends")
@@ -81,6 +86,8 @@ class ToolMaskedPreferenceCollator(DataCollatorForPreference):
             if 1 not in m:
                 continue
             first = m.index(1)
-            keep[row] = torch.tensor(assistant_token_mask(seq, first, self.assistant_header, self.turn_end_id, self._is_space))
+            keep[row] = torch.tensor(
+                assistant_token_mask(seq, first, self.assistant_header, self.turn_end_id, self._is_space)
+            )
         out["completion_mask"] = comp * keep
         return out

@@ -14,19 +14,23 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
 def check_tensor_parallel(num_processes: int, tp: int) -> None:
     if tp < 1 or num_processes % tp:
-        raise ValueError(f"vllm_tensor_parallel_size ({tp}) must divide the number of processes ({num_processes}) evenly")
+        raise ValueError(
+            f"vllm_tensor_parallel_size ({tp}) must divide the number of processes ({num_processes}) evenly"
+        )
 
 
 def shard(items: Sequence[T], process_index: int, num_processes: int, tp: int = 1) -> list[T]:
-    """This process's contiguous share: groups of `tp` ranks, sizes differing by at most one, nothing lost or doubled."""
+    """This process's contiguous share: groups of `tp` ranks, sizes differing by at most one, nothing lost or
+    doubled."""
     check_tensor_parallel(num_processes, tp)
     groups, group = num_processes // tp, process_index // tp
     base, extra = divmod(len(items), groups)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Callable
+from collections.abc import Callable
 
 Corruption = Callable[[str, random.Random], "str | None"]
 

@@ -19,8 +19,9 @@ import hashlib
 import json
 import logging
 import math
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from atf.agent.tokens import token_view_from_messages
 from atf.agent.trajectory import Trajectory, read_jsonl
@@ -82,7 +83,9 @@ def keep_for_sft(t: Trajectory, max_revisions: int | None = None) -> bool:
     return t.success and not t.tool_errored and (max_revisions is None or t.revisions < max_revisions)
 
 
-def sft_rows(trajectories: Iterable[Trajectory], tokenizer: Any, retokenize: bool = False) -> list[dict[str, list[int]]]:
+def sft_rows(
+    trajectories: Iterable[Trajectory], tokenizer: Any, retokenize: bool = False
+) -> list[dict[str, list[int]]]:
     """`input_ids` + `assistant_masks` per trajectory (see module doc). retokenize: ignore stored ids
     (when they came from another tokenizer)."""
     rows = []
@@ -122,7 +125,12 @@ def dpo_dataset(pairs: Iterable[dict[str, Any]]):
     from datasets import Dataset
 
     rows = [
-        {"prompt": _plain(p["prompt"]), "chosen": _plain(p["chosen"]), "rejected": _plain(p["rejected"]), "tools": _wrapped_tools(p["tools"])}
+        {
+            "prompt": _plain(p["prompt"]),
+            "chosen": _plain(p["chosen"]),
+            "rejected": _plain(p["rejected"]),
+            "tools": _wrapped_tools(p["tools"]),
+        }
         for p in pairs
     ]
     if not rows:

@@ -6,7 +6,8 @@ removed `rpo_alpha`; the "sft" loss is the mean NLL of the chosen completion's t
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from atf.train.collators import ToolMaskedPreferenceCollator
 from atf.train.data import dpo_dataset
@@ -30,7 +31,10 @@ def train_dpo(
     require_eval_data(training_args, eval_pairs)
     tokenizer = training_tokenizer(model_path, chat_template)
     collator = ToolMaskedPreferenceCollator.from_tokenizer(
-        tokenizer, max_length=training_args.max_length, truncation_mode=training_args.truncation_mode, pad_to_multiple_of=training_args.pad_to_multiple_of
+        tokenizer,
+        max_length=training_args.max_length,
+        truncation_mode=training_args.truncation_mode,
+        pad_to_multiple_of=training_args.pad_to_multiple_of,
     )
     trainer = DPOTrainer(
         model=load_model(model_args, model_path),

@@ -17,8 +17,9 @@ from __future__ import annotations
 import copy
 import gc
 import logging
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from atf.agent.loop import AgentConfig, ToolLoop
 from atf.agent.tools import ConsistencyCheckTool, SyntaxCheckTool, Tool
@@ -39,7 +40,11 @@ def training_problems(sources: Sequence[str], limit: int | None = None) -> list[
     out: list[BenchmarkProblem] = []
     for source in sources:
         name, _, split = source.partition(":")
-        problems = load_benchmark(name, split or None) if not Path(source).is_file() and ":" in source else load_problems(source)
+        problems = (
+            load_benchmark(name, split or None)
+            if not Path(source).is_file() and ":" in source
+            else load_problems(source)
+        )
         out.extend(problems[:limit])
     refuse_test_split(out)
     return out
@@ -49,7 +54,9 @@ def make_tools(args: Any, problems: Sequence[BenchmarkProblem], engine: Any) -> 
     if args.consistency == "reference":
         missing = [p.id for p in problems if not p.formal]
         if missing:
-            raise ValueError(f"consistency=reference needs gold statements; {len(missing)} problems have none (e.g. {missing[0]})")
+            raise ValueError(
+                f"consistency=reference needs gold statements; {len(missing)} problems have none (e.g. {missing[0]})"
+            )
         consistency: Tool = ReferenceConsistencyTool({p.informal: p.formal for p in problems})
     else:
         from atf.judge import load_judge
@@ -60,22 +67,47 @@ def make_tools(args: Any, problems: Sequence[BenchmarkProblem], engine: Any) -> 
 
 
 def sample_round(
-    engine: Any, problems: Sequence[BenchmarkProblem], args: Any, out_path: Path, round_index: int, tools: Sequence[Tool] | None = None
+    engine: Any,
+    problems: Sequence[BenchmarkProblem],
+    args: Any,
+    out_path: Path,
+    round_index: int,
+    tools: Sequence[Tool] | None = None,
 ) -> list[Trajectory]:
     """All rollouts of this process's problems for one round, resuming from `out_path`."""
     done = {(t.meta.get("id"), t.meta.get("sample")): t for t in read_jsonl(out_path)} if out_path.exists() else {}
     todo = [(p, j) for p in problems for j in range(args.samples_per_problem) if (p.id, j) not in done]
     if todo:
         config = AgentConfig(
-            max_revisions=args.max_revisions, max_turns=args.max_turns, max_new_tokens=args.max_new_tokens, temperature=args.temperature
+            max_revisions=args.max_revisions,
+            max_turns=args.max_turns,
+            max_new_tokens=args.max_new_tokens,
+            temperature=args.temperature,
         )
         loop = ToolLoop(engine, tools or make_tools(args, problems, engine), config)
-        metas = [{"id": p.id, "benchmark": p.benchmark, "split": p.split, "sample": j, "round": round_index, "reference": p.formal} for p, j in todo]
-        loop.run([p.informal for p, _ in todo], metas, on_done=lambda t: write_jsonl(out_path, [t], append=True), progress=True)
+        metas = [
+            {
+                "id": p.id,
+                "benchmark": p.benchmark,
+                "split": p.split,
+                "sample": j,
+                "round": round_index,
+                "reference": p.formal,
+            }
+            for p, j in todo
+        ]
+        loop.run(
+            [p.informal for p, _ in todo],
+            metas,
+            on_done=lambda t: write_jsonl(out_path, [t], append=True),
+            progress=True,
+        )
     return list(read_jsonl(out_path))
 
 
-def select(samples: Sequence[Trajectory], max_kept_revisions: int, max_revisions: int | None = None) -> list[Trajectory]:
+def select(
+    samples: Sequence[Trajectory], max_kept_revisions: int, max_revisions: int | None = None
+) -> list[Trajectory]:
     """Successes with fewer than `max_kept_revisions` revisions that follow the loop's rules."""
     return [t for t in samples if keep_for_sft(t, max_kept_revisions) and not rule_violations(t, max_revisions)]
 
@@ -96,8 +128,16 @@ def run_expert_iteration(
     problems = training_problems(script_args.problems, script_args.limit)
     tp = script_args.vllm_tensor_parallel_size if script_args.sampler == "vllm" and engine_factory is None else 1
     mine = shard(problems, state.process_index, state.num_processes, tp)
-    samples_file = f"samples.rank{state.process_index}.jsonl" if is_group_leader(state.process_index, tp) else f"tp_copy.rank{state.process_index}.jsonl"
-    data = merge_dedupe([t for t in load_trajectories(script_args.seed_files) if t.success]) if script_args.seed_files else []
+    samples_file = (
+        f"samples.rank{state.process_index}.jsonl"
+        if is_group_leader(state.process_index, tp)
+        else f"tp_copy.rank{state.process_index}.jsonl"
+    )
+    data = (
+        merge_dedupe([t for t in load_trajectories(script_args.seed_files) if t.success])
+        if script_args.seed_files
+        else []
+    )
     sampler = Sampler(script_args, state, engine_factory)
     current = model_path
     for r in range(script_args.rounds):
@@ -118,14 +158,25 @@ def run_expert_iteration(
         if state.is_main_process:
             write_jsonl(rdir / "kept.jsonl", kept)
             write_jsonl(rdir / "train.jsonl", data)
-        print(f"round {r}: {len(samples)} rollouts, {sum(t.success for t in samples)} successes, {len(kept)} kept, {len(data)} to train on")
+        print(
+            f"round {r}: {len(samples)} rollouts, {sum(t.success for t in samples)} successes, {len(kept)} kept, "
+            f"{len(data)} to train on"
+        )
         if not data:
-            raise ValueError("no successful trajectories to train on: give --seed_files with cold-start data (data_gen/synthesize.py)")
+            raise ValueError(
+                "no successful trajectories to train on: give --seed_files with cold-start data "
+                "(data_gen/synthesize.py)"
+            )
         round_args = copy.copy(training_args)
         round_args.output_dir = str(rdir)
         train_sft(
-            current, train_data, round_args, model_args, merge_lora=script_args.merge_lora,
-            eval_trajectories=eval_data, chat_template=script_args.chat_template,
+            current,
+            train_data,
+            round_args,
+            model_args,
+            merge_lora=script_args.merge_lora,
+            eval_trajectories=eval_data,
+            chat_template=script_args.chat_template,
         )
         if state.is_main_process:
             (rdir / ".complete").write_text("ok\n")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,11 @@ def last_complete_checkpoint(output_dir: str | Path) -> str | None:
     if not root.is_dir():
         return None
     steps = sorted(
-        ((int(m.group(1)), p) for p in root.iterdir() if p.is_dir() and (m := re.fullmatch(r"checkpoint-(\d+)", p.name))),
+        (
+            (int(m.group(1)), p)
+            for p in root.iterdir()
+            if p.is_dir() and (m := re.fullmatch(r"checkpoint-(\d+)", p.name))
+        ),
         reverse=True,
     )
     for _, path in steps:
@@ -83,7 +88,9 @@ def resume_checkpoint(value: Any, output_dir: str) -> str | None:
     if not Path(value).is_dir():
         raise FileNotFoundError(f"checkpoint {value} not found")
     if not is_complete_checkpoint(Path(value)):
-        raise ValueError(f"checkpoint {value} is incomplete (no readable trainer_state.json); give an earlier one or auto")
+        raise ValueError(
+            f"checkpoint {value} is incomplete (no readable trainer_state.json); give an earlier one or auto"
+        )
     return str(value)
 
 
@@ -110,7 +117,9 @@ def train_and_save(trainer: Any, tokenizer: Any, training_args: Any, merge_lora:
     finally:
         preemption.restore()
     if preemption.stopped:
-        raise Preempted(f"stopped on SIGUSR1 at step {trainer.state.global_step}; checkpoint saved in {training_args.output_dir}")
+        raise Preempted(
+            f"stopped on SIGUSR1 at step {trainer.state.global_step}; checkpoint saved in {training_args.output_dir}"
+        )
     save_for_inference(trainer, tokenizer, training_args.output_dir, merge_lora)
     return trainer
 
@@ -130,8 +139,8 @@ def push_folder(folder: str | Path, training_args: Any) -> str:
 
 def save_for_inference(trainer: Any, tokenizer: Any, output_dir: str, merge_lora: bool = True) -> str:
     """Save a checkpoint that `hf:<dir>` and vLLM load directly: LoRA adapters are merged (the adapter alone
-    is kept in `<dir>/adapter`). Only the main process writes. Under ZeRO-3 set merge_lora false and merge
-the saved adapter afterwards (partitioned weights cannot be merged in place)."""
+        is kept in `<dir>/adapter`). Only the main process writes. Under ZeRO-3 set merge_lora false and merge
+    the saved adapter afterwards (partitioned weights cannot be merged in place)."""
     out = Path(output_dir)
     model = trainer.model
     if hasattr(model, "merge_and_unload") and merge_lora:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from atf.agent.trajectory import Trajectory
 from atf.train.args import DPOScriptArguments
@@ -40,7 +41,9 @@ def build_pairs(
         worse = [t for t in ts[1:] if better(best, t) and t.messages[2:] != best.messages[2:]]
         for t in list(reversed(worse))[:max_pairs_per_problem]:
             if best.messages[:2] != t.messages[:2]:
-                raise ValueError(f"trajectories of {problem[:60]!r} start from different prompts; pairs need a shared prompt")
+                raise ValueError(
+                    f"trajectories of {problem[:60]!r} start from different prompts; pairs need a shared prompt"
+                )
             pairs.append(
                 {
                     "id": best.meta.get("id", ""),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from atf.agent.trajectory import Trajectory
 from atf.train.data import sft_dataset

@@ -68,7 +68,7 @@ def rewrite(statement: str, rng: random.Random, change_numeral: bool) -> str:
         if nums:
             k = nums[rng.randrange(len(nums))]
             head, tail = out.split("shows", 1)
-            tail = tail[:k.start()] + str(int(k.group(1)) + 1) + tail[k.end():]
+            tail = tail[: k.start()] + str(int(k.group(1)) + 1) + tail[k.end() :]
             out = head + "shows" + tail
     return out
 
@@ -83,8 +83,11 @@ def widen(statements: list[str], k: int, rng: random.Random) -> list[str]:
 def stats(label: str, secs: list[float], late: int) -> None:
     xs = sorted(secs)
     q90 = xs[int(0.9 * (len(xs) - 1))]
-    print(f"{label:30s} n={len(xs):4d}  median {statistics.median(xs):6.3f} s  p90 {q90:6.3f} s  "
-          f"max {xs[-1]:6.2f} s  mean {statistics.fmean(xs):6.3f} s  past budget {late}", flush=True)
+    print(
+        f"{label:30s} n={len(xs):4d}  median {statistics.median(xs):6.3f} s  p90 {q90:6.3f} s  "
+        f"max {xs[-1]:6.2f} s  mean {statistics.fmean(xs):6.3f} s  past budget {late}",
+        flush=True,
+    )
 
 
 def run(pool: SymEqPool, jobs: list[tuple[list[str], str]], config: SymEqConfig) -> tuple[list[float], list[int], int]:
@@ -110,14 +113,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--k", type=int, nargs="+", default=[10, 16], help="candidates per problem (default %(default)s)")
     ap.add_argument("--lean", type=int, default=0, metavar="N", help="also N FormalAlign Lean 4 problems")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (each problem runs in one)")
-    add_seconds(ap, "--timeout-s", SymEqConfig.timeout_ms / 1000, "Z3's own timeout per query",
-                old_ms=("--timeout-ms",))
+    add_seconds(
+        ap, "--timeout-s", SymEqConfig.timeout_ms / 1000, "Z3's own timeout per query", old_ms=("--timeout-ms",)
+    )
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="cProfile the N slowest problems")
     args = ap.parse_args(argv)
     config = SymEqConfig(timeout_ms=round(args.timeout_s * 1000), workers=args.workers)
-    print(f"load average at start {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
-          f"{os.cpu_count()} CPUs; Z3 timeout {config.timeout_ms} ms; step/problem budget "
-          f"{config.step_budget_s:g}/{config.problem_budget_s:g} s; {args.workers} worker(s)", flush=True)
+    print(
+        f"load average at start {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
+        f"{os.cpu_count()} CPUs; Z3 timeout {config.timeout_ms} ms; step/problem budget "
+        f"{config.step_budget_s:g}/{config.problem_budget_s:g} s; {args.workers} worker(s)",
+        flush=True,
+    )
     problems = math400()[: args.limit]
     rng = random.Random(0)
     with SymEqPool(args.workers) as pool:
