@@ -512,10 +512,26 @@ def serve(
     uvicorn.run(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=graceful_s)
 
 
-def add_server_options(p, port: int) -> None:
-    """--host/--port, --api-key and the `ServeLimits` flags, shared by both tool servers."""
+def add_server_options(p, port: int, create_app: Callable[..., Any], items: str) -> None:
+    """--host/--port, --api-key, the `ServeLimits` flags, and batching (--max-batch, --max-wait-s, defaults from
+    the server's `create_app`), shared by both tool servers. items: what a batch holds, for the help text."""
+    from atf.cliargs import add_seconds, default_of
+
     d = ServeLimits()
     g = p.add_argument_group("serving", "Where to listen, who may call, and how much one request may ask.")
+    g.add_argument(
+        "--max-batch",
+        type=int,
+        default=default_of(create_app, "max_batch"),
+        help=f"most {items} checked in one batch (default %(default)s)",
+    )
+    add_seconds(
+        g,
+        "--max-wait-s",
+        default_of(create_app, "max_wait_s"),
+        "how long a request waits for others to batch with",
+        old_ms=("--max-wait-ms",),
+    )
     g.add_argument("--host", default="127.0.0.1", help="address to bind (beyond loopback needs --api-key)")
     g.add_argument("--port", type=int, default=port, help="port to listen on (default %(default)s)")
     g.add_argument(

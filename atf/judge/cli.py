@@ -87,7 +87,7 @@ def _add_checker_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_parser(sub) -> None:
-    from atf.cliargs import add_batch_size, add_input, add_output, add_seconds, default_of
+    from atf.cliargs import add_batch_size, add_input, add_output
     from atf.judge.server import create_app
     from atf.serving import add_server_options
 
@@ -119,20 +119,7 @@ def add_parser(sub) -> None:
         epilog=EPILOG,
         formatter_class=fmt,
     )
-    add_server_options(s, port=8002)
-    s.add_argument(
-        "--max-batch",
-        type=int,
-        default=default_of(create_app, "max_batch"),
-        help="most items checked in one batch (default %(default)s)",
-    )
-    add_seconds(
-        s,
-        "--max-wait-s",
-        default_of(create_app, "max_wait_s"),
-        "how long a request waits for others to batch with",
-        old_ms=("--max-wait-ms",),
-    )
+    add_server_options(s, port=8002, create_app=create_app, items="items")
     _add_checker_args(s)
     s.set_defaults(func=run_serve)
 

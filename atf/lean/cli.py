@@ -119,7 +119,7 @@ def _checker(SyntaxChecker, args):
 
 
 def add_parser(sub) -> None:
-    from atf.cliargs import add_batch_size, add_input, add_output, add_seconds, default_of
+    from atf.cliargs import add_batch_size, add_input, add_output
     from atf.lean.server import create_app
     from atf.serving import add_server_options
 
@@ -164,20 +164,7 @@ def add_parser(sub) -> None:
         epilog="examples:\n  atf serve-syntax --port 8001 --workers 2 --max-memory-mb 24000",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_server_options(s, port=8001)
-    s.add_argument(
-        "--max-batch",
-        type=int,
-        default=default_of(create_app, "max_batch"),
-        help="most statements checked in one batch (default %(default)s)",
-    )
-    add_seconds(
-        s,
-        "--max-wait-s",
-        default_of(create_app, "max_wait_s"),
-        "how long a request waits for company",
-        old_ms=("--max-wait-ms",),
-    )
+    add_server_options(s, port=8001, create_app=create_app, items="statements")
     s.add_argument(
         "--share-commands",
         action="store_true",

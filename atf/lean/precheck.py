@@ -53,6 +53,7 @@ from dataclasses import dataclass, field, fields
 from atf.lean.lexer import CLOSE_TO_OPEN, Problem, Scan, Token, scan
 from atf.lean.statement import (
     COMMAND_STARTS,
+    DECLARATION_KEYWORDS,
     META_KEYWORDS,
     NOTATION_KEYWORDS,
     Command,
@@ -67,33 +68,26 @@ MAX_CHARS = 65_536
 MAX_ERRORS = 20
 MAX_COMMANDS = 1_000  # the benchmarks' statements have at most a few dozen
 
-ALLOWED_COMMANDS = {
-    "import",
-    "open",
-    "namespace",
-    "section",
-    "end",
-    "variable",
-    "universe",
-    "set_option",
-    "attribute",
-    "theorem",
-    "lemma",
-    "example",
-    "def",
-    "abbrev",
-    "instance",
-    "structure",
-    "class",
-    "inductive",
-    "opaque",
-    "irreducible_def",
-    "mutual",
-    "omit",
-    "include",
-    "alias",
-    "deriving",
-} | NOTATION_KEYWORDS
+ALLOWED_COMMANDS = (
+    {
+        "import",
+        "open",
+        "namespace",
+        "section",
+        "end",
+        "variable",
+        "universe",
+        "set_option",
+        "attribute",
+        "mutual",
+        "omit",
+        "include",
+        "alias",
+        "deriving",
+    }
+    | (DECLARATION_KEYWORDS - {"axiom"})  # an axiom would let the statement prove anything
+    | NOTATION_KEYWORDS
+)
 
 ALLOWED_OPTIONS = (
     "maxHeartbeats",
