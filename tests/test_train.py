@@ -487,6 +487,7 @@ def test_expert_iteration_colocates_one_sleeping_vllm_engine_per_process(tok, tm
 def test_multi_cpu_accelerate_config_runs_two_processes(tmp_path):
     """`accelerate launch --config_file configs/accelerate/multi_cpu.yaml` starts 2 CPU processes that form one
     gloo group of world size 2 (TrainingArguments as the recipes build them, use_cpu as configs/tiny set it)."""
+    import socket
     import subprocess
     import sys
 
@@ -498,12 +499,17 @@ def test_multi_cpu_accelerate_config_runs_two_processes(tmp_path):
     )
     accelerate = Path(sys.executable).parent / "accelerate"
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1"}
+    with socket.socket() as s:  # the default port 29500 may be taken by another run on this machine
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
     run = subprocess.run(
         [
             str(accelerate),
             "launch",
             "--config_file",
             "configs/accelerate/multi_cpu.yaml",
+            "--main_process_port",
+            str(port),
             str(probe),
             str(tmp_path / "o"),
         ],
