@@ -330,22 +330,29 @@ def scripted_teacher(problems, tokenizer):
     return ReplayEngine({p.informal: sc for p, sc in zip(problems, scripts)}, tokenizer, name="teacher")
 
 
-def test_teacher_rollouts_keep_only_rule_abiding_successes(tiny_engine):
+def run_scripted_teacher(problems, tok, **kwargs):
+    """The scripted teacher over `problems`, 2 samples each, revision limit 2, the student's tokenizer."""
     from atf.agent.loop import AgentConfig
     from atf.train.synth import teacher_trajectories
 
-    tok = tiny_engine.tokenizer
-    problems = [problem(i) for i in range(7)]
-    written = []
-    kept, stats = teacher_trajectories(
+    return teacher_trajectories(
         problems,
         scripted_teacher(problems, tok),
         tools_for(problems),
         AgentConfig(max_revisions=2),
         k=2,
         tokenizer=tok,
-        on_kept=written.append,
+        **kwargs,
     )
+
+
+def test_teacher_rollouts_keep_only_rule_abiding_successes(tiny_engine):
+    from atf.train.synth import teacher_trajectories
+
+    tok = tiny_engine.tokenizer
+    problems = [problem(i) for i in range(7)]
+    written = []
+    kept, stats = run_scripted_teacher(problems, tok, on_kept=written.append)
     assert stats.kept == {"teacher": 4} and written == kept
     assert stats.dropped == {
         "teacher:broke_rule:consistency_before_syntax_pass": 2,
@@ -368,21 +375,14 @@ def test_teacher_rollouts_keep_only_rule_abiding_successes(tiny_engine):
 
 def test_teacher_rollouts_resume_after_a_kill_without_repeating_or_losing_one(tiny_engine):
     """`skip` leaves out what an earlier run attempted; `on_attempt` reports every rollout, kept or dropped."""
-    from atf.agent.loop import AgentConfig
-    from atf.train.synth import teacher_trajectories
-
     tok = tiny_engine.tokenizer
     problems = [problem(i) for i in range(7)]
 
     def run(skip=()):
         attempts = []
-        kept, _ = teacher_trajectories(
+        kept, _ = run_scripted_teacher(
             problems,
-            scripted_teacher(problems, tok),
-            tools_for(problems),
-            AgentConfig(max_revisions=2),
-            k=2,
-            tokenizer=tok,
+            tok,
             skip=skip,
             on_attempt=lambda meta, reason: attempts.append(((meta["id"], meta["sample"]), reason)),
         )

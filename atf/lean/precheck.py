@@ -56,6 +56,7 @@ from atf.lean.statement import (
     DECLARATION_KEYWORDS,
     META_KEYWORDS,
     NOTATION_KEYWORDS,
+    OTHER_COMMANDS,
     Command,
     LeanStatement,
     StatementParseError,
@@ -69,22 +70,7 @@ MAX_ERRORS = 20
 MAX_COMMANDS = 1_000  # the benchmarks' statements have at most a few dozen
 
 ALLOWED_COMMANDS = (
-    {
-        "import",
-        "open",
-        "namespace",
-        "section",
-        "end",
-        "variable",
-        "universe",
-        "set_option",
-        "attribute",
-        "mutual",
-        "omit",
-        "include",
-        "alias",
-        "deriving",
-    }
+    (OTHER_COMMANDS - {"prelude", "export"})  # both are denied below, with their reasons
     | (DECLARATION_KEYWORDS - {"axiom"})  # an axiom would let the statement prove anything
     | NOTATION_KEYWORDS
 )

@@ -308,27 +308,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
         if kind == "ws":
             continue
         if kind == "ident":
-            if tok in (
-                "fun",
-                "λ",
-                "if",
-                "then",
-                "else",
-                "let",
-                "in",
-                "True",
-                "False",
-                "Type",
-                "Sort",
-                "at",
-                "with",
-                "match",
-                "by",
-                "have",
-                "show",
-                "from",
-                "do",
-            ):
+            if tok in KEYWORDS:
                 out.append(("op", tok))
             else:
                 out.append(("ident", tok))
