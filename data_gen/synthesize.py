@@ -132,9 +132,10 @@ def resume_state(out: Path, progress_path: Path) -> tuple[set[tuple[str, int]], 
     attempted = {(r["id"], r["sample"]) for r in records if "sample" in r}
     attempted |= {(t.meta["id"], t.meta["sample"]) for t in teacher}  # written, then killed before its record
     if not plans_done and len(teacher) < len(previous):
-        with jsonl.JsonlWriter(out.with_name(out.name + ".tmp"), append=False) as tmp:
-            tmp.write_all(t.to_dict() for t in teacher)
-        os.replace(out.with_name(out.name + ".tmp"), out)
+        tmp = out.with_name(out.name + ".tmp")
+        with jsonl.JsonlWriter(tmp, append=False) as sink:
+            sink.write_all(t.to_dict() for t in teacher)
+        os.replace(tmp, out)
     print(
         f"resuming {out}: {len(teacher)} teacher trajectories kept, {len(attempted)} rollouts attempted, "
         f"plans {'done' if plans_done else 'to do'}",
