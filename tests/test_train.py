@@ -3,6 +3,7 @@ YAML + flags, resume from checkpoint."""
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -495,7 +496,9 @@ def test_multi_cpu_accelerate_config_runs_two_processes(tmp_path):
     probe.write_text(
         "import sys\nimport torch.distributed as dist\nfrom transformers import TrainingArguments\n"
         "a = TrainingArguments(output_dir=sys.argv[1], use_cpu=True, report_to='none')\n"
-        "print(f'rank {a.process_index} world {a.world_size} backend {dist.get_backend()}', flush=True)\n"
+        # one write per rank (print writes the text and its newline apart, so two ranks' lines could interleave)
+        "sys.stdout.write(f'rank {a.process_index} world {a.world_size} backend {dist.get_backend()}\\n')\n"
+        "sys.stdout.flush()\n"
     )
     accelerate = Path(sys.executable).parent / "accelerate"
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1"}
@@ -520,7 +523,7 @@ def test_multi_cpu_accelerate_config_runs_two_processes(tmp_path):
         timeout=600,
     )
     assert run.returncode == 0, run.stderr[-3000:]
-    lines = sorted(line for line in run.stdout.splitlines() if line.startswith("rank "))
+    lines = sorted(re.findall(r"rank \d+ world \d+ backend \w+", run.stdout))
     assert lines == ["rank 0 world 2 backend gloo", "rank 1 world 2 backend gloo"]
 
 
