@@ -401,7 +401,7 @@ def score_isa_sets(
     from atf.symeq.equivalence import VERSION
 
     config = config or SymEqConfig()
-    tag = f"t{config.timeout_ms}_v{VERSION}"
+    tag = f"t{config.timeout_ms}_b{config.solver_budget_s:g}_v{VERSION}"
     suffix = f".first{limit}" if limit else ""
     loaders = {
         "math_train": lambda: load_math("train"),
