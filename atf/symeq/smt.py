@@ -271,11 +271,9 @@ class Translator:
             body = self.term(t.body, inner)
         finally:
             sides = self._sides.pop()
-        bound_ids = {c.get_id() for c in consts}
-        local = [s for s in sides if _mentions(s, bound_ids)]
+        local = []
         for s in sides:
-            if not _mentions(s, bound_ids):
-                self.side(s)
+            (local.append if _mentions(s, consts) else self.side)(s)
         if t.kind == "forall":
             return z3.ForAll(consts, z3.Implies(z3.And(*guards, *local), body)) if consts else body
         if t.kind == "exists":
@@ -573,24 +571,12 @@ def _flat(v: Any) -> list[Any]:
     return [v]
 
 
-def _mentions(e: z3.ExprRef, ids: set[int]) -> bool:
-    if not ids:
+def _mentions(e: z3.ExprRef, consts: list[Any]) -> bool:
+    """Whether e contains one of the constants. Z3 shares equal terms (hash-consing), so a substitution that
+    replaces nothing returns the very same term: one call into Z3 instead of a walk over e in Python."""
+    if not consts:
         return False
-    seen: set[int] = set()
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        i = x.get_id()
-        if i in seen:
-            continue
-        seen.add(i)
-        if i in ids:
-            return True
-        if z3.is_quantifier(x):
-            stack.append(x.body())
-        else:
-            stack.extend(x.children())
-    return False
+    return z3.substitute(e, *[(c, z3.FreshConst(c.sort())) for c in consts]).get_id() != e.get_id()
 
 
 def _arith(x: Any) -> bool:
