@@ -203,4 +203,6 @@ def test_whole_statements_agreeing_only_because_both_fail_everywhere_do_not_merg
     sb = _rename_statement(sb, mapping)
     only_a = [n for n in sa.variables if n not in matching.values()]
     only_b = [mapping[n] for n in mapping if n not in matching]
-    assert not _whole_statements_agree(Translator("lean"), sa, sb, only_a, only_b, 1000, PairCache(), (0, 1))
+    renamed = (1, tuple(sorted((k, v) for k, v in mapping.items() if k != v)))
+    keys = ((0, ()), renamed)  # candidate 0 as read, candidate 1 renamed into its names
+    assert not _whole_statements_agree(Translator("lean"), sa, sb, only_a, only_b, 1000, PairCache(), keys)

@@ -268,7 +268,7 @@ def _check_aligned(
         if v.status != "valid":
             # a hypothesis moved into the conclusion changes the number of premises: only then compare whole
             if len(a.premises) != len(b.premises) and _whole_statements_agree(
-                tr, a, b, only_a, only_b, timeout_ms, cache, (i, bkey[0])
+                tr, a, b, only_a, only_b, timeout_ms, cache, (akey, bkey)
             ):
                 return PairResult(i, j, "equivalent", "z3", dict(matching))
             return _failure(v, "premises", i, j, matching)
@@ -287,11 +287,11 @@ def _whole_statements_agree(
     only_b: list[str],
     timeout_ms: int,
     cache: PairCache,
-    idx: tuple[int, int],
+    keys: tuple[tuple, tuple],
 ) -> bool:
     """(∀ Y_A. P_A → C_A) ↔ (∀ Y_B. P_B → C_B) for all aligned variables: the statements agree although
     their premises differ (`(h : P) : False` and `: ¬ P`, a hypothesis written into the conclusion).
-    idx: the candidates' indices, which key their refutability in `cache`.
+    keys: the two statements' cache keys (candidate index, renaming); the index keys their refutability.
 
     Two statements that hold for all aligned values agree trivially, and so do two that fail for all of them
     (two false closed statements, say): with different premises that is not the same meaning. So the agreement
@@ -305,20 +305,22 @@ def _whole_statements_agree(
 
     if any(isinstance(st.variables.get(n), ir.Fun) for st, ns in ((a, only_a), (b, only_b)) for n in ns):
         return False  # a function variable cannot be quantified in first-order logic
+    idx = (keys[0][0], keys[1][0])
     # Refutable for some aligned values iff P → C is refutable (renaming keeps it): decided once per candidate.
-    if any(_refutable(st, cache, n, timeout_ms).status != "invalid" for st, n in zip((a, b), idx)):
+    if any(_refutable(st, cache, key, timeout_ms).status != "invalid" for st, key in zip((a, b), keys)):
         return False
     try:
-        fa, fb = tr.prop(closed(a, only_a)), tr.prop(closed(b, only_b))
+        fa = tr.cached_prop(cache, ("closed", *keys[0], tuple(only_a)), lambda: closed(a, only_a))
+        fb = tr.cached_prop(cache, ("closed", *keys[1], tuple(only_b)), lambda: closed(b, only_b))
     except (Untranslatable, RecursionError):
         return False
     import z3
 
     # A counter-model that relies on an uninterpreted function may be spurious; the other statement's side
     # conditions may rule it out: then ask again, as one problem in the shared vocabulary.
-    for st, f, n in ((a, fa, idx[0]), (b, fb, idx[1])):
+    for st, f, key in ((a, fa, keys[0]), (b, fb, keys[1])):
         if (
-            not _refutable(st, cache, n, timeout_ms).exact
+            not _refutable(st, cache, key, timeout_ms).exact
             and _timed(cache, tr, f, min(timeout_ms, 200), idx).status != "invalid"
         ):
             return False
@@ -327,18 +329,22 @@ def _whole_statements_agree(
     return _timed(cache, tr, z3.Not(fa), min(timeout_ms, 200), idx).status == "invalid"  # it holds somewhere
 
 
-def _refutable(st: Statement, cache: PairCache, idx: int, timeout_ms: int) -> Verdict:
-    """Whether candidate `idx`'s premises ⟹ conclusion has a counter-model, on its own (cached per problem)."""
+def _refutable(st: Statement, cache: PairCache, key: tuple, timeout_ms: int) -> Verdict:
+    """Whether st's premises ⟹ conclusion has a counter-model, on its own; st is the candidate key[0] under the
+    renaming key[1:], and the verdict, which no renaming changes, is cached per candidate."""
 
     def decide() -> Verdict:
+        import z3
+
         tr = Translator(st.system)
         try:
-            formula = tr.prop(App("implies", (ir.conj(st.premises), st.conclusion), ir.BOOL))
+            prem = tr.cached_prop(cache, ("prem", *key), lambda: ir.conj(st.premises))
+            concl = tr.cached_prop(cache, ("concl", *key), lambda: st.conclusion)
         except (Untranslatable, RecursionError) as err:
             return Verdict("unknown", reason=str(err))
-        return _timed(cache, tr, formula, min(timeout_ms, 200), (idx,))
+        return _timed(cache, tr, z3.Implies(prem, concl), min(timeout_ms, 200), (key[0],))
 
-    return cache.get(("refutable", idx, cache.first_pass), decide)
+    return cache.get(("refutable", key[0], cache.first_pass), decide)
 
 
 def _timed(
@@ -693,7 +699,8 @@ class SymEq:
         timeout_ms = min(self.timeout_ms, 150)  # a contradiction among premises is usually found at once
         tr = Translator(st.system)
         try:
-            prem = tr.prop(ir.conj(st.premises))
+            conj = ir.conj(st.premises)
+            prem = tr.prop(conj) if cache is None else tr.cached_prop(cache, ("prem", idx, ()), lambda: conj)
             models = cache.models if cache is not None else None  # a point that satisfies them says no at once
             status = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [], models).status
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
