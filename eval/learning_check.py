@@ -42,6 +42,7 @@ from atf.data.benchmarks import BenchmarkProblem, load_benchmark
 from atf.train.reference import ReferenceConsistencyTool
 
 TRAIN_SOURCES = ("minif2f", "proofnet")
+REPETITION_PENALTY = 1.0  # TODO: chosen on the valid probe
 
 
 @dataclass
@@ -77,11 +78,11 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def eval_problems(limit: int) -> list[BenchmarkProblem]:
-    """Every k-th miniF2F test problem, so the sample spans the set's subjects (it is ordered by source)."""
-    test = load_benchmark("minif2f", "test")
-    step = max(1, len(test) // limit)
-    return test[::step][:limit]
+def eval_problems(limit: int, split: str = "test") -> list[BenchmarkProblem]:
+    """Every k-th miniF2F problem of `split`, so the sample spans the set's subjects (it is ordered by source)."""
+    problems = load_benchmark("minif2f", split)
+    step = max(1, len(problems) // limit)
+    return problems[::step][:limit]
 
 
 def rollouts(
@@ -95,12 +96,17 @@ def rollouts(
     return measure(trajs, time.time() - start), trajs
 
 
-def cold_start(tokenizer: Any, limit: int | None, plans: Sequence[str], seed: int) -> tuple[list[Trajectory], str]:
+def cold_start(
+    tokenizer: Any, limit: int | None, plans: Sequence[str], seed: int, held_out: Sequence[BenchmarkProblem] = ()
+) -> tuple[list[Trajectory], str]:
     from atf.data.decontaminate import decontaminate, summary
     from atf.train.synth import synthesize
     from atf.train.synth_report import report
 
-    problems = [p for name in TRAIN_SOURCES for p in load_benchmark(name, "valid")[:limit]]
+    skip = {(p.benchmark, p.id) for p in held_out}
+    problems = [
+        p for name in TRAIN_SOURCES for p in load_benchmark(name, "valid")[:limit] if (p.benchmark, p.id) not in skip
+    ]
     kept, dropped = decontaminate(problems)
     tools = [SyntaxCheckTool(), ReferenceConsistencyTool({p.informal: p.formal for p in kept})]
     trajs, stats = synthesize(kept, tokenizer, tools, plans, AgentConfig(mode="tokens"), seed)
@@ -200,6 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--train-limit", type=int, default=None, help="first N valid problems of each training benchmark")
     p.add_argument("--eval-limit", type=int, default=12, help="miniF2F test problems measured before and after")
     p.add_argument(
+        "--eval-split",
+        choices=["test", "valid"],
+        default="test",
+        help="valid: a probe for choosing sampling settings without touching test; the --eval-limit miniF2F valid "
+        "problems measured are then held out of training (default %(default)s)",
+    )
+    p.add_argument(
         "--plans",
         nargs="+",
         default=["direct", "fix_syntax"],
@@ -242,6 +255,13 @@ def build_parser() -> argparse.ArgumentParser:
         "greedy decoding of the trained model loops",
     )
     p.add_argument(
+        "--repetition-penalty",
+        type=float,
+        default=REPETITION_PENALTY,
+        help="repetition penalty when measuring, before and after (default %(default)s; 1 is off, see "
+        "atf.llm.SamplingParams). Chosen on a miniF2F VALID probe, see the module doc",
+    )
+    p.add_argument(
         "--model", default="smollm2", help="model to fine-tune: smollm2 (the shipped one) or a checkpoint folder"
     )
     p.add_argument(
@@ -272,16 +292,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at start: {load()} on {os.cpu_count()} CPUs", flush=True)
     model_path = resolve_model_path(args.model)
     tokenizer = training_tokenizer(model_path)
-    problems = eval_problems(args.eval_limit)
+    problems = eval_problems(args.eval_limit, args.eval_split)
     config = AgentConfig(
         max_new_tokens=args.max_new_tokens,
         max_turns=args.max_turns,
         temperature=args.temperature,
+        repetition_penalty=args.repetition_penalty,
         seed=args.seed,
         mode="tokens",
     )
 
-    trajs, synth_summary = cold_start(tokenizer, args.train_limit, args.plans, args.seed)
+    held_out = problems if args.eval_split == "valid" else ()
+    trajs, synth_summary = cold_start(tokenizer, args.train_limit, args.plans, args.seed, held_out)
     print(synth_summary, flush=True)
     write_jsonl(args.output / "cold_start.jsonl", trajs)
 
@@ -315,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results = {
         "args": {k: str(v) for k, v in vars(args).items()},
-        "eval": f"minif2f test, {len(problems)} problems",
+        "eval": f"minif2f {args.eval_split}, {len(problems)} problems",
         "train": f"{', '.join(TRAIN_SOURCES)} valid, {len(trajs)} successful trajectories",
         "before": asdict(before),
         "after": asdict(after),

@@ -18,7 +18,15 @@ EPILOG = """examples:
   atf formalize --benchmark minif2f --split valid --limit 20 -o runs/minif2f_valid.jsonl   # resumable
 """
 
-LOOP_FLAGS = ["max_revisions", "max_turns", "max_new_tokens", "max_total_tokens", "temperature", "seed"]
+LOOP_FLAGS = [
+    "max_revisions",
+    "max_turns",
+    "max_new_tokens",
+    "max_total_tokens",
+    "temperature",
+    "repetition_penalty",
+    "seed",
+]
 
 
 def add_parser(sub) -> None:

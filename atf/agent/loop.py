@@ -53,6 +53,8 @@ class AgentConfig:
     max_new_tokens: most tokens the model may write in one assistant turn.
     temperature: sampling temperature of every turn (0 = greedy).
     top_p: nucleus sampling mass of every turn.
+    repetition_penalty: > 1 penalises tokens already in the conversation, against loops (1 = off; see
+        atf.llm.SamplingParams; OpenAI's own API does not accept a value other than 1, vLLM servers do).
     seed: makes sampling repeatable where the engine allows it.
     max_calls_per_turn: tool calls read from one assistant turn; further ones get an error message.
     stop_after_tool_call: end a turn at `</tool_call>` so the model cannot invent the tool's answer
@@ -70,6 +72,7 @@ class AgentConfig:
     # successes are trained on is the one that is evaluated.
     temperature: float = SamplingParams.temperature
     top_p: float = SamplingParams.top_p
+    repetition_penalty: float = SamplingParams.repetition_penalty
     seed: int | None = None
     max_calls_per_turn: int = 4
     stop_after_tool_call: bool = True
@@ -93,6 +96,7 @@ class AgentConfig:
             n=1,
             stop=stop,
             seed=self.seed,
+            repetition_penalty=self.repetition_penalty,
         )
 
 

@@ -8,8 +8,8 @@
     vllm:<path-or-name>              vLLM offline (needs the [serve] extra and a GPU)
     openai:<base_url>#<model>        an OpenAI-compatible server, e.g. openai:http://[::1]:8000/v1#atf
 
-Options: the sampling keys (max_new_tokens, temperature, top_p, seed) override every call's settings;
-the others go to the engine's constructor (batch_size; concurrency, timeout, api_key; vLLM's
+Options: the sampling keys (max_new_tokens, temperature, top_p, seed, repetition_penalty) override every call's
+settings; the others go to the engine's constructor (batch_size; concurrency, timeout, api_key; vLLM's
 tensor_parallel_size, ...). `smollm2::max_new_tokens=8,batch_size=4`.
 """
 
@@ -43,7 +43,13 @@ __all__ = [
 
 ENGINE_SPECS = "smollm2 | tiny | hf:<path> | vllm:<path> | openai:<base_url>#<model>, each [::key=value,...]"
 DEFAULT_ENGINE = "smollm2"
-SAMPLING_OPTIONS: dict[str, type] = {"max_new_tokens": int, "temperature": float, "top_p": float, "seed": int}
+SAMPLING_OPTIONS: dict[str, type] = {
+    "max_new_tokens": int,
+    "temperature": float,
+    "top_p": float,
+    "seed": int,
+    "repetition_penalty": float,
+}
 
 
 def _engine_class(kind: str) -> type:

@@ -27,6 +27,10 @@ class SamplingParams:
     n: completions per prompt.
     stop: strings that end a completion (kept in the output).
     seed: makes sampling repeatable where the engine allows it.
+    repetition_penalty: > 1 makes every token already in the prompt or the completion so far less likely (its
+        logit divided by the penalty when positive, multiplied when negative: the CTRL penalty that transformers'
+        generate and vLLM apply); 1 is off. Against the loops a small model falls into (one line repeated until
+        max_new_tokens). HTTP engines send it only when it is not 1: vLLM servers accept it, OpenAI's API does not.
     """
 
     max_new_tokens: int = 512
@@ -35,6 +39,7 @@ class SamplingParams:
     n: int = 1
     stop: tuple[str, ...] = ()
     seed: int | None = None
+    repetition_penalty: float = 1.0
 
     def __post_init__(self) -> None:
         if self.max_new_tokens < 1:
@@ -45,6 +50,8 @@ class SamplingParams:
             raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
         if self.n < 1:
             raise ValueError(f"n must be >= 1, got {self.n}")
+        if self.repetition_penalty <= 0:
+            raise ValueError(f"repetition_penalty must be > 0 (1 is off), got {self.repetition_penalty}")
 
 
 @dataclass

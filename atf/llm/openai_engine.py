@@ -112,6 +112,9 @@ class OpenAIEngine:
             body["stop"] = list(params.stop)
         if params.seed is not None:
             body["seed"] = params.seed
+        if params.repetition_penalty != SamplingParams.repetition_penalty:
+            # An extra field vLLM's server reads; OpenAI's API rejects unknown fields, so it goes only when set.
+            body["repetition_penalty"] = params.repetition_penalty
         return body
 
     def _ids(self, text: str) -> list[int] | None:

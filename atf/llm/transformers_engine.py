@@ -77,6 +77,7 @@ class TransformersEngine(TokenEngine):
                 max_new_tokens=params.max_new_tokens,
                 num_return_sequences=params.n,
                 pad_token_id=pad,
+                repetition_penalty=params.repetition_penalty,  # prompt and output, left padding excluded
             )
             if params.temperature > 0:
                 kwargs.update(do_sample=True, temperature=params.temperature, top_p=params.top_p, top_k=0)

@@ -51,6 +51,7 @@ class VLLMEngine(TokenEngine):
             stop=list(params.stop) or None,
             include_stop_str_in_output=True,
             seed=params.seed,
+            repetition_penalty=params.repetition_penalty,
         )
 
     def generate(self, prompts: Sequence[list[int]], params: SamplingParams) -> list[list[Completion]]:
