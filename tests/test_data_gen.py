@@ -780,3 +780,15 @@ def test_synthesize_script_runs_a_teacher_engine_spec(data_dir, tmp_path, capsys
     err = capsys.readouterr().err
     assert "mix (kept): none" in err and re.search(r"rejected: teacher:not_passed:(length|no_tool_call) \d", err)
     assert out.read_text() == ""
+
+
+def test_learning_check_valid_probe_holds_its_problems_out_of_training(data_dir, tiny_engine):
+    """--eval-split valid measures miniF2F valid problems: none of them may be in the training data."""
+    mod = load_learning_check()
+    probe = mod.eval_problems(1, "valid")
+    assert [p.split for p in probe] == ["valid"] and probe[0].benchmark == "minif2f"
+    trained, _ = mod.cold_start(tiny_engine.tokenizer, 2, ["direct"], 0)
+    ids = {t.meta["id"] for t in trained}
+    assert probe[0].id in ids  # the first valid problem is trained on unless held out
+    held, _ = mod.cold_start(tiny_engine.tokenizer, 2, ["direct"], 0, held_out=probe)
+    assert {t.meta["id"] for t in held} == ids - {probe[0].id}
