@@ -74,6 +74,11 @@ def measure(trajs: Sequence[Trajectory], seconds: float) -> Measure:
     )
 
 
+def length_share(m: Measure) -> float:
+    """Share of rollouts whose last turn ran out of tokens: where a repetition loop ends."""
+    return m.stop_reasons.get("length", 0) / (m.rollouts or 1)
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -353,6 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     ):
         print(f"{label:24}{getattr(before, key):>10.0%}{getattr(after, key):>10.0%}")
     print(f"{'mean revisions':24}{before.mean_revisions:>10.2f}{after.mean_revisions:>10.2f}")
+    print(f"{'ended at token limit':24}{length_share(before):>10.0%}{length_share(after):>10.0%}")
     print(f"target well-formed >= 50%: {'met' if after.well_formed_call >= 0.5 else 'NOT met'}")
     return 0
 

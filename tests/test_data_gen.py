@@ -689,6 +689,7 @@ def test_learning_check_measures_what_the_issue_asks():
     m = mod.measure(trajs, 1.0)
     assert (m.tool_call_block, m.well_formed_call, m.precheck_pass, m.mean_revisions) == (0.25, 0.5, 0.25, 0.75)
     assert m.stop_reasons == {"no_tool_call": 2, "turn_limit": 1, "length": 1}
+    assert mod.length_share(m) == 0.25  # the rollouts a repetition loop ends
 
 
 def test_learning_check_trains_only_the_top_blocks(tiny_engine):
