@@ -43,6 +43,7 @@ from atf.train.reference import ReferenceConsistencyTool
 
 TRAIN_SOURCES = ("minif2f", "proofnet")
 REPETITION_PENALTY = 1.0  # TODO: chosen on the valid probe
+FREQUENCY_PENALTY = 0.0
 
 
 @dataclass
@@ -267,6 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
         "atf.llm.SamplingParams). Chosen on a miniF2F VALID probe, see the module doc",
     )
     p.add_argument(
+        "--frequency-penalty",
+        type=float,
+        default=FREQUENCY_PENALTY,
+        help="frequency penalty when measuring, before and after (default %(default)s; 0 is off, see "
+        "atf.llm.SamplingParams). Chosen on a miniF2F VALID probe, see the module doc",
+    )
+    p.add_argument(
         "--model", default="smollm2", help="model to fine-tune: smollm2 (the shipped one) or a checkpoint folder"
     )
     p.add_argument(
@@ -303,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         max_turns=args.max_turns,
         temperature=args.temperature,
         repetition_penalty=args.repetition_penalty,
+        frequency_penalty=args.frequency_penalty,
         seed=args.seed,
         mode="tokens",
     )

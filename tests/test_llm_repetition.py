@@ -1,4 +1,5 @@
-"""The repetition penalty: one default (SamplingParams), one meaning in every engine, sent over HTTP only when set."""
+"""Repetition guards (repetition_penalty, frequency_penalty): one default each (SamplingParams), one meaning in every
+engine, sent over HTTP only when set."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ def test_default_is_off_and_bad_values_are_refused():
     for bad in (0.0, -1.0):
         with pytest.raises(ValueError, match="repetition_penalty"):
             SamplingParams(repetition_penalty=bad)
+    assert SamplingParams().frequency_penalty == 0.0 == AgentConfig().sampling(True).frequency_penalty
+    assert AgentConfig(frequency_penalty=0.3).sampling(True).frequency_penalty == 0.3
+    with pytest.raises(ValueError, match="frequency_penalty"):
+        SamplingParams(frequency_penalty=2.5)
 
 
 def recording_server(seen: list) -> httpx.MockTransport:
@@ -41,10 +46,12 @@ def test_http_body_carries_the_penalty_only_when_set():
     eng.chat(conv, SamplingParams())
     eng.generate([[1, 2]], SamplingParams(temperature=0))
     assert all("repetition_penalty" not in body for body in seen)  # OpenAI's own API refuses unknown fields
+    assert all("frequency_penalty" not in body for body in seen)
     seen.clear()
     eng.chat(conv, SamplingParams(repetition_penalty=1.2))
-    eng.generate([[1, 2]], SamplingParams(repetition_penalty=0.9))
+    eng.generate([[1, 2]], SamplingParams(repetition_penalty=0.9, frequency_penalty=0.4))
     assert [body["repetition_penalty"] for body in seen] == [1.2, 0.9]
+    assert [body.get("frequency_penalty") for body in seen] == [None, 0.4]
 
 
 def test_engine_spec_option_sets_the_penalty_of_every_call():
@@ -98,6 +105,28 @@ def test_transformers_engine_counts_each_rows_own_prompt(fixed_logits_engine):
     assert first[0][0].token_ids == [b] and first[1][0].token_ids == [a]
 
 
+def test_frequency_penalty_counts_occurrences_in_the_completion_only(fixed_logits_engine):
+    eng, tok, a, b = fixed_logits_engine
+    prompt = tok.encode("Say", add_special_tokens=False) + [a, a, a]
+    params = SamplingParams(max_new_tokens=4, temperature=0, frequency_penalty=0.06)
+    # x's 2.0 stays above y's 1.9 after one x (1.94), not after two (1.88); then 1.88 > 1.84: x again
+    assert eng.generate([prompt], params)[0][0].token_ids == [a, a, b, a]  # the x's of the prompt cost nothing
+
+
+def test_frequency_penalty_comes_before_temperature_and_top_p():
+    """vLLM's order: penalised logits are divided by the temperature, then top-p cuts (generate alone would run its
+    own warpers first)."""
+    from atf.llm.transformers_engine import sampling_processors
+
+    kwargs = sampling_processors(SamplingParams(temperature=0.5, top_p=0.5, frequency_penalty=1.0), 2)
+    assert kwargs["temperature"] == 1.0 and kwargs["top_p"] == 1.0  # generate's own warpers are off
+    ids = torch.tensor([[7, 7, 0, 0, 1]])  # a 2-token prompt (7 7); generated: 0 twice, 1 once
+    scores = torch.tensor([[3.0, 1.0, 0.0, 2.0]])
+    out = kwargs["logits_processor"](ids, scores.clone())
+    # penalised: 1.0, 0.0, 0.0, 2.0; / 0.5: 2.0, 0.0, 0.0, 4.0; top-p 0.5 keeps only token 3 (p = 0.84)
+    assert out[0, 3] == 4.0 and torch.isinf(out[0, :3]).all()
+
+
 def test_vllm_engine_passes_the_penalty_to_vllm(monkeypatch, tiny_engine):
     """vllm is not installed here: a stand-in module records the SamplingParams the engine builds."""
     built: list[dict] = []
@@ -116,9 +145,9 @@ def test_vllm_engine_passes_the_penalty_to_vllm(monkeypatch, tiny_engine):
     from atf.llm.vllm_engine import VLLMEngine
 
     eng = VLLMEngine("/m")
-    eng._params(SamplingParams(repetition_penalty=1.1))
+    eng._params(SamplingParams(repetition_penalty=1.1, frequency_penalty=0.2))
     eng._params(SamplingParams())
-    assert [kw["repetition_penalty"] for kw in built] == [1.1, 1.0]
+    assert [(kw["repetition_penalty"], kw["frequency_penalty"]) for kw in built] == [(1.1, 0.2), (1.0, 0.0)]
 
 
 def test_formalize_cli_exposes_the_penalty_with_the_dataclass_default():

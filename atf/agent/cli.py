@@ -25,6 +25,7 @@ LOOP_FLAGS = [
     "max_total_tokens",
     "temperature",
     "repetition_penalty",
+    "frequency_penalty",
     "seed",
 ]
 

@@ -55,6 +55,8 @@ class AgentConfig:
     top_p: nucleus sampling mass of every turn.
     repetition_penalty: > 1 penalises tokens already in the conversation, against loops (1 = off; see
         atf.llm.SamplingParams; OpenAI's own API does not accept a value other than 1, vLLM servers do).
+    frequency_penalty: > 0 lowers a token's logit by this much per earlier occurrence in the same turn, against
+        loops, without penalising what the prompt shows (0 = off; see atf.llm.SamplingParams).
     seed: makes sampling repeatable where the engine allows it.
     max_calls_per_turn: tool calls read from one assistant turn; further ones get an error message.
     stop_after_tool_call: end a turn at `</tool_call>` so the model cannot invent the tool's answer
@@ -73,6 +75,7 @@ class AgentConfig:
     temperature: float = SamplingParams.temperature
     top_p: float = SamplingParams.top_p
     repetition_penalty: float = SamplingParams.repetition_penalty
+    frequency_penalty: float = SamplingParams.frequency_penalty
     seed: int | None = None
     max_calls_per_turn: int = 4
     stop_after_tool_call: bool = True
@@ -97,6 +100,7 @@ class AgentConfig:
             stop=stop,
             seed=self.seed,
             repetition_penalty=self.repetition_penalty,
+            frequency_penalty=self.frequency_penalty,
         )
 
 

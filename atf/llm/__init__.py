@@ -8,9 +8,9 @@
     vllm:<path-or-name>              vLLM offline (needs the [serve] extra and a GPU)
     openai:<base_url>#<model>        an OpenAI-compatible server, e.g. openai:http://[::1]:8000/v1#atf
 
-Options: the sampling keys (max_new_tokens, temperature, top_p, seed, repetition_penalty) override every call's
-settings; the others go to the engine's constructor (batch_size; concurrency, timeout, api_key; vLLM's
-tensor_parallel_size, ...). `smollm2::max_new_tokens=8,batch_size=4`.
+Options: the sampling keys (max_new_tokens, temperature, top_p, seed, repetition_penalty, frequency_penalty)
+override every call's settings; the others go to the engine's constructor (batch_size; concurrency, timeout,
+api_key; vLLM's tensor_parallel_size, ...). `smollm2::max_new_tokens=8,batch_size=4`.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ SAMPLING_OPTIONS: dict[str, type] = {
     "top_p": float,
     "seed": int,
     "repetition_penalty": float,
+    "frequency_penalty": float,
 }
 
 

@@ -31,6 +31,10 @@ class SamplingParams:
         logit divided by the penalty when positive, multiplied when negative: the CTRL penalty that transformers'
         generate and vLLM apply); 1 is off. Against the loops a small model falls into (one line repeated until
         max_new_tokens). HTTP engines send it only when it is not 1: vLLM servers accept it, OpenAI's API does not.
+        Counting the prompt, it also makes the model avoid the words it must copy (the tool-call format, the header).
+    frequency_penalty: subtracted from a token's logit once for every time the token already occurs in this
+        completion; the prompt does not count (OpenAI's and vLLM's frequency_penalty, applied before temperature);
+        0 is off. A loop pays more at every repetition, a token the prompt shows the model pays nothing.
     """
 
     max_new_tokens: int = 512
@@ -40,6 +44,7 @@ class SamplingParams:
     stop: tuple[str, ...] = ()
     seed: int | None = None
     repetition_penalty: float = 1.0
+    frequency_penalty: float = 0.0
 
     def __post_init__(self) -> None:
         if self.max_new_tokens < 1:
@@ -52,6 +57,8 @@ class SamplingParams:
             raise ValueError(f"n must be >= 1, got {self.n}")
         if self.repetition_penalty <= 0:
             raise ValueError(f"repetition_penalty must be > 0 (1 is off), got {self.repetition_penalty}")
+        if not -2 <= self.frequency_penalty <= 2:  # OpenAI's range
+            raise ValueError(f"frequency_penalty must be in [-2, 2] (0 is off), got {self.frequency_penalty}")
 
 
 @dataclass

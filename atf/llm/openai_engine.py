@@ -115,6 +115,8 @@ class OpenAIEngine:
         if params.repetition_penalty != SamplingParams.repetition_penalty:
             # An extra field vLLM's server reads; OpenAI's API rejects unknown fields, so it goes only when set.
             body["repetition_penalty"] = params.repetition_penalty
+        if params.frequency_penalty != SamplingParams.frequency_penalty:
+            body["frequency_penalty"] = params.frequency_penalty
         return body
 
     def _ids(self, text: str) -> list[int] | None:

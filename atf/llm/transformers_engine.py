@@ -10,6 +10,46 @@ import torch
 from atf.llm.base import Capabilities, Completion, SamplingParams, TokenEngine
 
 
+class FrequencyPenalty:
+    """A logits processor: `penalty` times the number of earlier occurrences of each token among the generated ones
+    (positions from `start` on: the prompt does not count) is subtracted from its logit, as vLLM and OpenAI do."""
+
+    def __init__(self, penalty: float, start: int):
+        self.penalty = penalty
+        self.start = start
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        generated = input_ids[:, self.start :]
+        if generated.shape[1] == 0:
+            return scores
+        counts = torch.zeros_like(scores).scatter_add_(1, generated, torch.ones_like(generated, dtype=scores.dtype))
+        return scores - self.penalty * counts
+
+
+def sampling_processors(params: SamplingParams, prompt_width: int) -> dict[str, Any]:
+    """generate() kwargs for the decoding settings. With a frequency penalty the temperature and top-p warpers are
+    passed after it (generate would run its own warpers first): penalty, then temperature, then top-p, as vLLM."""
+    from transformers import LogitsProcessorList, TemperatureLogitsWarper, TopPLogitsWarper
+
+    kwargs: dict[str, Any] = {"repetition_penalty": params.repetition_penalty}  # prompt and output, not padding
+    greedy = dict(do_sample=False, temperature=None, top_p=None, top_k=None)
+    if not params.frequency_penalty:
+        if params.temperature > 0:
+            return kwargs | dict(do_sample=True, temperature=params.temperature, top_p=params.top_p, top_k=0)
+        return kwargs | greedy
+    processors = [FrequencyPenalty(params.frequency_penalty, prompt_width)]
+    if params.temperature == 0:
+        return kwargs | greedy | {"logits_processor": LogitsProcessorList(processors)}
+    processors.append(TemperatureLogitsWarper(params.temperature))
+    if params.top_p < 1:
+        processors.append(TopPLogitsWarper(params.top_p))
+    return (
+        kwargs
+        | dict(do_sample=True, temperature=1.0, top_p=1.0, top_k=0)
+        | {"logits_processor": LogitsProcessorList(processors)}
+    )
+
+
 class TransformersEngine(TokenEngine):
     """Token-in/token-out generation with `model.generate`, batched with left padding.
 
@@ -77,12 +117,8 @@ class TransformersEngine(TokenEngine):
                 max_new_tokens=params.max_new_tokens,
                 num_return_sequences=params.n,
                 pad_token_id=pad,
-                repetition_penalty=params.repetition_penalty,  # prompt and output, left padding excluded
+                **sampling_processors(params, width),
             )
-            if params.temperature > 0:
-                kwargs.update(do_sample=True, temperature=params.temperature, top_p=params.top_p, top_k=0)
-            else:
-                kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
             if params.stop:
                 kwargs.update(stop_strings=list(params.stop), tokenizer=self.tokenizer)
             out = self.model.generate(input_ids=input_ids, attention_mask=attention, **kwargs)

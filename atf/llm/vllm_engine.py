@@ -52,6 +52,7 @@ class VLLMEngine(TokenEngine):
             include_stop_str_in_output=True,
             seed=params.seed,
             repetition_penalty=params.repetition_penalty,
+            frequency_penalty=params.frequency_penalty,
         )
 
     def generate(self, prompts: Sequence[list[int]], params: SamplingParams) -> list[list[Completion]]:
