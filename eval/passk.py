@@ -24,7 +24,15 @@ from atf.data.benchmarks import load_benchmark
 from atf.jsonl import JsonlWriter
 from atf.llm import DEFAULT_ENGINE
 
-LOOP_FLAGS = ["max_revisions", "max_turns", "max_new_tokens", "temperature", "seed"]
+LOOP_FLAGS = [
+    "max_revisions",
+    "max_turns",
+    "max_new_tokens",
+    "temperature",
+    "repetition_penalty",
+    "frequency_penalty",
+    "seed",
+]
 
 
 def main(argv: list[str] | None = None) -> int:

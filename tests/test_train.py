@@ -112,9 +112,13 @@ def test_expert_iteration_keeps_successes_under_the_revision_limit_and_merges(to
 def test_sample_round_resumes_from_its_file(tok, tmp_path):
     class Args:
         samples_per_problem, max_revisions, max_turns, max_new_tokens, temperature = 2, 8, 4, 256, 0.7
+        repetition_penalty, frequency_penalty = 1.0, 0.3
 
     problems = [BenchmarkProblem(f"p{i}", "t", "valid", f"Problem {i}.", GOLD, "") for i in range(2)]
     engine = ReplayEngine({p.informal: [sc(GOLD), cc(GOLD)] for p in problems}, tok)
+    seen = []
+    generate = engine.generate
+    engine.generate = lambda prompts, params: seen.append(params) or generate(prompts, params)
     tools = [
         FunctionTool("syntax_check", SYNTAX_SCHEMA, syntax),
         ReferenceConsistencyTool({p.informal: GOLD for p in problems}),
@@ -128,6 +132,7 @@ def test_sample_round_resumes_from_its_file(tok, tmp_path):
     assert (
         all(t.success for t in samples) and engine.calls == 2
     )  # 3 missing rollouts, two steps each, all in flight together
+    assert seen and all(p.frequency_penalty == 0.3 and p.temperature == 0.7 for p in seen)  # the round's sampling
 
 
 def load_recipe(name):

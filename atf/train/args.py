@@ -75,7 +75,8 @@ class ExpertIterationArguments:
     sampler: how the current checkpoint is loaded for sampling: "hf" (transformers) or "vllm".
     consistency: "reference" compares with the problems' gold statements; "judge" asks judge engines.
     judges: judge engine specs for consistency="judge" (default: the model being trained).
-    max_revisions / max_turns / max_new_tokens / temperature: the agent loop during sampling.
+    max_revisions / max_turns / max_new_tokens / temperature / repetition_penalty / frequency_penalty: the agent
+        loop during sampling.
     eval_fraction: share of each round's training problems' trajectories held out for eval during training.
     chat_template: see atf.llm.templates; sampling and training use the same.
     vllm_*: sampler=vllm runs one vLLM engine per process next to training, as TRL's GRPO `vllm_mode="colocate"`
@@ -113,6 +114,16 @@ class ExpertIterationArguments:
         default=AgentConfig.max_new_tokens, metadata={"help": "agent loop: most tokens per turn"}
     )
     temperature: float = field(default=AgentConfig.temperature, metadata={"help": "agent loop: sampling temperature"})
+    repetition_penalty: float = field(
+        default=AgentConfig.repetition_penalty,
+        metadata={
+            "help": "agent loop: repetition penalty (1 = off; counts the prompt too, as transformers and vLLM do)"
+        },
+    )
+    frequency_penalty: float = field(
+        default=AgentConfig.frequency_penalty,
+        metadata={"help": "agent loop: frequency penalty on this completion's own tokens (0 = off; -2..2)"},
+    )
     merge_lora: bool = field(default=True, metadata={"help": "save the LoRA-merged model each round"})
     eval_fraction: float = field(default=0.0, metadata={"help": EVAL_FRACTION_HELP})
     chat_template: str | None = field(default=None, metadata={"help": CHAT_TEMPLATE_HELP})

@@ -83,6 +83,8 @@ def sample_round(
             max_turns=args.max_turns,
             max_new_tokens=args.max_new_tokens,
             temperature=args.temperature,
+            repetition_penalty=args.repetition_penalty,
+            frequency_penalty=args.frequency_penalty,
         )
         loop = ToolLoop(engine, tools or make_tools(args, problems, engine), config)
         metas = [
