@@ -105,6 +105,25 @@ def test_transformers_engine_counts_each_rows_own_prompt(fixed_logits_engine):
     assert first[0][0].token_ids == [b] and first[1][0].token_ids == [a]
 
 
+def test_left_padding_is_not_penalised(fixed_logits_engine):
+    """TransformersEngine pads with the end-of-turn token when a tokenizer has neither pad nor unk (Llama 3): a
+    padded row must not be pushed away from stopping. Here x, the top token, is made the pad (and so an end)."""
+    eng, tok, a, b = fixed_logits_engine
+    long = tok.encode("Say something else.", add_special_tokens=False)
+    short = tok.encode("Hi", add_special_tokens=False)
+    assert a not in long + short and len(short) < len(long)
+    saved = tok.pad_token
+    tok.pad_token = "x"
+    try:
+        assert tok.pad_token_id == a
+        params = SamplingParams(max_new_tokens=2, temperature=0.01, repetition_penalty=1.2, n=2, seed=0)  # ~greedy
+        out = [c for row in eng.generate([long, short], params) for c in row]
+    finally:
+        tok.pad_token = saved
+    # every row stops at once on x; counting the short rows' padding would have made them write y instead
+    assert [(c.token_ids, c.finish_reason) for c in out] == [([], "stop")] * 4
+
+
 def test_frequency_penalty_counts_occurrences_in_the_completion_only(fixed_logits_engine):
     eng, tok, a, b = fixed_logits_engine
     prompt = tok.encode("Say", add_special_tokens=False) + [a, a, a]
