@@ -30,8 +30,8 @@ REFERENCE = {"timeout_ms": 300, "solver_budget_s": 1.0}
 
 
 def dev_problems() -> list:
-    """MATH problems whose candidates do not all carry `semantic_score`: not among the paper's 400."""
-    return [p for p in load_math("all") if not all(c.extra.get("semantic_score") is not None for c in p.candidates)]
+    """MATH problems (test and train) that are not among the paper's 400."""
+    return [p for p in load_math("all") if not p.in_paper_400]
 
 
 def run(jobs: list, config: SymEqConfig) -> tuple[list[float], list[list[list[int]]]]:

@@ -60,6 +60,12 @@ class IsaProblem:
     meta: dict = field(default_factory=dict)
 
     @property
+    def in_paper_400(self) -> bool:
+        """One of the 400 MATH test problems Li et al. report on: in isa-autoformal-assess exactly those whose
+        candidates all carry the authors' `semantic_score`."""
+        return self.split == "test" and all(c.extra.get("semantic_score") is not None for c in self.candidates)
+
+    @property
     def statements(self) -> list[str]:
         return [c.statement for c in self.candidates]
 

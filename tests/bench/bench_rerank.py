@@ -35,7 +35,7 @@ from atf.symeq.pool import SymEqPool
 
 
 def math400() -> list:
-    return [p for p in load_math("test") if all(c.extra.get("semantic_score") is not None for c in p.candidates)]
+    return [p for p in load_math("test") if p.in_paper_400]
 
 
 def lean_problems(n: int) -> list[list[str]]:
