@@ -271,9 +271,10 @@ class Translator:
             body = self.term(t.body, inner)
         finally:
             sides = self._sides.pop()
+        fresh = [(c, z3.FreshConst(c.sort())) for c in consts]
         local = []
         for s in sides:
-            (local.append if _mentions(s, consts) else self.side)(s)
+            (local.append if _mentions(s, fresh) else self.side)(s)
         if t.kind == "forall":
             return z3.ForAll(consts, z3.Implies(z3.And(*guards, *local), body)) if consts else body
         if t.kind == "exists":
@@ -571,12 +572,11 @@ def _flat(v: Any) -> list[Any]:
     return [v]
 
 
-def _mentions(e: z3.ExprRef, consts: list[Any]) -> bool:
-    """Whether e contains one of the constants. Z3 shares equal terms (hash-consing), so a substitution that
-    replaces nothing returns the very same term: one call into Z3 instead of a walk over e in Python."""
-    if not consts:
-        return False
-    return z3.substitute(e, *[(c, z3.FreshConst(c.sort())) for c in consts]).get_id() != e.get_id()
+def _mentions(e: z3.ExprRef, fresh: list[tuple[Any, Any]]) -> bool:
+    """Whether e contains one of the constants of `fresh` (pairs of a constant and a fresh one of its sort). Z3
+    shares equal terms (hash-consing), so a substitution that replaces nothing returns the very same term: one call
+    into Z3 instead of a walk over e in Python."""
+    return bool(fresh) and z3.substitute(e, *fresh).get_id() != e.get_id()
 
 
 def _arith(x: Any) -> bool:
