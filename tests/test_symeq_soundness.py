@@ -206,3 +206,37 @@ def test_whole_statements_agreeing_only_because_both_fail_everywhere_do_not_merg
     renamed = (1, tuple(sorted((k, v) for k, v in mapping.items() if k != v)))
     keys = ((0, ()), renamed)  # candidate 0 as read, candidate 1 renamed into its names
     assert not _whole_statements_agree(Translator("lean"), sa, sb, only_a, only_b, 1000, PairCache(), keys)
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        # both hold for every c (2, 3, 5, ... are not squares); √ applied under ∃ n: a model may interpret √
+        # wrongly at the bound points, so its "counter-model" is no counter-example
+        (
+            thm("(c : ℕ)", "∃ n : ℕ, c < n ∧ ¬ ∃ m : ℤ, Real.sqrt n = m"),
+            thm("(c : ℕ)", "∃ n : ℕ, c < n ∧ ∀ k : ℤ, (n : ℤ) ≠ k ^ 2"),
+        ),
+        (
+            thm("(a : ℝ)", "a ≥ 0 → ∃ x : ℝ, Real.sqrt x = a"),
+            thm("(a : ℝ)", "a ≥ 0 → ∃ x : ℝ, x = a"),
+        ),
+    ],
+)
+def test_counter_model_under_a_binder_is_not_called_exact(a, b):
+    from atf.symeq.equivalence import equivalence
+
+    res = equivalence(parse(a, "lean"), parse(b, "lean"), timeout_ms=1000)
+    assert not (res.status == "different" and res.exact), res
+
+
+def test_nat_valued_function_variable_is_nat_at_bound_points():
+    # c ≤ 0 makes the disjunct redundant because f x : ℕ is never negative, also at the x bound by ∃
+    from atf.symeq.equivalence import equivalence
+
+    a = parse(thm("(f : ℕ → ℕ) (c : ℤ)", "∃ x : ℕ, (f x : ℤ) ≥ c"), "lean")
+    b = parse(thm("(f : ℕ → ℕ) (c : ℤ)", "c ≤ 0 ∨ ∃ x : ℕ, (f x : ℤ) ≥ c"), "lean")
+    assert equivalence(a, b, timeout_ms=1000).status == "equivalent"
+    differs = parse(thm("(f : ℕ → ℕ) (c : ℤ)", "c ≤ 1 ∨ ∃ x : ℕ, (f x : ℤ) ≥ c"), "lean")
+    res = equivalence(a, differs, timeout_ms=1000)
+    assert res.status == "different" and res.exact  # f = 0, c = 1 is a real counter-example

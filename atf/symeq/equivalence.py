@@ -35,7 +35,7 @@ from atf.symeq.smt import Translator, Untranslatable, Verdict, check_valid
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 9
+VERSION = 10
 
 
 @dataclass

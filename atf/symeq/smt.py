@@ -118,7 +118,14 @@ class Translator:
         return self.free[name]
 
     def side(self, cond: z3.BoolRef) -> None:
-        (self._sides[-1] if self._sides else self.axioms).append(cond)
+        if self._sides:
+            # Under a binder the fact is a hypothesis or a conjunct of that binder's body, not an axiom: a
+            # model may break it at the bound points (√ taken as 1 everywhere makes `¬ ∃ m, √(n³+…) = m` false
+            # for every n), so a counter-model is no longer known to interpret the symbol as it is meant.
+            self.exact = False
+            self._sides[-1].append(cond)
+        else:
+            self.axioms.append(cond)
 
     def uf(self, name: str, arg_tys: tuple[Ty, ...], ret: Ty, args: list[Any], exact: bool = False) -> Any:
         if not exact:
@@ -553,7 +560,9 @@ class Translator:
             return tuple(g(*flat) for g in f)
         out = f(*flat)
         if fty.ret == NAT:
-            self.side(out >= 0)
+            # A ℕ-valued function is any Int-valued one clipped at 0: every interpretation is a real one, so a
+            # counter-model stays exact and no side condition is needed under a binder.
+            return z3.If(out >= 0, out, 0)
         return out
 
 
