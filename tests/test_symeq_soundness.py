@@ -83,6 +83,11 @@ def thm(binders: str, concl: str) -> str:
             thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℕ) = 0"),
             thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℤ) = 0"),
         ),
+        # a variable bound by membership has the set's element type (ℝ here): 1/2 is not ℕ's 0
+        (thm("(A : Set ℝ)", "∃ x ∈ A, x < 1 / 2"), thm("(A : Set ℝ)", "∃ x ∈ A, x < 0")),
+        (thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 1 / 2"), thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 0")),
+        # ... and where the element type cannot be read, it is not guessed
+        (thm("(A : Set (ℝ × ℝ))", "∃ x ∈ A, 2 * x = 1"), thm("(A : Set (ℝ × ℝ))", "∃ x ∈ A, 2 * x = 0")),
         # ℚ is not ℝ: x ^ 2 = 2 has a real root and no rational one
         (thm("", "¬ ∃ x : ℚ, x ^ 2 = 2"), thm("", "¬ ∃ x : ℚ, x ^ 2 = 4")),
         # top and bottom are different elements (H = ⊤ ∨ H = ⊥ against H = ⊥)
@@ -172,6 +177,14 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
         (
             thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a * b = b * a"),
             thm("[Group G] (h : ∀ x : G, x * x = 1)", "∀ x y : G, x * y = y * x"),
+        ),
+        # bounded quantifiers (`∃ a ∈ A, ∃ b ∈ B, ∀ x ∈ A, ...`) against the same quantifiers spelled out
+        (
+            thm(
+                "{M : Type*} [MetricSpace M] {A B : Set M}",
+                "∃ a b, a ∈ A ∧ b ∈ B ∧ ∀ x y, x ∈ A → y ∈ B → dist a b ≤ dist x y",
+            ),
+            thm("{X : Type*} [MetricSpace X] {A B : Set X}", "∃ a ∈ A, ∃ b ∈ B, ∀ x ∈ A, ∀ y ∈ B, dist a b ≤ dist x y"),
         ),
         (
             thm("(a b c : ℝ) (h₀ : a + b + c = 0)", "List.Pairwise (· ≠ ·) [a, b, c] → a * b * c ≠ 1"),

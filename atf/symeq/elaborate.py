@@ -53,7 +53,7 @@ def set_of(elem: Ty) -> SetTy:
 
 
 def elem_of_set(t: Ty | None) -> Ty | None:
-    return t.elem if isinstance(t, SetTy) else None
+    return ir.collection_elem(t)
 
 
 class Elaborator:
@@ -513,6 +513,16 @@ class Elaborator:
                 return isint
         xe = self.elab(x, None)
         se = self.elab(s, set_of(self.deep(ir.type_of(xe))))
+        sty = self.resolve(ir.type_of(se))
+        if not isinstance(sty, (SetTy, TVar)):
+            # a collection typed by its binder (`A : Set ℝ`): x has its element type, never a guessed one
+            el = elem_of_set(sty)
+            if el is None:
+                self.unknown(ir.type_of(xe), "elem:" + str(sty))
+            elif not self.unify(ir.type_of(xe), el):
+                got = self.resolve(ir.type_of(xe))
+                if is_numeric(got) and is_numeric(el):
+                    xe = App("cast", (xe,), el)  # `(n : ℕ) ∈ A` with `A : Set ℝ` is `↑n ∈ A`
         return App("in", (xe, se), BOOL)
 
     # ------------------------------------------------------------------ binders

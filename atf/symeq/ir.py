@@ -101,6 +101,25 @@ class TVar(Ty):
 
 NAT, INT, RAT, REAL, COMPLEX, BOOL = (Base(n) for n in ("nat", "int", "rat", "real", "complex", "bool"))
 NUMERIC_TOWER = (NAT, INT, RAT, REAL, COMPLEX)
+_ELEMENT_NAMES = {"ℝ": REAL, "ℕ": NAT, "ℤ": INT, "ℚ": RAT, "ℂ": COMPLEX, "real": REAL, "nat": NAT, "int": INT}
+
+
+def collection_elem(ty: Ty | None) -> Ty | None:
+    """The element type of a collection type kept as a sort name (`Set ℝ`, `Finset τ1`, Isabelle `real set`;
+    a binder's `Set ℝ` stays a sort because it is not `Finset ℝ`), or None when it cannot be read."""
+    if isinstance(ty, SetTy):
+        return ty.elem
+    if not isinstance(ty, Sort):
+        return None
+    words = ty.name.split()
+    if len(words) != 2:
+        return None
+    head, elem = (words[0], words[1]) if words[0] in ("Set", "Finset") else (words[1], words[0])
+    if head not in ("Set", "Finset", "set"):
+        return None
+    if elem in _ELEMENT_NAMES:
+        return _ELEMENT_NAMES[elem]
+    return Sort(elem) if elem.startswith("τ") or elem.startswith("'") else None
 
 
 def is_numeric(t: Ty | None) -> bool:
