@@ -83,6 +83,9 @@ def thm(binders: str, concl: str) -> str:
             thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℕ) = 0"),
             thm("", "Finset.prod (Finset.range 300) (id : ℕ → ℤ) = 0"),
         ),
+        # dot notation looks in the receiver type's namespace: `n.sqrt` for `n : ℕ` is Nat.sqrt (⌊√n⌋)
+        (thm("(n : ℕ) (h : 4 < n)", "n.sqrt = 2"), thm("(n : ℕ) (h : 4 < n)", "Real.sqrt n = 2")),
+        (thm("(x : ℤ) (y : ℤ)", "x.gcd y = 1"), thm("(x : ℤ) (y : ℤ)", "Nat.gcd x.toNat y.toNat = 1")),
         # a variable bound by membership has the set's element type (ℝ here): 1/2 is not ℕ's 0
         (thm("(A : Set ℝ)", "∃ x ∈ A, x < 1 / 2"), thm("(A : Set ℝ)", "∃ x ∈ A, x < 0")),
         (thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 1 / 2"), thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 0")),
@@ -177,6 +180,11 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
         (
             thm("{G : Type*} [Group G] (h : ∀ x : G, x ^ 2 = 1)", "∀ a b : G, a * b = b * a"),
             thm("[Group G] (h : ∀ x : G, x * x = 1)", "∀ x y : G, x * y = y * x"),
+        ),
+        # `N.Normal` is `Subgroup.Normal N` for `N : Subgroup G` (Lean's generalized field notation)
+        (
+            thm("{G : Type*} [Group G] (N : Subgroup G) [N.Normal] (x : G)", "x ∈ N → x⁻¹ ∈ N"),
+            thm("{G : Type*} [Group G] (N : Subgroup G) (hN : Subgroup.Normal N) (x : G)", "x ∈ N → x⁻¹ ∈ N"),
         ),
         # bounded quantifiers (`∃ a ∈ A, ∃ b ∈ B, ∀ x ∈ A, ...`) against the same quantifiers spelled out
         (

@@ -356,13 +356,22 @@ class Elaborator:
         base, *fields = name.split(".")
         if not base or self.lookup(base) is None:
             return None
-        from atf.symeq.lean_frontend import FIELDS
-
         out: Term = Var(base)
         for k, f in enumerate(fields):
             extra = args if k == len(fields) - 1 else []
-            out = App("call", (Var(FIELDS.get(f, "." + f)), out, *extra))
+            out = App("call", (Var("." + f), out, *extra))  # the receiver's type picks the namespace
         return out
+
+    def dot_target(self, field: str, receiver: Term) -> str:
+        """Lean's generalized field notation: `x.f` with `x : C ...` is `C.f x` (`n.sqrt` is `Nat.sqrt n` for
+        `n : ℕ`, `N.Normal` is `Subgroup.Normal N` for `N : Subgroup G`). Only where the receiver's type is
+        unknown here is the usual reading of a few common fields assumed (`s.card` is `Finset.card s`)."""
+        from atf.symeq.lean_frontend import FIELDS
+
+        ns = ir.namespace_of(self.resolve(ir.type_of(self.elab(receiver, None))))
+        if ns is not None:
+            return f"{ns}.{field}"
+        return FIELDS.get(field, "." + field)
 
     def elab_var(self, t: Var, expected: Ty | None) -> Term:
         hit = self.lookup(t.name)
@@ -576,6 +585,10 @@ class Elaborator:
         if not isinstance(head, Var):
             return self.fallback(orig, expected)
         name = head.name
+        if name.startswith(".") and args and self.system == "lean":
+            target = self.dot_target(name[1:], args[0])
+            if target != name:
+                return self.elab_call(Var(target), args, expected, orig)
         hit = self.lookup(name)
         if hit is None:
             dotted = self.field_access(name, args)

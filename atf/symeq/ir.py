@@ -104,6 +104,23 @@ NUMERIC_TOWER = (NAT, INT, RAT, REAL, COMPLEX)
 _ELEMENT_NAMES = {"ℝ": REAL, "ℕ": NAT, "ℤ": INT, "ℚ": RAT, "ℂ": COMPLEX, "real": REAL, "nat": NAT, "int": INT}
 
 
+_NAMESPACES = {NAT: "Nat", INT: "Int", RAT: "Rat", REAL: "Real", COMPLEX: "Complex"}
+
+
+def namespace_of(ty: Ty | None) -> str | None:
+    """The namespace Lean's dot notation looks in for a value of type ty (`Subgroup G` -> Subgroup), or None
+    when the type's head is not known here (a type variable, an unknown type)."""
+    if ty in _NAMESPACES:
+        return _NAMESPACES[ty]
+    if isinstance(ty, SetTy):
+        return "Finset"
+    if isinstance(ty, Sort):
+        head = ty.name.split()[0] if ty.name.split() else ""
+        if head[:1].isupper() and head.replace(".", "").replace("_", "").isalnum():
+            return head
+    return None
+
+
 def collection_elem(ty: Ty | None) -> Ty | None:
     """The element type of a collection type kept as a sort name (`Set ℝ`, `Finset τ1`, Isabelle `real set`;
     a binder's `Set ℝ` stays a sort because it is not `Finset ℝ`), or None when it cannot be read."""

@@ -647,9 +647,8 @@ class _Parser(TokenCursor):
                 return e
 
     def field(self, e: Term, field: str) -> Term:
-        head = field.split(".")[0]
-        full = FIELDS.get(head, "." + head)
-        return App("call", (Var(full), e))
+        # `.f` is resolved by the elaborator from e's type (Lean's generalized field notation)
+        return App("call", (Var("." + field.split(".")[0]), e))
 
     def atom(self) -> Term:
         kind, text = self.next()
