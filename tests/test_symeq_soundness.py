@@ -86,6 +86,7 @@ def thm(binders: str, concl: str) -> str:
         # dot notation looks in the receiver type's namespace: `n.sqrt` for `n : ℕ` is Nat.sqrt (⌊√n⌋)
         (thm("(n : ℕ) (h : 4 < n)", "n.sqrt = 2"), thm("(n : ℕ) (h : 4 < n)", "Real.sqrt n = 2")),
         (thm("(x : ℤ) (y : ℤ)", "x.gcd y = 1"), thm("(x : ℤ) (y : ℤ)", "Nat.gcd x.toNat y.toNat = 1")),
+        (thm("(n a b : ℕ) (h : a ≡ b [MOD n])", "n ∣ a"), thm("(n a b : ℕ) (h : Nat.ModEq n a b)", "Dvd.dvd a n")),
         # a variable bound by membership has the set's element type (ℝ here): 1/2 is not ℕ's 0
         (thm("(A : Set ℝ)", "∃ x ∈ A, x < 1 / 2"), thm("(A : Set ℝ)", "∃ x ∈ A, x < 0")),
         (thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 1 / 2"), thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 0")),
@@ -185,6 +186,15 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
         (
             thm("{G : Type*} [Group G] (N : Subgroup G) [N.Normal] (x : G)", "x ∈ N → x⁻¹ ∈ N"),
             thm("{G : Type*} [Group G] (N : Subgroup G) (hN : Subgroup.Normal N) (x : G)", "x ∈ N → x⁻¹ ∈ N"),
+        ),
+        # a notation's function spelled out: `Int.ModEq n a b` is `a ≡ b [ZMOD n]`, `Dvd.dvd a b` is `a ∣ b`
+        (
+            thm("(n : ℤ)", "∀ a b c : ℤ, (a + b) + c ≡ a + (b + c) [ZMOD n]"),
+            thm("(m : ℤ)", "∀ x y z : ℤ, Int.ModEq m ((x + y) + z) (x + (y + z))"),
+        ),
+        (
+            thm("(n a b : ℕ) (h : a ≡ b [MOD n])", "n ∣ a - b"),
+            thm("(n a b : ℕ) (h : Nat.ModEq n a b)", "Dvd.dvd n (a - b)"),
         ),
         # bounded quantifiers (`∃ a ∈ A, ∃ b ∈ B, ∀ x ∈ A, ...`) against the same quantifiers spelled out
         (

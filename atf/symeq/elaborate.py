@@ -585,6 +585,8 @@ class Elaborator:
         if not isinstance(head, Var):
             return self.fallback(orig, expected)
         name = head.name
+        if name in _NOTATION_FUNCTIONS and len(args) == _NOTATION_FUNCTIONS[name][1] and self.lookup(name) is None:
+            return self.elab(_NOTATION_FUNCTIONS[name][0](*args), expected)
         if name.startswith(".") and args and self.system == "lean":
             target = self.dot_target(name[1:], args[0])
             if target != name:
@@ -827,6 +829,20 @@ class Elaborator:
             return SetTy(self._default(t.elem))
         return t
 
+
+def _modeq(ty: Ty):
+    def build(n: Term, a: Term, b: Term) -> Term:
+        return App("eq", (App("mod", (App("ascribe", (a,), target=ty), n)), App("mod", (b, n))))
+
+    return build
+
+
+# Functions that are what a notation means, applied as functions: `Int.ModEq n a b` is `a ≡ b [ZMOD n]`.
+_NOTATION_FUNCTIONS = {
+    "Int.ModEq": (_modeq(INT), 3),
+    "Nat.ModEq": (_modeq(NAT), 3),
+    "Dvd.dvd": (lambda a, b: App("dvd", (a, b)), 2),
+}
 
 _DIRECT_RULES = {
     "abs": "same1",
