@@ -87,6 +87,11 @@ def thm(binders: str, concl: str) -> str:
         (thm("(n : ℕ) (h : 4 < n)", "n.sqrt = 2"), thm("(n : ℕ) (h : 4 < n)", "Real.sqrt n = 2")),
         (thm("(x : ℤ) (y : ℤ)", "x.gcd y = 1"), thm("(x : ℤ) (y : ℤ)", "Nat.gcd x.toNat y.toNat = 1")),
         (thm("(n a b : ℕ) (h : a ≡ b [MOD n])", "n ∣ a"), thm("(n a b : ℕ) (h : Nat.ModEq n a b)", "Dvd.dvd a n")),
+        # Nat.card is 0 on an infinite type, where Fintype.card does not exist
+        (
+            thm("{G : Type*} [Group G] (hG : Nat.card G = 5)", "∀ a b : G, a * b = b * a"),
+            thm("{G : Type*} [Group G] [Fintype G] (hG : Fintype.card G = 5)", "∀ a b : G, a * b = b * a"),
+        ),
         # a variable bound by membership has the set's element type (ℝ here): 1/2 is not ℕ's 0
         (thm("(A : Set ℝ)", "∃ x ∈ A, x < 1 / 2"), thm("(A : Set ℝ)", "∃ x ∈ A, x < 0")),
         (thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 1 / 2"), thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 0")),
@@ -195,6 +200,15 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
         (
             thm("(n a b : ℕ) (h : a ≡ b [MOD n])", "n ∣ a - b"),
             thm("(n a b : ℕ) (h : Nat.ModEq n a b)", "Dvd.dvd n (a - b)"),
+        ),
+        # `card G` of a type is Fintype.card (Finset.card takes a Finset); `abs z` of a complex is Complex.abs
+        (
+            thm("{G : Type*} [Group G] [Fintype G] (hG : card G = 462)", "¬ IsSimpleGroup G"),
+            thm("{H : Type*} [Group H] [Fintype H] (h : Fintype.card H = 462)", "IsSimpleGroup H → False"),
+        ),
+        (
+            thm("(z : ℂ) (h : abs z = 1)", "(abs (1 + z)) ^ 2 + (abs (1 - z)) ^ 2 = 4"),
+            thm("(w : ℂ) (hw : Complex.abs w = 1)", "Complex.abs (1 + w) ^ 2 + Complex.abs (1 - w) ^ 2 = 4"),
         ),
         # bounded quantifiers (`∃ a ∈ A, ∃ b ∈ B, ∀ x ∈ A, ...`) against the same quantifiers spelled out
         (

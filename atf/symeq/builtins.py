@@ -138,6 +138,7 @@ LEAN: dict[str, Builtin] = {
     "Nat.sqrt": _b("uf:natsqrt", "nat1"),
     "Real.nnabs": _b("abs", "same1"),
     "Finset.card": _b("card", "card"),
+    "Fintype.card": _b("card", "card"),  # of a type; `card G` under `open Fintype` (Finset.card takes a Finset)
     "Finset.sum": _b("sum", "sum"),
     "Finset.prod": _b("prod", "prod"),
     "Finset.range": _b("range", "range"),

@@ -668,6 +668,9 @@ class Elaborator:
         if rule == "root" and need(2):
             return uf(op, (NAT, REAL), REAL, [self.elab(args[0], NAT), self.elab(args[1], REAL)])
         if rule == "same1" and need(1):
+            if op == "abs" and self.system == "lean" and self.resolve(ir.type_of(self.elab(args[0], None))) == COMPLEX:
+                # ℂ has no lattice, so the root `abs` (|x|) does not apply: Lean resolves `abs z` to Complex.abs
+                return self.elab_builtin(builtins.LEAN["Complex.abs"], args, expected, orig)
             if op.startswith("uf:"):
                 x = self.elab(args[0], expected)
                 t = self.resolve(ir.type_of(x))
