@@ -26,9 +26,11 @@ from atf.symeq.pool import SymEqPool
 
 
 def verdicts(items, config: SymEqConfig):
-    """(item, verdict, reason, fully modelled) per pair, each decided in a worker under SymEq's hard budgets."""
+    """(item, verdict, reason, fully modelled) per pair, each decided in a worker under SymEq's hard budgets.
+    Both statements are read under the pair's header (its `open`s decide what an unqualified name means)."""
     with SymEqPool(config.workers) as pool:
-        for idx, result in pool.map([([it.gold, it.candidate], "lean") for it in items], config):
+        jobs = [([it.header + it.gold, it.header + it.candidate], "lean") for it in items]
+        for idx, result in pool.map(jobs, config):
             yield (items[idx], *verdict(result))
 
 

@@ -26,10 +26,10 @@ HANG_WORKER = textwrap.dedent("""
         if "HANG" in ta + tb:
             time.sleep(3600)
         return compare(self, sa, sb, ta, tb, *rest)
-    def hang_parse(self, text):
+    def hang_parse(self, text, *rest):
         if "SLOWREAD" in text:
             time.sleep(3600)
-        return parse(self, text)
+        return parse(self, text, *rest)
     e.SymEq.compare_statements, e.SymEq.parse = hang_compare, hang_parse
     from atf.symeq.pool import worker_main
     worker_main({fd}, {parent})

@@ -285,3 +285,53 @@ def test_nat_valued_function_variable_is_nat_at_bound_points():
     differs = parse(thm("(f : ℕ → ℕ) (c : ℤ)", "c ≤ 1 ∨ ∃ x : ℕ, (f x : ℤ) ≥ c"), "lean")
     res = equivalence(a, differs, timeout_ms=1000)
     assert res.status == "different" and res.exact  # f = 0, c = 1 is a real counter-example
+
+
+HEADER = "import Mathlib\nopen Fintype Subgroup Set\nopen scoped BigOperators\n\n"
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        # under `open Subgroup`, `Normal H` is the `Subgroup.Normal H` the other statement writes
+        (
+            HEADER + thm("{G : Type*} [Group G] (H : Subgroup G) [Characteristic H]", "Normal H"),
+            HEADER + thm("{G : Type*} [Group G] {K : Subgroup G} (h : Subgroup.Characteristic K)", "Subgroup.Normal K"),
+        ),
+        (
+            HEADER + thm("(G : Type*) [Group G] (hG : IsCyclic (G ⧸ center G))", "center G = ⊤"),
+            HEADER + thm("{G : Type*} [Group G] [IsCyclic (G ⧸ Subgroup.center G)]", "Subgroup.center G = ⊤"),
+        ),
+    ],
+)
+def test_names_resolve_through_the_header_opens(symeq, a, b):
+    assert symeq.compare(a, b).equivalent
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        # not opened (only `open scoped`): `Normal H` is not `Subgroup.Normal H`
+        (
+            "import Mathlib\nopen scoped Subgroup\n\n" + thm("{G : Type*} [Group G] (H : Subgroup G)", "Normal H"),
+            "import Mathlib\nopen scoped Subgroup\n\n"
+            + thm("{G : Type*} [Group G] (H : Subgroup G)", "Subgroup.Normal H"),
+        ),
+        # two open namespaces both have a `closure` written: which one `closure` means is not decided here
+        (
+            HEADER + thm("{G : Type*} [Group G] (s : Set G)", "closure s = ⊤"),
+            HEADER + thm("{G : Type*} [Group G] (s : Set G)", "Subgroup.closure s = ⊤ ∧ Set.closure s = s"),
+        ),
+        # a local name shadows the open namespace's declaration
+        (
+            HEADER + thm("{G : Type*} [Group G] (center : Subgroup G)", "center = ⊤"),
+            HEADER + thm("{G : Type*} [Group G] (c : Subgroup G)", "Subgroup.center G = ⊤"),
+        ),
+        (
+            HEADER + thm("{G : Type*} [Group G]", "∀ center : Subgroup G, center = ⊤"),
+            HEADER + thm("{G : Type*} [Group G]", "∀ c : Subgroup G, Subgroup.center G = ⊤"),
+        ),
+    ],
+)
+def test_names_that_do_not_resolve_through_the_opens_stay_apart(symeq, a, b):
+    assert not symeq.compare(a, b).equivalent

@@ -200,6 +200,7 @@ class LeanStatement:
 
     header_imports: modules imported, in order (`import Mathlib` -> "Mathlib").
     header_opens: namespaces opened before the theorem (top-level `open`, and `open ... in` on the theorem).
+    header_scoped: those among them opened only `open scoped` (their notations and instances, not their names).
     header_options: `set_option` name/value pairs before the theorem.
     preamble: the text of auxiliary commands between header and theorem (answer placeholders
         `abbrev x_solution : T := sorry`, helper defs, structures, namespaces, variables).
@@ -236,6 +237,12 @@ class LeanStatement:
     body_offset: int = 0
     body_start: int = 0
     closers: list[str] = field(default_factory=list)
+    header_scoped: list[str] = field(default_factory=list)
+
+    @property
+    def names_opened(self) -> list[str]:
+        """The namespaces whose names an unqualified identifier may resolve to (`open X`, not `open scoped X`)."""
+        return [o for o in self.header_opens if o not in self.header_scoped]
 
     @property
     def main(self) -> Command:
@@ -469,6 +476,7 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
 
     imports: list[str] = []
     opens: list[str] = []
+    scoped: list[str] = []
     options: list[tuple[str, str]] = []
     preamble: list[str] = []
     body_offset = 0
@@ -480,6 +488,8 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
             body_offset = len(text) if nl < 0 else nl + 1
         elif cmd.keyword == "open" and not cmd.scopes:
             opens.extend(w for w in words[1:] if w not in ("scoped", "in"))
+            if words[1:2] == ["scoped"]:
+                scoped.extend(w for w in words[2:] if w != "in")
         elif cmd.keyword == "set_option" and len(words) >= 3:
             options.append((words[1], " ".join(words[2:])))
         else:
@@ -488,6 +498,8 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
         words = scope.split()
         if words[0] == "open":
             opens.extend(w for w in words[1:] if w not in ("scoped", "in"))
+            if words[1:2] == ["scoped"]:
+                scoped.extend(w for w in words[2:] if w != "in")
         elif len(words) >= 3:
             options.append((words[1], " ".join(words[2:-1]) if words[-1] == "in" else " ".join(words[2:])))
 
@@ -513,6 +525,7 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
         body_offset=body_offset,
         body_start=body_start,
         closers=_closers(commands),
+        header_scoped=scoped,
     )
 
 

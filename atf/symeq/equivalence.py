@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from atf.symeq import ir
@@ -80,15 +80,28 @@ class PairResult:
         return f"#{self.i} ? #{self.j}: {self.status} {self.detail}".rstrip()
 
 
-def parse(text: str, language: str) -> Statement:
-    """Text of one candidate -> standardized Statement (raises ParseError)."""
+def parse(text: str, language: str, qualified: Iterable[str] = ()) -> Statement:
+    """Text of one candidate -> standardized Statement (raises ParseError). qualified: the dotted names the
+    texts it is compared with write (`peer_names`); in Lean, `Fintype.card` written there is how `card`
+    resolves under this text's `open Fintype` (`lean_frontend.open_resolution`)."""
     if language == "isabelle":
         from atf.symeq.isabelle_frontend import parse_statement
-    elif language == "lean":
+
+        return standardize(elaborate(parse_statement(text)))
+    if language == "lean":
         from atf.symeq.lean_frontend import parse_statement
-    else:
-        raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
-    return standardize(elaborate(parse_statement(text)))
+
+        return standardize(elaborate(parse_statement(text, qualified)))
+    raise ValueError(f"language must be 'lean' or 'isabelle', got {language!r}")
+
+
+def peer_names(texts: Iterable[str], language: str) -> frozenset[str]:
+    """The dotted names written in some candidate texts (Lean; nothing for Isabelle)."""
+    if language != "lean":
+        return frozenset()
+    from atf.symeq.lean_frontend import qualified_names
+
+    return qualified_names(texts)
 
 
 def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
@@ -541,13 +554,14 @@ class SymEq:
         self.solver_budget_s = config.solver_budget_s
         self.lean = lean
 
-    def parse(self, text: str) -> Statement:
-        return parse(text, self.language)
+    def parse(self, text: str, qualified: Iterable[str] = ()) -> Statement:
+        return parse(text, self.language, qualified)
 
     def compare(self, a: str, b: str, i: int = 0, j: int = 1) -> PairResult:
         """The verdict on two candidate texts."""
         try:
-            sa, sb = self.parse(a), self.parse(b)
+            names = peer_names([a, b], self.language)
+            sa, sb = self.parse(a, names), self.parse(b, names)
         except (ParseError, RecursionError, ValueError) as err:
             if _normalize_text(a) == _normalize_text(b):
                 return PairResult(i, j, "equivalent", "string")
@@ -573,11 +587,12 @@ class SymEq:
         cache = PairCache(self.solver_budget_s)
         statements: list[Statement | None] = []
         vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
+        qualified = peer_names(candidates, self.language)
         for idx, text in enumerate(candidates):
             st, err, vac = skip.read.get(idx, (None, skip.failed.get(idx), False))
             if err is None and st is None:
                 yield ("begin", "parse", idx, idx)
-                st, err = self._parse_one(text)
+                st, err = self._parse_one(text, qualified)
                 vac = self.is_vacuous(st, cache, idx, quick=True) if st is not None else False
             statements.append(st)
             vacuous.append(vac)
@@ -677,9 +692,9 @@ class SymEq:
             log.warning("internal error comparing #%d and #%d: %r", i, j, err)
             return PairResult(i, j, "unknown", detail=f"internal error: {err!r}")
 
-    def _parse_one(self, text: str) -> tuple[Statement | None, str | None]:
+    def _parse_one(self, text: str, qualified: Iterable[str] = ()) -> tuple[Statement | None, str | None]:
         try:
-            return self.parse(text), None
+            return self.parse(text, qualified), None
         except (ParseError, RecursionError, ValueError) as err:
             return None, str(err) or type(err).__name__
         except Exception as err:  # noqa: BLE001 - one odd candidate must not sink the other k - 1

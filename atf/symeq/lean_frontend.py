@@ -16,6 +16,7 @@ term; a hypothesis or conclusion that does not parse at all becomes one opaque p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from fractions import Fraction
 
 from atf.lean import statement as lean_statement
@@ -947,13 +948,64 @@ def parse_prop(tokens: list[tuple[str, str]], notes: list[str]) -> Term:
         return opaque_from_tokens(tokens, ir.BOOL)
 
 
-def parse_statement(text: str) -> RawStatement:
-    """Read the last theorem/lemma/example of a Lean 4 text."""
+_BINDING = ("∀", "∃", "∃!", "λ", "fun", "∑", "∏", "⋃", "⋂", "Π", "Σ", "∫")
+
+
+def bound_names(tokens: list[tuple[str, str]]) -> set[str]:
+    """Names a statement binds (over-approximated: every identifier between a binder and its `,` / `=>`,
+    and the first identifier of `{x | ...}` / `{x : T // ...}`)."""
+    out: set[str] = set()
+    binding = False
+    for k, (kind, text) in enumerate(tokens):
+        if text in _BINDING:
+            binding = True
+        elif text in (",", "=>", "↦"):
+            binding = False
+        elif kind == "ident" and binding:
+            out.add(text)
+        elif text == "{" and k + 1 < len(tokens) and tokens[k + 1][0] == "ident":
+            out.add(tokens[k + 1][1])
+    return out
+
+
+def qualified_names(texts: Iterable[str]) -> frozenset[str]:
+    """The dotted identifiers written in some texts (`Fintype.card`, `Subgroup.closure`): where one of them is
+    written, that declaration exists."""
+    return frozenset(
+        tok for text in texts for kind, tok in tokenize(strip_comments(text)) if kind == "ident" and "." in tok
+    )
+
+
+def open_resolution(opens: Iterable[str], qualified: Iterable[str], protected: set[str]) -> dict[str, str]:
+    """Unqualified name -> the declaration it resolves to under `open N`, where that is decided: `f` is `N.f`
+    when N is open and `N.f` is written in one of the statements compared (so it exists), and no other open
+    namespace M has an `M.f` written. A statement that compiles has exactly one reading of an overloaded `f`
+    (Lean reports ambiguity otherwise), and `N.f` type-checks with the same arguments in the other statement.
+    `protected`: the statement's own variables and bound names, which shadow any declaration."""
+    opened = set(opens)
+    readings: dict[str, set[str]] = {}
+    for q in qualified:
+        parts = q.split(".")
+        for k in range(1, len(parts)):
+            if ".".join(parts[:k]) in opened:
+                readings.setdefault(".".join(parts[k:]), set()).add(q)
+    return {short: next(iter(qs)) for short, qs in readings.items() if len(qs) == 1 and short not in protected}
+
+
+def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
+    """Read the last theorem/lemma/example of a Lean 4 text. qualified: the dotted names written in the
+    statements it is compared with (see `open_resolution`); the text's own are always included."""
     st = read_statement(text)
     concl_tokens = tokenize(strip_comments(st.conclusion))
     if not concl_tokens:
         raise ParseError("empty conclusion")
     groups = [(kind, names, tokenize(ty)) for kind, names, ty in binder_groups(st)]
+    resolve: dict[str, str] = {}
+    if st.names_opened:
+        every = [*concl_tokens, *(t for _, _, toks in groups for t in toks)]
+        protected = {n for _, names, _ in groups for n in names} | bound_names(every)
+        own = {t for kind, t in every if kind == "ident" and "." in t}
+        resolve = open_resolution(st.names_opened, {*qualified, *own}, protected)
 
     notes: list[str] = []
     type_vars: dict[str, str] = {}
@@ -974,7 +1026,7 @@ def parse_statement(text: str) -> RawStatement:
                     type_vars[t] = f"τ{len(type_vars) + 1}"
 
     def rename(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        return [(kd, type_vars.get(t, t)) if kd == "ident" else (kd, t) for kd, t in toks]
+        return [(kd, type_vars.get(t, resolve.get(t, t))) if kd == "ident" else (kd, t) for kd, t in toks]
 
     tv = set(type_vars.values())
     for kind, names, ty_toks in groups:
