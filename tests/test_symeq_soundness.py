@@ -92,6 +92,11 @@ def thm(binders: str, concl: str) -> str:
             thm("{G : Type*} [Group G] (hG : Nat.card G = 5)", "∀ a b : G, a * b = b * a"),
             thm("{G : Type*} [Group G] [Fintype G] (hG : Fintype.card G = 5)", "∀ a b : G, a * b = b * a"),
         ),
+        # aligning g with x must not capture g under the candidate's own `∀ x` (that reads x ≤ g as x ≤ x)
+        (
+            thm("(x : ℕ) (h : ∀ y : ℕ, y < 5 → y ≤ y)", "x ≥ 4"),
+            thm("(g : ℕ) (h : ∀ x : ℕ, x < 5 → x ≤ g)", "g ≥ 4"),
+        ),
         # a variable bound by membership has the set's element type (ℝ here): 1/2 is not ℕ's 0
         (thm("(A : Set ℝ)", "∃ x ∈ A, x < 1 / 2"), thm("(A : Set ℝ)", "∃ x ∈ A, x < 0")),
         (thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 1 / 2"), thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 0")),
@@ -209,6 +214,11 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
         (
             thm("(z : ℂ) (h : abs z = 1)", "(abs (1 + z)) ^ 2 + (abs (1 - z)) ^ 2 = 4"),
             thm("(w : ℂ) (hw : Complex.abs w = 1)", "Complex.abs (1 + w) ^ 2 + Complex.abs (1 - w) ^ 2 = 4"),
+        ),
+        # ... and the statements that differ only in those names merge
+        (
+            thm("{G : Type*} [Group G] {x : G} (hx : orderOf x = 2) (h : ∀ y, orderOf y = 2 → y = x)", "x ∈ center G"),
+            thm("[Group G] (g : G) (hg : orderOf g = 2) (u : ∀ x : G, orderOf x = 2 → x = g)", "g ∈ center G"),
         ),
         # bounded quantifiers (`∃ a ∈ A, ∃ b ∈ B, ∀ x ∈ A, ...`) against the same quantifiers spelled out
         (

@@ -300,7 +300,7 @@ def substitute(t: Term, mapping: dict[str, Term]) -> Term:
         clash = names & set().union(*(free_vars(v) for v in inner.values()))
         vars_, body = t.vars, t.body
         if clash:
-            taken = clash | names | set(inner) | set().union(*(free_vars(v) for v in inner.values()))
+            taken = clash | names | set(inner) | set().union(*(free_vars(v) for v in inner.values())) | free_vars(body)
             ren: dict[str, Term] = {}
             new_vars = []
             for n, ty in vars_:
@@ -330,8 +330,22 @@ def rename_free_typed(t: Term, mapping: dict[str, str]) -> Term:
         if isinstance(x, Var):
             return replace(x, name=mapping[x.name]) if x.name in mapping and x.name not in bound else x
         if isinstance(x, Bind):
-            inner = bound | {n for n, _ in x.vars}
-            return replace(x, body=go(x.body, inner), dom=go(x.dom, bound) if x.dom is not None else None)
+            names = {n for n, _ in x.vars}
+            # a bound name that a renamed free variable would become is renamed first (`∀ x, x = g` with g -> x)
+            incoming = {mapping[k] for k in free_vars(x.body) if k in mapping and k not in names and k not in bound}
+            clash = names & incoming
+            vars_, body = x.vars, x.body
+            if clash:
+                taken = names | set(mapping) | set(mapping.values()) | free_vars(body)
+                fresh: dict[str, str] = {}
+                for n in clash:
+                    fresh[n] = fresh_name(n, taken)
+                    taken.add(fresh[n])
+                vars_ = tuple((fresh.get(n, n), ty) for n, ty in vars_)
+                body = rename_free_typed(body, fresh)
+            inner = bound | {n for n, _ in vars_}
+            dom = go(x.dom, bound) if x.dom is not None else None
+            return replace(x, vars=vars_, body=go(body, inner), dom=dom)
         return map_children(x, lambda c: go(c, bound))
 
     return go(t, frozenset())
