@@ -220,6 +220,11 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
             thm("{G : Type*} [Group G] {x : G} (hx : orderOf x = 2) (h : ∀ y, orderOf y = 2 → y = x)", "x ∈ center G"),
             thm("[Group G] (g : G) (hg : orderOf g = 2) (u : ∀ x : G, orderOf x = 2 → x = g)", "g ∈ center G"),
         ),
+        # `↥F` is the coercion Lean inserts itself where a type is expected; a Subfield binder is a variable
+        (
+            thm("{K : Type*} [Field K] {F : Subfield K} {a : K} (ha : IsAlgebraic F (a ^ 2))", "IsAlgebraic F a"),
+            thm("{L : Type*} [Field L] {E : Subfield L} {b : L} (hb : IsAlgebraic (↥E) (b ^ 2))", "IsAlgebraic ↥E b"),
+        ),
         # bounded quantifiers (`∃ a ∈ A, ∃ b ∈ B, ∀ x ∈ A, ...`) against the same quantifiers spelled out
         (
             thm(
@@ -311,6 +316,18 @@ HEADER = "import Mathlib\nopen Fintype Subgroup Set\nopen scoped BigOperators\n\
         (
             HEADER + thm("(G : Type*) [Group G] (hG : IsCyclic (G ⧸ center G))", "center G = ⊤"),
             HEADER + thm("{G : Type*} [Group G] [IsCyclic (G ⧸ Subgroup.center G)]", "Subgroup.center G = ⊤"),
+        ),
+        # also in binder types, where the binder's own type is not one of its bound names
+        (
+            "import Mathlib\nopen Module LinearMap\n\n"
+            + thm(
+                "{V : Type*} [NormedAddCommGroup V] [InnerProductSpace ℂ V] {T : End ℂ V}", "∃ S : End ℂ V, S * S = T"
+            ),
+            "import Mathlib\nopen Module LinearMap\n\n"
+            + thm(
+                "{V : Type*} [NormedAddCommGroup V] [InnerProductSpace ℂ V] {A : Module.End ℂ V}",
+                "∃ (U : Module.End ℂ V), U * U = A",
+            ),
         ),
     ],
 )

@@ -67,6 +67,7 @@ _OPS = sorted(
         "⁻¹",
         "!",
         "↑",
+        "↥",
         "⌊",
         "⌋₊",
         "⌋",
@@ -201,6 +202,32 @@ TYPE_HEADS = {
     "Sequence",
     "Vector",
     "Finite",
+    # structures (data, never propositions): a binder of one of these types declares a variable
+    "Subfield",
+    "Subring",
+    "Subsemiring",
+    "Submonoid",
+    "AddSubgroup",
+    "AddSubmonoid",
+    "Subalgebra",
+    "IntermediateField",
+    "Module.End",
+    "End",
+    "LinearMap",
+    "ContinuousLinearMap",
+    "MonoidHom",
+    "AddMonoidHom",
+    "RingHom",
+    "AlgHom",
+    "LinearEquiv",
+    "MulEquiv",
+    "RingEquiv",
+    "AlgEquiv",
+    "Homeomorph",
+    "Equiv.Perm",
+    "Basis",
+    "Sylow",
+    "TopologicalSpace",
 }
 KEYWORDS = {
     "fun",
@@ -431,6 +458,9 @@ class _Parser(TokenCursor):
             if text == "↑":
                 self.next()
                 return App("coe", (self.expr(MAX_BP),))
+            if text == "↥":  # CoeSort: what Lean inserts itself where a type is expected, so `↥S` reads as S
+                self.next()
+                return self.expr(MAX_BP)
             if text == "√":
                 self.next()
                 return App("sqrt", (self.expr(100),))
@@ -601,6 +631,7 @@ class _Parser(TokenCursor):
             "·",
             "∅",
             "↑",
+            "↥",
             "√",
             "‖",
             "⊤",
@@ -621,6 +652,9 @@ class _Parser(TokenCursor):
             if self.at("↑"):
                 self.next()
                 args.append(App("coe", (self.postfix(self.atom()),)))
+            elif self.at("↥"):
+                self.next()
+                args.append(self.postfix(self.atom()))
             elif self.at("√"):
                 self.next()
                 args.append(App("sqrt", (self.postfix(self.atom()),)))
@@ -952,19 +986,30 @@ _BINDING = ("∀", "∃", "∃!", "λ", "fun", "∑", "∏", "⋃", "⋂", "Π",
 
 
 def bound_names(tokens: list[tuple[str, str]]) -> set[str]:
-    """Names a statement binds (over-approximated: every identifier between a binder and its `,` / `=>`,
-    and the first identifier of `{x | ...}` / `{x : T // ...}`)."""
+    """Names a statement binds: the identifiers between a binder and its `,` / `=>` that are not in a type
+    (`∃ (S : End ℂ V), ...` binds S only) or a bound (`∀ x ∈ A, ...`), and the first identifier of
+    `{x | ...}` / `{x : T // ...}` (an over-approximation errs towards not resolving a name)."""
     out: set[str] = set()
-    binding = False
+    binding = typing = False
+    depth = 0
     for k, (kind, text) in enumerate(tokens):
         if text in _BINDING:
-            binding = True
-        elif text in (",", "=>", "↦"):
+            binding, typing, depth = True, False, 0
+        elif not binding:
+            if text == "{" and k + 1 < len(tokens) and tokens[k + 1][0] == "ident":
+                out.add(tokens[k + 1][1])
+        elif text in ("(", "{", "[", "⦃"):
+            depth += 1
+            typing = False
+        elif text in (")", "}", "]", "⦄"):
+            depth -= 1
+            typing = False
+        elif depth <= 0 and text in (",", "=>", "↦"):
             binding = False
-        elif kind == "ident" and binding:
+        elif text == ":" or (depth <= 0 and text in ("∈", "∉", "<", ">", "≤", "≥", "≠", "⊆", "∣", "in")):
+            typing = True
+        elif kind == "ident" and not typing:
             out.add(text)
-        elif text == "{" and k + 1 < len(tokens) and tokens[k + 1][0] == "ident":
-            out.add(tokens[k + 1][1])
     return out
 
 
