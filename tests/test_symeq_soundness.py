@@ -97,6 +97,7 @@ def thm(binders: str, concl: str) -> str:
             thm("(x : ℕ) (h : ∀ y : ℕ, y < 5 → y ≤ y)", "x ≥ 4"),
             thm("(g : ℕ) (h : ∀ x : ℕ, x < 5 → x ≤ g)", "g ≥ 4"),
         ),
+        (thm("(A : Finset ℕ) (h : A = ∅)", "A.card = 0"), thm("(A : Finset ℕ) (h : A.Nonempty)", "A.card = 0")),
         # a variable bound by membership has the set's element type (ℝ here): 1/2 is not ℕ's 0
         (thm("(A : Set ℝ)", "∃ x ∈ A, x < 1 / 2"), thm("(A : Set ℝ)", "∃ x ∈ A, x < 0")),
         (thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 1 / 2"), thm("(A : Set ℚ)", "∀ x, x ∈ A → x < 0")),
@@ -224,6 +225,17 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
         (
             thm("{K : Type*} [Field K] {F : Subfield K} {a : K} (ha : IsAlgebraic F (a ^ 2))", "IsAlgebraic F a"),
             thm("{L : Type*} [Field L] {E : Subfield L} {b : L} (hb : IsAlgebraic (↥E) (b ^ 2))", "IsAlgebraic ↥E b"),
+        ),
+        # `s ≠ ∅` is `s.Nonempty` (∃ x, x ∈ s by definition; a set is empty iff it has no element)
+        (
+            thm(
+                "{M : Type*} [MetricSpace M] {A : Set M} (hA : IsCompact A) (h₀ : A ≠ ∅)",
+                "∃ a ∈ A, ∀ b ∈ A, 0 ≤ dist a b",
+            ),
+            thm(
+                "{X : Type*} [MetricSpace X] {S : Set X} (hS : IsCompact S) (hne : S.Nonempty)",
+                "∃ a ∈ S, ∀ b ∈ S, 0 ≤ dist a b",
+            ),
         ),
         # bounded quantifiers (`∃ a ∈ A, ∃ b ∈ B, ∀ x ∈ A, ...`) against the same quantifiers spelled out
         (

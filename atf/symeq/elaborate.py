@@ -442,6 +442,11 @@ class Elaborator:
     def elab_rel(self, op: str, lhs: Term, rhs: Term) -> Term:
         if op in ("gt", "ge"):
             op, lhs, rhs = ("lt" if op == "gt" else "le"), rhs, lhs
+        if op in ("eq", "ne"):
+            for s, other in ((lhs, rhs), (rhs, lhs)):
+                empty = self.emptiness(s, "forall") if _is_empty_set(other) else None
+                if empty is not None:  # `s = ∅` is `∀ x, x ∉ s` (Set.eq_empty_iff_forall_not_mem)
+                    return App("not", (empty,), BOOL) if op == "ne" else empty
         a = self.elab(lhs, None)
         ta = self.resolve(ir.type_of(a))
         if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, (Fun, Tup, Sort)) and not self._numeric_side(rhs)):
@@ -459,6 +464,16 @@ class Elaborator:
         else:
             out = App("eq" if op == "ne" else op, (a, b), BOOL)
         return App("not", (out,), BOOL) if op == "ne" else out
+
+    def emptiness(self, s: Term, kind: str) -> Term | None:
+        """`∀ x, x ∉ s` (kind forall) or `∃ x, x ∈ s` (exists: `s.Nonempty`, by definition) for a set s whose
+        element type is known; None otherwise."""
+        se = self.elab(s, None)
+        el = elem_of_set(self.deep(ir.type_of(se)))
+        if el is None or isinstance(el, TVar):
+            return None
+        mem = App("in", (Var("_e", el), se), BOOL)
+        return Bind(kind, (("_e", el),), App("not", (mem,), BOOL) if kind == "forall" else mem, None, BOOL)
 
     def _numeric_side(self, t: Term) -> bool:
         return isinstance(t, Num)
@@ -587,6 +602,10 @@ class Elaborator:
         name = head.name
         if name in _NOTATION_FUNCTIONS and len(args) == _NOTATION_FUNCTIONS[name][1] and self.lookup(name) is None:
             return self.elab(_NOTATION_FUNCTIONS[name][0](*args), expected)
+        if name in ("Set.Nonempty", "Finset.Nonempty") and len(args) == 1 and self.lookup(name) is None:
+            nonempty = self.emptiness(args[0], "exists")
+            if nonempty is not None:
+                return nonempty
         if name.startswith(".") and args and self.system == "lean":
             target = self.dot_target(name[1:], args[0])
             if target != name:
@@ -831,6 +850,10 @@ class Elaborator:
         if isinstance(t, SetTy):
             return SetTy(self._default(t.elem))
         return t
+
+
+def _is_empty_set(t: Term) -> bool:
+    return (isinstance(t, App) and t.op == "setenum" and not t.args) or (isinstance(t, Var) and t.name == "∅")
 
 
 def _modeq(ty: Ty):
