@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from atf.agent.cli import LOOP_FLAGS
 from atf.agent.loop import AgentConfig, ToolLoop
 from atf.agent.metrics import passk_table
 from atf.agent.tools import default_tools
@@ -23,16 +24,6 @@ from atf.agent.trajectory import resume_jsonl
 from atf.data.benchmarks import load_benchmark
 from atf.jsonl import JsonlWriter
 from atf.llm import DEFAULT_ENGINE
-
-LOOP_FLAGS = [
-    "max_revisions",
-    "max_turns",
-    "max_new_tokens",
-    "temperature",
-    "repetition_penalty",
-    "frequency_penalty",
-    "seed",
-]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,6 +32,9 @@ from atf.train.reference import ReferenceConsistencyTool
 from atf.train.sft import train_sft
 from atf.train.synth import refuse_test_split
 
+# The agent-loop settings an ExpertIterationArguments carries (same names as AgentConfig's fields).
+LOOP_FIELDS = ("max_revisions", "max_turns", "max_new_tokens", "temperature", "repetition_penalty", "frequency_penalty")
+
 log = logging.getLogger(__name__)
 
 
@@ -78,14 +81,7 @@ def sample_round(
     done = {(t.meta.get("id"), t.meta.get("sample")): t for t in read_jsonl(out_path)} if out_path.exists() else {}
     todo = [(p, j) for p in problems for j in range(args.samples_per_problem) if (p.id, j) not in done]
     if todo:
-        config = AgentConfig(
-            max_revisions=args.max_revisions,
-            max_turns=args.max_turns,
-            max_new_tokens=args.max_new_tokens,
-            temperature=args.temperature,
-            repetition_penalty=args.repetition_penalty,
-            frequency_penalty=args.frequency_penalty,
-        )
+        config = AgentConfig(**{name: getattr(args, name) for name in LOOP_FIELDS})
         loop = ToolLoop(engine, tools or make_tools(args, problems, engine), config)
         metas = [
             {
