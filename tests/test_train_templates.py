@@ -281,3 +281,39 @@ def test_inference_and_serving_use_the_training_choice(tmp_path, capsys):
     assert capsys.readouterr().out == ""  # the checkpoint carries it: no --chat-template needed
     with pytest.raises(ValueError, match="renders with its own template"):
         load_engine("openai:http://x/v1#m", chat_template="atf")
+
+
+@pytest.mark.parametrize("name", ["llama3_1", "qwen3", "qwen2_5", "llama3"])
+def test_synthesized_turns_are_what_the_students_template_renders_back(name):
+    """Programmatic cold start writes each call as the student's template renders it in the history (Llama 3.1:
+    the call's JSON alone; Qwen3: after its think block; Qwen2.5 and ATF's ChatML: hermes text), so the prompt a
+    server renders from the structured calls is the one trained on, at every turn."""
+    from atf.data.benchmarks import BenchmarkProblem
+    from atf.train.synth import synthesize
+
+    tok = apply_chat_template_choice(make_tokenizer(name))
+    problems = [
+        BenchmarkProblem(f"p{i}", "test", "valid", f"Find x (#{i}).", GOLD, "import Mathlib\n\n") for i in (0, 1)
+    ]
+    tools = [
+        FunctionTool("syntax_check", SYNTAX_SCHEMA, syntax),
+        ReferenceConsistencyTool({p.informal: GOLD for p in problems}),
+    ]
+    # chat mode: the test vocabulary (SmolLM2's) tokenizes "\n\n{" across the Llama header differently when encoded
+    # whole, which a Llama 3 tokenizer does not; the text is what this test is about
+    trajs, stats = synthesize(problems, tok, tools, plans=["direct", "fix_meaning"], config=AgentConfig(mode="chat"))
+    assert len(trajs) == 4, stats.summary()
+    for t in trajs:
+        said = [m["content"] for m in t.messages if m["role"] == "assistant"]
+        calls = [c for text in said for c in parse_tool_calls(text)]
+        assert len(calls) == len(t.calls) and not any(c.error for c in calls)
+        if name == "llama3_1":
+            assert all(text.startswith('{"name": ') and "<tool_call>" not in text for text in said)
+        else:
+            assert all("<tool_call>" in text for text in said)
+        for n in range(2, len(t.messages) + 1):
+            if t.messages[n - 1]["role"] != "tool" or (n < len(t.messages) and t.messages[n]["role"] == "tool"):
+                continue
+            body = {"messages": to_openai_messages(t.messages[:n]), "tools": openai_tools(t.tools)}
+            ids, text = served_prompt_ids(tok, body)
+            assert text == render_text(tok, t.messages[:n], t.tools, True), (name, n)

@@ -38,6 +38,7 @@ from atf.agent.tokens import (
 from atf.agent.tools import CONSISTENCY_CHECK, SYNTAX_CHECK, Tool, ToolRequest, ToolResult, validate_arguments
 from atf.agent.trajectory import ToolCall, Trajectory
 from atf.llm.base import Engine, Message, SamplingParams
+from atf.llm.templates import renders_tool_calls
 
 log = logging.getLogger(__name__)
 
@@ -415,6 +416,42 @@ def to_openai_messages(messages: list[Message]) -> list[Message]:
         else:
             out.append({"role": m["role"], "content": m["content"]})
     return out
+
+
+def native_call_text(tokenizer: Any, text: str) -> str:
+    """The assistant text a model with this chat template writes for the tool calls in `text`: exactly what the
+    template renders for the same content and calls given as `tool_calls` fields, which is how an
+    OpenAI-compatible server renders that turn when it comes back in the history. Qwen's templates render
+    the content then `<tool_call>` blocks (so hermes text stays as it is); Llama 3.1's renders the call's JSON
+    alone and drops the content. Text without a parsed call, a template that does not render tool calls (ATF's
+    ChatML reads hermes text), or one whose rendering does not read back as the same calls: `text` unchanged."""
+    calls = [c for c in parse_tool_calls(text) if not c.error]
+    if not calls or not renders_tool_calls(tokenizer):
+        return text
+    end = turn_end_token(tokenizer)
+    if end is None:
+        return text
+    user: list[Message] = [{"role": "user", "content": "atf-native-probe"}]
+    (turn,) = to_openai_messages([{"role": "assistant", "content": text}])
+    # arguments as objects: vLLM's chat_utils parses them back from the wire's JSON string before rendering
+    turn["tool_calls"] = [
+        {**c, "function": {**c["function"], "arguments": json.loads(c["function"]["arguments"])}}
+        for c in turn["tool_calls"]
+    ]
+    before = render_text(tokenizer, user, None, True)
+    after = render_text(tokenizer, [*user, turn], None, False)
+    if not after.startswith(before) or end not in after[len(before) :]:
+        return text
+    native = after[len(before) :].split(end, 1)[0]
+    again = [(c.name, c.arguments) for c in parse_tool_calls(native) if not c.error]
+    return native if again == [(c.name, c.arguments) for c in calls] else text
+
+
+def native_messages(tokenizer: Any, messages: list[Message]) -> list[Message]:
+    """`messages` with each assistant turn written as `native_call_text` writes it."""
+    return [
+        {**m, "content": native_call_text(tokenizer, m["content"])} if m["role"] == "assistant" else m for m in messages
+    ]
 
 
 def run_agent(

@@ -81,13 +81,13 @@ def choose_chat_template(tokenizer: Any, override: str | None = None) -> tuple[s
     if override:
         return resolve_template(override, tokenizer), "override"
     own = _own_template(tokenizer)
-    if own and re.search(r"{%-?\s*generation\s*-?%}", own) and _renders_tool_calls(tokenizer):
+    if own and re.search(r"{%-?\s*generation\s*-?%}", own) and renders_tool_calls(tokenizer):
         return own, "model"  # already a training template (ATF's, TRL's variants): no need to import TRL
     if own:
         try:
             from trl.chat_template_utils import get_training_chat_template, supports_tool_calling
         except ImportError:  # inference without the [train] extra: no TRL variants to swap in
-            get_training_chat_template, supports_tool_calling = (lambda tok: None), _renders_tool_calls
+            get_training_chat_template, supports_tool_calling = (lambda tok: None), renders_tool_calls
         if supports_tool_calling(tokenizer):
             try:
                 training = get_training_chat_template(tokenizer)
@@ -97,7 +97,7 @@ def choose_chat_template(tokenizer: Any, override: str | None = None) -> tuple[s
     return atf_chat_template(), ATF
 
 
-def _renders_tool_calls(tokenizer: Any) -> bool:
+def renders_tool_calls(tokenizer: Any) -> bool:
     """TRL's `supports_tool_calling` test, for installs without TRL: a tool call and its result survive rendering."""
     call = {
         "type": "function",

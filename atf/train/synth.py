@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from atf.agent.loop import AgentConfig, ToolLoop
+from atf.agent.loop import AgentConfig, ToolLoop, native_call_text, native_messages
 from atf.agent.parsing import format_tool_call, parse_tool_calls
 from atf.agent.replay import ReplayEngine
 from atf.agent.tokens import token_view_from_messages
@@ -181,7 +181,9 @@ def synthesize(
             if made is None:
                 stats.dropped[f"{plan}:no_corruption"] += 1
                 continue
-            scripts[text], expected[text], turn_kinds[text] = made[0], made[1], made[3]
+            # each turn as the student's chat template renders it back (Llama 3.1: the call's JSON alone)
+            turns = [native_call_text(tokenizer, turn) for turn in made[0]] if tokenizer is not None else made[0]
+            scripts[text], expected[text], turn_kinds[text] = turns, made[1], made[3]
             problems_in.append(text)
             metas.append(
                 {
@@ -319,6 +321,7 @@ def teacher_trajectories(
             stats.dropped[f"teacher:{reason}"] += 1
             return reason
         if retokenize:
+            t.messages = native_messages(tokenizer, t.messages)  # the teacher's calls as the student writes them
             t.prompt_ids, t.completion_ids, t.completion_mask = token_view_from_messages(tokenizer, t.messages, t.tools)
             t.meta["token_view"] = "retokenized"
         kinds = classify_turns(t)
