@@ -23,6 +23,7 @@ import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from atf.symeq import ir
 from atf.symeq.align import top_matchings
@@ -31,6 +32,9 @@ from atf.symeq.elaborate import elaborate
 from atf.symeq.ir import App, Bind, ParseError, Statement, Term
 from atf.symeq.normalize import standardize
 from atf.symeq.smt import Translator, Untranslatable, Verdict, check_valid
+
+if TYPE_CHECKING:
+    import z3
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +185,15 @@ class PairCache:
             return out
 
 
+def _premises(tr: Translator, cache: PairCache, st: Statement, key: tuple) -> z3.BoolRef:
+    """The conjunction of st's premises in Z3, translated once per key (candidate index, renaming) in `cache`."""
+    return tr.cached_prop(cache, ("prem", *key), lambda: ir.conj(st.premises))
+
+
+def _conclusion(tr: Translator, cache: PairCache, st: Statement, key: tuple) -> z3.BoolRef:
+    return tr.cached_prop(cache, ("concl", *key), lambda: st.conclusion)
+
+
 def _project(premise: Term, st: Statement, names: list[str]) -> Term:
     """∃ names. premise (only first-order variables can be projected away)."""
     fv = ir.free_vars(premise)
@@ -252,10 +265,8 @@ def _check_aligned(
     shown = list(a.variables) + only_b
     tr = Translator(a.system)
     try:
-        pa = tr.cached_prop(cache, ("prem", *akey), lambda: ir.conj(a.premises))
-        pb = tr.cached_prop(cache, ("prem", *bkey), lambda: ir.conj(b.premises))
-        ca = tr.cached_prop(cache, ("concl", *akey), lambda: a.conclusion)
-        cb = tr.cached_prop(cache, ("concl", *bkey), lambda: b.conclusion)
+        pa, pb = _premises(tr, cache, a, akey), _premises(tr, cache, b, bkey)
+        ca, cb = _conclusion(tr, cache, a, akey), _conclusion(tr, cache, b, bkey)
         prem_formula = None
         if not same_premises:
             lhs = (
@@ -351,8 +362,7 @@ def _refutable(st: Statement, cache: PairCache, key: tuple, timeout_ms: int) -> 
 
         tr = Translator(st.system)
         try:
-            prem = tr.cached_prop(cache, ("prem", *key), lambda: ir.conj(st.premises))
-            concl = tr.cached_prop(cache, ("concl", *key), lambda: st.conclusion)
+            prem, concl = _premises(tr, cache, st, key), _conclusion(tr, cache, st, key)
         except (Untranslatable, RecursionError) as err:
             return Verdict("unknown", reason=str(err))
         return _timed(cache, tr, z3.Implies(prem, concl), min(timeout_ms, 200), (key[0],))
@@ -714,8 +724,7 @@ class SymEq:
         timeout_ms = min(self.timeout_ms, 150)  # a contradiction among premises is usually found at once
         tr = Translator(st.system)
         try:
-            conj = ir.conj(st.premises)
-            prem = tr.prop(conj) if cache is None else tr.cached_prop(cache, ("prem", idx, ()), lambda: conj)
+            prem = _premises(tr, cache or PairCache(), st, (idx, ()))
             models = cache.models if cache is not None else None  # a point that satisfies them says no at once
             status = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [], models).status
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
