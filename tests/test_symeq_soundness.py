@@ -374,3 +374,11 @@ def test_names_resolve_through_the_header_opens(symeq, a, b):
 )
 def test_names_that_do_not_resolve_through_the_opens_stay_apart(symeq, a, b):
     assert not symeq.compare(a, b).equivalent
+
+
+def test_a_field_after_a_dot_is_not_resolved_through_the_opens():
+    body = thm(
+        "{G H : Type*} [Group G] [Group H] (φ : G →* H) (N : Subgroup G) [Subgroup.Normal N]", "(N.map φ).Normal"
+    )
+    opened = parse("import Mathlib\nopen Subgroup\n\n" + body, "lean", {"Subgroup.Normal", "Subgroup.map"})
+    assert opened.key() == parse(body, "lean").key()

@@ -1071,7 +1071,12 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
                     type_vars[t] = f"τ{len(type_vars) + 1}"
 
     def rename(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        return [(kd, type_vars.get(t, resolve.get(t, t))) if kd == "ident" else (kd, t) for kd, t in toks]
+        out = []
+        for k, (kd, t) in enumerate(toks):
+            if kd == "ident":  # a field after `.` (`(f x).Normal`) is not a name in scope
+                t = type_vars.get(t, t if k and toks[k - 1][1] == "." else resolve.get(t, t))
+            out.append((kd, t))
+        return out
 
     tv = set(type_vars.values())
     for kind, names, ty_toks in groups:
