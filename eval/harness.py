@@ -55,6 +55,7 @@ class ScoredProblem:
     timed_out: bool = False
     category: str = ""
     answers: list[str | None] = field(default_factory=list)
+    in_paper_400: bool = False  # one of the 400 MATH problems Li et al. report on (`IsaProblem.in_paper_400`)
 
     @property
     def answer_classes(self) -> list[list[int]]:
@@ -206,6 +207,7 @@ def score_problems(
                 s.get("timed_out", False),
                 category_of(p),
                 s.get("answers") or [None] * len(p.statements),
+                p.in_paper_400,
             )
         )
     return out
@@ -284,6 +286,14 @@ def random_pick(problems: Iterable[ScoredProblem]) -> float:
     """Expected 1@k of a uniformly random pick."""
     ps = list(problems)
     return statistics.fmean(sum(p.labels) / p.k for p in ps) if ps else float("nan")
+
+
+COMBOS = ("log", "linear", "quadratic")
+
+
+def knobs_from(problems: Sequence[ScoredProblem]) -> dict[str, Method]:
+    """Each method's knobs (alpha, tie-break) tuned on `problems`: to be used on *another* set."""
+    return {name: tune(problems, name)[0] for name in ("symeq", "answer", "majority", *COMBOS)}
 
 
 def tune_alpha(

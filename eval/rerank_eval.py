@@ -1,14 +1,11 @@
-"""n@k and labelling efficiency of SymEq/SemCo reranking on the Isa-AutoFormal GPT-4 candidates.
+"""n@k for n = 1..5 of SymEq/SemCo reranking on the Isa-AutoFormal GPT-4 candidates, and SymEq on FormalAlign (Lean 4).
 
     nice python eval/rerank_eval.py --workers 2          # shares the cache of eval/table1.py (runs/rerank)
+    nice python eval/rerank_eval.py --lean-formalalign 40
 
-Prints, for MATH test (761, human labels) and miniF2F (488, ATP-oracle labels):
-  n@k for n = 1..5 by method (picks remove their SymEq class; SemCo alone takes its top n);
-  the alpha curve of each combination on MATH *train* (the only split alpha is chosen on), and the
-  test numbers at the alpha chosen there;
-  labelling efficiency: labels a human needs when one label per SymEq class is propagated to the class
-  (to label all k candidates, and to find a correct one walking the ranked order), with the accuracy of
-  the propagated labels.
+Prints n@k for n = 1..--max-n on the sets Table 1 reports (MATH-400 and miniF2F 488; see eval/table1.py,
+which also prints labelling efficiency and the categories), every knob (alpha, tie-break) tuned on the
+*other* set as there: never on MATH train, whose labels favour sample 0.
 With --lean-formalalign N it also clusters N FormalAlign miniF2F problems (Lean 4: the gold statement and
 15 synthetically misaligned variants each) and reports how often a misaligned variant lands in the gold
 statement's SymEq class (a misalignment that the hypotheses make harmless, such as `6 < b` next to
@@ -25,16 +22,7 @@ if __package__ in (None, ""):  # run as a file (python eval/rerank_eval.py): the
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from atf.symeq.config import SymEqConfig
-from eval.harness import (
-    Method,
-    labelling_efficiency,
-    n_at_k,
-    pass_at,
-    score_isa_sets,
-    tune_alpha,
-)
-
-COMBOS = ("log", "linear", "quadratic")
+from eval.harness import Method, knobs_from, n_at_k, pass_at, score_isa_sets
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,43 +46,16 @@ def main(argv: list[str] | None = None) -> int:
     config = SymEqConfig(timeout_ms=round(args.timeout_s * 1000), workers=args.workers)
     if args.lean_formalalign:
         formalalign(args.lean_formalalign, config, args.cache)
-    scored = score_isa_sets(args.cache, config, args.limit)
-    train = scored["math_train"]
+    scored = score_isa_sets(args.cache, config, args.limit, sets=("math_test", "minif2f"))
+    math400 = [q for q in scored["math_test"] if q.in_paper_400]
+    mf2f = scored["minif2f"]
     ns = range(1, args.max_n + 1)
-
-    print("alpha curve on MATH train (36 problems), 1@k in %:")
-    grid = [i / 10 for i in range(11)]
-    print("  alpha     " + " ".join(f"{a:5.1f}" for a in grid))
-    alphas = {}
-    for c in COMBOS:
-        print(f"  {c:9s} " + " ".join(f"{100 * n_at_k(train, Method(c, a), 1):5.1f}" for a in grid))
-        alphas[c], _ = tune_alpha(train, c)
-    print("  chosen: " + ", ".join(f"{c} {a:.2f}" for c, a in alphas.items()))
-
-    for name, ps in (("MATH test", scored["math_test"]), ("miniF2F", scored["minif2f"])):
-        print(f"\n{name} ({len(ps)} problems, k=10): n@k in %")
-        print(f"  {'method':28s} " + " ".join(f"{n}@k".rjust(6) for n in ns))
-        print(f"  {'first n samples':28s} " + " ".join(f"{100 * pass_at(ps, n):6.1f}" for n in ns))
-        methods = [("string majority", Method("majority")), ("SymEq", Method("symeq")), ("SemCo", Method("semco"))]
-        methods += [(f"{c}-comb a={alphas[c]:.2f}", Method(c, alphas[c])) for c in COMBOS]
-        for label, m in methods:
-            print(f"  {label:28s} " + " ".join(f"{100 * n_at_k(ps, m, n):6.1f}" for n in ns))
-        print(f"\n{name}: labelling efficiency with SymEq classes (order: log-comb a={alphas['log']:.2f})")
-        eff = labelling_efficiency(ps, Method("log", alphas["log"]))
-        print(
-            f"  label every candidate: {eff.labels_all_plain:.2f} labels/problem without classes, "
-            f"{eff.labels_all_classes:.2f} with one per class ({100 * eff.saved_all:.1f}% saved); "
-            f"propagated labels agree with the human ones for {100 * eff.propagation_accuracy:.1f}% of candidates"
-        )
-        print(
-            f"  find a correct candidate (ranked order): {eff.find_plain:.2f} labels/problem without classes, "
-            f"{eff.find_classes:.2f} skipping labelled classes ({100 * eff.saved_find:.1f}% saved)"
-        )
-        sizes = [len(q.classes) for q in ps]
-        print(
-            f"  SymEq classes per problem: mean {sum(sizes) / len(sizes):.2f}; vacuous candidates "
-            f"{sum(q.vacuous for q in ps)}; unparsed {sum(q.k - q.parsed for q in ps)} of {sum(q.k for q in ps)}"
-        )
+    for name, ps, knobs in (("MATH-400", math400, knobs_from(mf2f)), ("miniF2F", mf2f, knobs_from(math400))):
+        print(f"\n{name} ({len(ps)} problems, k=10; knobs tuned on the other set): n@k in %")
+        print(f"  {'method':40s} " + " ".join(f"{n}@k".rjust(6) for n in ns))
+        print(f"  {'first n samples':40s} " + " ".join(f"{100 * pass_at(ps, n):6.1f}" for n in ns))
+        for m in [Method("semco"), *knobs.values()]:
+            print(f"  {m.label():40s} " + " ".join(f"{100 * n_at_k(ps, m, n):6.1f}" for n in ns))
     return 0
 
 

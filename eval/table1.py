@@ -35,8 +35,10 @@ if __package__ in (None, ""):  # run as a file (python eval/table1.py): the repo
 
 from atf.symeq.config import SymEqConfig
 from eval.harness import (
+    COMBOS,
     Method,
     ScoredProblem,
+    knobs_from,
     labelling_efficiency,
     n_at_k,
     pass_at,
@@ -44,7 +46,6 @@ from eval.harness import (
     positional_correctness,
     random_pick,
     score_isa_sets,
-    tune,
 )
 
 NS = (1, 2, 3)
@@ -73,7 +74,6 @@ TARGETS = {
     "MATH": (("best 1@k, knobs tuned on miniF2F", 50.5),),
     "miniF2F": (("SymEq 1@k", 41.1), ("best combination 1@k", 42.5)),
 }
-COMBOS = ("log", "linear", "quadratic")
 
 
 def fmt(x: float | None) -> str:
@@ -153,13 +153,6 @@ def labelling(name: str, problems: list[ScoredProblem], m: Method) -> None:
     )
 
 
-def knobs_from(problems: list[ScoredProblem]) -> dict[str, Method]:
-    out = {}
-    for name in ("symeq", "answer", "majority", *COMBOS):
-        out[name], _ = tune(problems, name)
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     from atf.cliargs import add_seconds
 
@@ -175,8 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     scored = score_isa_sets(args.cache, config, args.limit, sets=("math_test", "minif2f", "math_train"))
     math_test, mf2f, train = scored["math_test"], scored["minif2f"], scored["math_train"]
-    math400 = [q for q in math_test if q.repo_semco is not None]
-    math361 = [q for q in math_test if q.repo_semco is None]
+    math400 = [q for q in math_test if q.in_paper_400]
+    math361 = [q for q in math_test if not q.in_paper_400]
 
     knobs_math = knobs_from(mf2f)  # used on MATH-400
     knobs_mf2f = knobs_from(math400)  # used on miniF2F
