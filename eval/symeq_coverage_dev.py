@@ -1,0 +1,179 @@
+"""SymEq's coverage on the DEV set: the MATH problems outside the paper's 400 (the other 361 test problems and the
+36 train problems; nothing is reported on them), k = 10 GPT-4 Isabelle candidates, human labels.
+
+    nice python eval/symeq_coverage_dev.py                  # the figures
+    nice python eval/symeq_coverage_dev.py --show 5         # and 5 examples of every reason a pair stays apart
+    nice python eval/symeq_coverage_dev.py --limit 50 --show-suspicious 20
+
+Two candidates of one problem that humans both labelled correct should mean the same thing, so SymEq should
+merge them: (a) counts the both-correct pairs SymEq merged (a recall proxy; labels are noisy, two correct
+formalizations may differ harmlessly, e.g. one proves more). (b) counts merges of a correct with an incorrect
+candidate: each is either a label error or a false merge (a soundness bug: read them with --show-suspicious).
+(c) breaks the unmerged both-correct pairs down by the first reason found:
+
+    unparsed       a candidate could not be read, or one of its propositions stayed one opaque blob
+    vacuous        a candidate's premises are contradictory (it joins no class)
+    opaque         a candidate keeps a construct the front-end or elaborator does not model (which: below)
+    untranslatable a term with no translation to Z3 (which: below)
+    z3-unknown     Z3 timed out or gave up
+    model-uf       Z3 found a counter-model that relies on an uninterpreted function (may be spurious)
+    model-exact    Z3 found a real counter-model: the two statements differ (or the modelling is wrong)
+    no-verdict     the pair was never decided (the problem's time budget ran out)
+
+SymEq runs in `SymEqPool` with `SymEqConfig`'s defaults, as in eval/symeq_speed_dev.py. The machine is shared:
+the load average is printed beside the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from atf.data.isabelle import IsaProblem, load_math
+from atf.symeq.config import SymEqConfig
+from atf.symeq.equivalence import PairResult, SymEqResult
+from atf.symeq.ir import Statement
+from atf.symeq.pool import SymEqPool
+
+REASONS = ("unparsed", "vacuous", "opaque", "untranslatable", "z3-unknown", "model-uf", "model-exact", "no-verdict")
+
+
+@dataclass
+class Miss:
+    """One unmerged both-correct pair and why it stayed apart (`what`: the construct, where known)."""
+
+    problem: IsaProblem
+    i: int
+    j: int
+    reason: str
+    what: list[str]
+    detail: str
+
+
+def dev_problems() -> list[IsaProblem]:
+    """MATH problems (test and train) that are not among the paper's 400."""
+    return [p for p in load_math("all") if not p.in_paper_400]
+
+
+def construct(note: str) -> str:
+    """A short name for what an elaborator note says is kept opaque (`opaque: gcd {0} {1}` -> `gcd`)."""
+    note = re.sub(r"\s+", " ", note)
+    if note.startswith("unparsed proposition"):
+        return "unparsed proposition"
+    if note.startswith("opaque: "):
+        body = note[len("opaque: ") :]
+        head = re.match(r"[\\<>\w'.:]+|\S", body)
+        return "opaque " + (head.group(0) if head else body[:20])
+    return re.sub(r"'.*", "", note)[:40]
+
+
+def _unmodelled(st: Statement | None) -> list[str]:
+    return [] if st is None else [construct(n) for n in st.opaque]
+
+
+def classify(res: SymEqResult, verdicts: dict[tuple[int, int], PairResult], i: int, j: int) -> tuple[str, list, str]:
+    """(reason, constructs, detail) for an unmerged pair (see the module doc for the reasons)."""
+    sts = (res.statements[i], res.statements[j])
+    notes = _unmodelled(sts[0]) + _unmodelled(sts[1])
+    if None in sts:
+        errs = [res.errors[x] for x in (i, j) if res.statements[x] is None]
+        return "unparsed", [str(e)[:60] for e in errs], ""
+    if "unparsed proposition" in notes:
+        return "unparsed", [n for n in notes if n == "unparsed proposition"], ""
+    if res.vacuous and (res.vacuous[i] or res.vacuous[j]):
+        return "vacuous", [], ""
+    v = verdicts.get((i, j))
+    if v is None:
+        return "no-verdict", notes, ""
+    if v.status == "unknown" and "untranslatable" in v.detail:
+        return "untranslatable", [v.detail.split(": ", 1)[-1][:40]], v.detail
+    if notes:
+        return "opaque", sorted(set(notes)), v.describe()
+    if v.status == "unknown":
+        return "z3-unknown", [], v.detail
+    if v.status == "different":
+        return ("model-exact" if v.exact else "model-uf"), [], v.describe()
+    return "no-verdict", [], v.describe()
+
+
+def shows(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--limit", type=int, default=None, help="first N dev problems (default: all 397)")
+    ap.add_argument("--workers", type=int, default=1, help="worker processes (default %(default)s)")
+    ap.add_argument("--show", type=int, default=0, metavar="N", help="print N examples of every reason in (c)")
+    ap.add_argument("--show-suspicious", type=int, default=0, metavar="N", help="print N merges of (b)")
+    ap.add_argument("--reason", choices=REASONS, default=None, help="with --show: only this reason")
+    ap.add_argument("--top", type=int, default=25, help="constructs listed under opaque/untranslatable")
+    args = ap.parse_args(argv)
+    problems = dev_problems()[: args.limit]
+    jobs = [(p.statements, "isabelle") for p in problems]
+    config = SymEqConfig(workers=args.workers)
+    both = merged = suspicious_n = mixed = 0
+    misses: list[Miss] = []
+    suspicious: list[tuple[IsaProblem, int, int]] = []
+    seconds: list[float] = []
+    with SymEqPool(config.workers) as pool:
+        for idx, res in tqdm(pool.map(jobs, config), total=len(jobs), desc="SymEq", unit="problem"):
+            p = problems[idx]
+            seconds.append(res.seconds)
+            cls = {x: n for n, c in enumerate(res.classes) for x in c}
+            verdicts = {(v.i, v.j): v for v in res.pairs}
+            labels = p.labels
+            for j in range(len(labels)):
+                for i in range(j):
+                    same = cls[i] == cls[j]
+                    if labels[i] and labels[j]:
+                        both += 1
+                        merged += same
+                        if not same:
+                            misses.append(Miss(p, i, j, *classify(res, verdicts, i, j)))
+                    elif labels[i] != labels[j]:
+                        mixed += 1
+                        if same:
+                            suspicious_n += 1
+                            suspicious.append((p, i, j))
+    load = os.getloadavg()
+    print(f"{len(problems)} dev problems (MATH outside the paper's 400), k = 10, SymEqConfig defaults")
+    print(f"(a) both-correct pairs merged: {merged} / {both} ({100 * merged / max(both, 1):.1f}%)")
+    print(f"(b) correct-incorrect pairs merged: {suspicious_n} / {mixed} (label errors or false merges)")
+    print(f"(c) both-correct pairs not merged, by reason: {len(misses)}")
+    by_reason = Counter(m.reason for m in misses)
+    for r in REASONS:
+        if by_reason[r]:
+            print(f"    {r:15s} {by_reason[r]}")
+    what = Counter(w for m in misses if m.reason in ("opaque", "untranslatable", "unparsed") for w in set(m.what))
+    if what:
+        print(f"    constructs behind opaque/untranslatable/unparsed pairs (top {args.top}):")
+        for w, n in what.most_common(args.top):
+            print(f"        {n:5d}  {w}")
+    print(f"seconds per problem inside the worker: total {sum(seconds):.1f}  (load {load[0]:.2f} {load[1]:.2f})")
+    for r in REASONS if args.reason is None else (args.reason,):
+        shown = [m for m in misses if m.reason == r][: args.show]
+        for m in shown:
+            print(f"\n--- {r}: {m.problem.id} #{m.i} #{m.j} {'; '.join(m.what)}\n    {m.detail}")
+            for x in (m.i, m.j):
+                print(f"    [{x}] {shows(m.problem.statements[x])}")
+    for p, i, j in suspicious[: args.show_suspicious]:
+        print(f"\n--- merged, labels differ: {p.id} #{i} ({p.labels[i]}) #{j} ({p.labels[j]})")
+        print(f"    problem: {shows(p.problem)[:300]}")
+        for x in (i, j):
+            print(f"    [{x}] {shows(p.statements[x])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
