@@ -40,6 +40,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from atf.data.isabelle import IsaProblem, load_math
+from atf.symeq import ir
 from atf.symeq.config import SymEqConfig
 from atf.symeq.equivalence import PairResult, SymEqResult
 from atf.symeq.ir import Statement
@@ -81,6 +82,26 @@ def _unmodelled(st: Statement | None) -> list[str]:
     return [] if st is None else [construct(n) for n in st.opaque]
 
 
+def vocabulary(st: Statement) -> set[str]:
+    """The operations, binders and variable types a statement uses (`pow`, `uf:ln`, `sum`, `x:real`)."""
+    out = {str(t) for t in st.variables.values()}
+    for t in [*st.premises, st.conclusion]:
+        for x in ir.walk(t):
+            if isinstance(x, ir.App):
+                head = x.args[0] if x.op == "call" and x.args else None
+                out.add(head.name if isinstance(head, ir.Var) and head.name.startswith("uf:") else x.op)
+            elif isinstance(x, ir.Bind):
+                out.add(x.kind)
+    return out
+
+
+def differences(a: Statement, b: Statement) -> list[str]:
+    """What one statement uses and the other does not (`pow|powr`: pow in the first only, powr in the second)."""
+    va, vb = vocabulary(a), vocabulary(b)
+    only_a, only_b = sorted(va - vb), sorted(vb - va)
+    return [",".join(only_a) + "|" + ",".join(only_b)] if only_a or only_b else ["same vocabulary"]
+
+
 def classify(res: SymEqResult, verdicts: dict[tuple[int, int], PairResult], i: int, j: int) -> tuple[str, list, str]:
     """(reason, constructs, detail) for an unmerged pair (see the module doc for the reasons)."""
     sts = (res.statements[i], res.statements[j])
@@ -102,7 +123,7 @@ def classify(res: SymEqResult, verdicts: dict[tuple[int, int], PairResult], i: i
     if v.status == "unknown":
         return "z3-unknown", [], v.detail
     if v.status == "different":
-        return ("model-exact" if v.exact else "model-uf"), [], v.describe()
+        return ("model-exact" if v.exact else "model-uf"), differences(*sts), v.describe()
     return "no-verdict", [], v.describe()
 
 
@@ -159,6 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     if what:
         print(f"    constructs behind opaque/untranslatable/unparsed pairs (top {args.top}):")
         for w, n in what.most_common(args.top):
+            print(f"        {n:5d}  {w}")
+    diff = Counter(w for m in misses if m.reason.startswith("model") for w in m.what)
+    if diff:
+        print(f"    what one statement of a counter-model pair uses and the other not (top {args.top}):")
+        for w, n in diff.most_common(args.top):
             print(f"        {n:5d}  {w}")
     print(f"seconds per problem inside the worker: total {sum(seconds):.1f}  (load {load[0]:.2f} {load[1]:.2f})")
     for r in REASONS if args.reason is None else (args.reason,):

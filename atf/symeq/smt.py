@@ -7,7 +7,8 @@
     Int.fdiv/tdiv  floor / truncating division (and their remainders), all with `a / 0 = 0`
     `/` on ℝ, ℚ    `a / 0 = 0` (both systems)
     √x             Lean: `√x = 0` for x < 0; Isabelle: `sqrt x = -sqrt(-x)`; otherwise the non-negative root
-    x powr y       Isabelle: 0 when x = 0, `x ^ n` for x > 0 and a literal integer n, positive otherwise
+    x powr y       Isabelle: 0 when x = 0, `root q x ^ p` for x > 0 and a literal p/q, positive otherwise
+    root n x       Isabelle, literal n: the sign-preserving n-th root (`root 2 = sqrt`)
     x ^ (y : ℝ)    Lean rpow: a literal integer exponent is the monoid power, `x ^ (1/2) = √x`
     casts          ℕ → ℤ is the identity, ℕ/ℤ → ℝ is `ToReal`, `Int.toNat`/Isabelle `nat` is `max x 0`
     ⌊x⌋, ⌈x⌉, round  `ToInt` (floor), `-⌊-x⌋`, `⌊x + 1/2⌋`
@@ -510,17 +511,38 @@ class Translator:
         return out
 
     def powr(self, t: App, a: list[Any]) -> Any:
+        """Isabelle `x powr a = (if x = 0 then 0 else exp (a * ln x))` (Transcendental.thy): for x > 0 and a
+        literal exponent p/q it is `root q x ^ p` (`root_powr_inverse`, `powr_powr`, `powr_realpow`); for x < 0
+        `ln x` is unspecified (`THE u. exp u = x`), so the value is only known to be positive."""
         base, e = _real(a[0]), _real(a[1])
         et = t.args[1]
         general = self.uf("uf:powr", (REAL, REAL), REAL, [base, e])
         self.side(z3.Implies(base != 0, general > 0))
-        if isinstance(et, Num) and et.value.denominator == 1 and abs(et.value) <= MAX_EXPAND_POW:
-            pos = self._int_power(base, int(et.value))
-        elif isinstance(et, Num) and et.value == Fraction(1, 2):
-            pos = self.sqrt(base)
+        v = et.value if isinstance(et, Num) else None
+        if v is not None and abs(v.numerator) <= MAX_EXPAND_POW and 0 < v.denominator <= MAX_EXPAND_POW:
+            pos = self._int_power(self.root(v.denominator, base), v.numerator)
         else:
             pos = general
         return z3.If(base == 0, z3.RealVal(0), z3.If(base > 0, pos, general))
+
+    def root(self, n: int, x: Any) -> Any:
+        """Isabelle `root n x = (if n = 0 then 0 else the_inv (λy. sgn y * |y| ^ n) x)` (NthRoot.thy): the
+        sign-preserving n-th root, defined on all reals (`sqrt = root 2`, so root 2 is `sqrt`)."""
+        x = _real(x)
+        if n == 0:
+            return z3.RealVal(0)
+        if n == 1:
+            return x
+        if n == 2:
+            return self.sqrt(x)
+        r = self.uf(f"root{n}", (REAL,), REAL, [x], exact=True)
+        self.side(
+            z3.And(
+                z3.Implies(x >= 0, z3.And(r >= 0, self._int_power(r, n) == x)),
+                z3.Implies(x < 0, z3.And(r <= 0, self._int_power(-r, n) == -x)),
+            )
+        )
+        return r
 
     def sqrt(self, x: Any) -> Any:
         x = _real(x)
@@ -550,6 +572,8 @@ class Translator:
         fty = head.ty
         if head.name in env:
             raise Untranslatable("call of a bound function")
+        if head.name == "uf:root" and self.system == "isabelle" and _small_nat(args[0]):
+            return self.root(int(args[0].value), vals[1])
         if head.name.startswith("uf:") or head.name == "sqrt":
             if head.name == "sqrt":
                 return self.sqrt(vals[0])
@@ -567,6 +591,11 @@ class Translator:
 
 
 # ----------------------------------------------------------------------------------------------- helpers
+
+
+def _small_nat(t: Term) -> bool:
+    """A literal natural number small enough to expand powers with (`root 3 x`, not `root n x`)."""
+    return isinstance(t, Num) and t.value.denominator == 1 and 0 <= t.value <= MAX_EXPAND_POW
 
 
 def _leaves(v: Any, ty: Ty) -> list[tuple[Any, Ty]]:
