@@ -71,3 +71,117 @@ def test_meaning_preserving_variants_merge(symeq, a, b):
 def test_near_misses_stay_apart(symeq, a, b):
     res = symeq.compare(a, b)
     assert not res.equivalent, res.describe()
+
+
+LEAST_MERGE = [
+    # LEAST / GREATEST: bound names and symmetric guards do not matter
+    pytest.param(
+        thm("x y :: real", ["x ~= y"], "(LEAST a. EX x y. x ~= y & a = (x - y)^2 / (x * x + 1)) = 0"),
+        thm("x y :: real", ["y ~= x"], "(LEAST b. EX u v. v ~= u & b = (u - v)^2 / (u * u + 1)) = 0"),
+        id="least-renamed",
+    ),
+    # on nat a witness is enough for the least element to exist (LeastI_ex, Least_le)
+    pytest.param(
+        thm("n :: nat", [], "(LEAST k::nat. k > 3 & k mod 5 = 2) = 7"),
+        thm("n :: nat", [], "True"),
+        id="least-nat-value",
+    ),
+    # a least element that exists is the least element, whatever the order the formalizer writes
+    pytest.param(
+        thm("x :: int", [], "(LEAST a::int. EX y::int. y >= 2 & a = y * y) = 4"),
+        thm("x :: int", [], "4 = (LEAST b::int. EX z::int. 2 <= z & b = z * z)"),
+        id="least-int-symmetric",
+    ),
+    pytest.param(
+        thm("n :: nat", [], "(GREATEST k::nat. k < 10 & even k) = 8"),
+        thm("n :: nat", [], "True"),
+        id="greatest-nat-value",
+    ),
+]
+
+LEAST_APART = [
+    pytest.param(
+        thm("n :: nat", [], "(LEAST k::nat. k > 3 & k mod 5 = 2) = 7"),
+        thm("n :: nat", [], "(LEAST k::nat. k > 3 & k mod 5 = 2) = 12"),
+        id="least-value",
+    ),
+    pytest.param(
+        thm("n :: nat", [], "(LEAST k::nat. k > 3 & k mod 5 = 2) = 7"),
+        thm("n :: nat", [], "(GREATEST k::nat. k > 3 & k mod 5 = 2) = 7"),
+        id="least-not-greatest",
+    ),
+    pytest.param(
+        thm("n :: nat", [], "(GREATEST k::nat. k < 10 & even k) = 8"),
+        thm("n :: nat", [], "(GREATEST k::nat. k < 10 & odd k) = 8"),
+        id="greatest-body",
+    ),
+    # no least element among the reals above 0: the value is unspecified, so `= 0` is not provable
+    pytest.param(
+        thm("x :: real", [], "(LEAST a::real. a > 0) = 0"),
+        thm("x :: real", [], "True"),
+        id="least-without-minimum",
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", LEAST_MERGE)
+def test_least_variants_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", LEAST_APART)
+def test_least_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()
+
+
+GREEK_MERGE = [
+    # θ is how Isabelle/jEdit shows the symbol \<theta>: one name, in `fixes` and in the propositions
+    pytest.param(
+        thm("θ :: real", ["cos θ = 1 / 5"], "cos (2 * θ) = -23 / 25"),
+        thm("\\<theta> :: real", ["cos \\<theta> = 1 / 5"], "cos (2 * \\<theta>) = -23 / 25"),
+        id="unicode-and-symbol",
+    ),
+    pytest.param(
+        thm("θ :: real", ["cos θ = 1 / 5"], "cos (2 * θ) = -23 / 25"),
+        thm("t :: real", ["cos t = 1 / 5"], "cos (2 * t) = -23 / 25"),
+        id="greek-renamed",
+    ),
+    pytest.param(
+        thm("α β :: real", ["α + β = 3", "α - β = 1"], "α = 2"),
+        thm("a b :: real", ["a - b = 1", "a + b = 3"], "a = 2"),
+        id="two-greek-letters",
+    ),
+]
+
+GREEK_APART = [
+    pytest.param(
+        thm("θ :: real", ["cos θ = 1 / 5"], "cos (2 * θ) = -23 / 25"),
+        thm("θ :: real", ["cos θ = 1 / 6"], "cos (2 * θ) = -23 / 25"),
+        id="greek-value",
+    ),
+    # the type `fixes θ :: nat` gives is the type of θ inside (nat subtraction truncates: θ = 3 satisfies it)
+    pytest.param(
+        thm("θ :: nat", ["θ - 5 = 0"], "θ = 5"),
+        thm("t :: real", ["t - 5 = 0"], "t = 5"),
+        id="greek-type-from-fixes",
+    ),
+    pytest.param(
+        thm("α β :: real", ["α + β = 3"], "α = 2"),
+        thm("α β :: real", ["α - β = 3"], "α = 2"),
+        id="greek-distinct-letters",
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", GREEK_MERGE)
+def test_greek_letters_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", GREEK_APART)
+def test_greek_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()

@@ -585,6 +585,11 @@ class Elaborator:
             elif t.kind == "setof":
                 body = self.elab(t.body, BOOL)
                 out = Bind("setof", tuple(vars_), body, dom_e, set_of(vars_[0][1]))
+            elif t.kind in ("least", "greatest") and len(vars_) == 1 and t.dom is None:
+                if expected is not None:  # `LEAST x. P x` has the type of x
+                    self.unify(vars_[0][1], expected)
+                body = self.elab(t.body, BOOL)
+                out = Bind(t.kind, tuple(vars_), body, None, vars_[0][1])
             else:
                 self.scope.pop()
                 return self.fallback(t, expected)

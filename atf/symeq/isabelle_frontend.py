@@ -10,6 +10,7 @@ a proposition that does not parse at all becomes one opaque proposition.
 from __future__ import annotations
 
 import re
+import unicodedata
 from fractions import Fraction
 
 from atf.symeq import ir
@@ -140,14 +141,32 @@ GREEK = {
 }
 
 _GREEK_ALT = "|".join(sorted(GREEK, key=len, reverse=True))
+
+
+def _greek_letters() -> dict[str, str]:
+    """Isabelle/jEdit shows `\\<theta>` as θ, and formalizers paste either spelling: the letter is that symbol
+    (a name, as the symbol is: `\\<theta>` comes before the symbol rule in _TOKEN). λ and π are not names
+    (the binder and the constant, see SYMBOLS)."""
+    out = {}
+    for ch in map(chr, range(0x391, 0x3CA)):
+        words = unicodedata.name(ch, "").split()  # GREEK SMALL LETTER THETA
+        if len(words) != 4 or ch in "λπ":
+            continue
+        word = words[3].lower() if words[1] == "SMALL" else words[3].capitalize()
+        if word in GREEK:
+            out[ch] = "\\<" + word + ">"
+    return out
+
+
+_GREEK_LETTERS = str.maketrans(_greek_letters())
 _TOKEN = re.compile(
     r"""(?P<ws>\s+)
     |(?P<sup>\\<\^sup>\s*(?:\d+|\\<[a-z]+>|[a-z]))
     |(?P<ctrl>\\<\^[a-z]+>)
+    |(?P<ident>(?:[A-Za-z_]|\\<(?:GREEK)>)(?:[A-Za-z0-9_'.]|\\<\^sub>|\\<(?:GREEK)>)*)
     |(?P<sym>\\<[A-Za-z]+>)
     |(?P<str>''.*?'')
     |(?P<num>\d+(?:\.\d+)?)
-    |(?P<ident>(?:[A-Za-z_]|\\<(?:GREEK)>)(?:[A-Za-z0-9_'.]|\\<\^sub>|\\<(?:GREEK)>)*)
     |(?P<op><\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%`!?#@:])
     |(?P<uni>[^\x00-\x7f])
     """.replace("GREEK", _GREEK_ALT),
@@ -228,6 +247,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
     """(kind, canonical text) pairs; kind is ident | num | op | str | sup."""
     out: list[tuple[str, str]] = []
     pos = 0
+    text = text.translate(_GREEK_LETTERS)
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:
@@ -355,7 +375,17 @@ class _Parser(TokenCursor):
                 self.expect("in")
                 body = self.expr(0)
                 return ir.substitute(body, {name[1]: val})
+        if kind == "ident" and text in ("LEAST", "GREATEST") and self.binder_follows():
+            self.next()
+            vars_, _ = self.binder_vars(allow_guard=False)
+            self.expect(".")
+            return Bind(text.lower(), tuple(vars_), self.expr(0))
         return self.application()
+
+    def binder_follows(self) -> bool:
+        """`LEAST x. ...` / `LEAST (x :: nat). ...`: a bound name after the binder word, not an argument."""
+        t, u = self.peek(1), self.peek(2)
+        return t is not None and (t[0] == "ident" and u is not None and u[1] in (".", "::") or t[1] == "(")
 
     def quantifier(self) -> Term:
         text = self.next()[1]
@@ -804,7 +834,7 @@ def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[str], s
 
 def parse_statement(text: str) -> RawStatement:
     """Read an Isabelle `theorem fixes/assumes/shows` (or `theorem "prop"`) statement."""
-    toks = _outer_tokens(text)
+    toks = _outer_tokens(text.translate(_GREEK_LETTERS))  # `fixes θ` declares the `\<theta>` used inside
     start = next((k for k, (kind, w) in enumerate(toks) if kind == "word" and w in THEOREM_WORDS), None)
     if start is None:
         raise ParseError("no theorem/lemma keyword")
