@@ -185,3 +185,55 @@ def test_greek_letters_merge(symeq, a, b):
 def test_greek_near_misses_stay_apart(symeq, a, b):
     res = symeq.compare(a, b)
     assert not res.equivalent, res.describe()
+
+
+RAY_MERGE = [
+    # {..u} is atMost u = {x. x ≤ u} and {l..} is atLeast l (Set_Interval.thy)
+    pytest.param(thm("x :: int", ["x \\<in> {..5}"], "x < 7"), thm("x :: int", ["x <= 5"], "x < 7"), id="atMost"),
+    pytest.param(thm("x :: real", ["x \\<in> {2..}"], "x > 1"), thm("x :: real", ["2 <= x"], "x > 1"), id="atLeast"),
+    pytest.param(
+        thm("x :: real", ["x \\<in> {2<..}"], "x > 1"), thm("x :: real", ["x > 2"], "x > 1"), id="greaterThan"
+    ),
+    pytest.param(thm("x :: int", ["x \\<in> {..<5}"], "x < 7"), thm("x :: int", ["x < 5"], "x < 7"), id="lessThan"),
+    # on nat, {..<n} is {0..<n}: sums over it are sums over a range
+    pytest.param(
+        thm("n :: nat", [], "(SUM i<n. i) = n * (n - 1) div 2"),
+        thm("n :: nat", [], "(SUM i = 0..<n. i) = n * (n - 1) div 2"),
+        id="nat-lessThan-sum",
+    ),
+    pytest.param(
+        thm("n :: nat", [], "(SUM i \\<in> {..n}. i) = 15"),
+        thm("n :: nat", [], "(SUM i = 0..n. i) = 15"),
+        id="nat-atMost-sum",
+    ),
+]
+
+RAY_APART = [
+    # on int, {..5} is not {0..5}
+    pytest.param(
+        thm("x :: int", ["x \\<in> {..5}"], "x < 7"),
+        thm("x :: int", ["0 <= x & x <= 5"], "x < 7"),
+        id="int-atMost-is-not-from-zero",
+    ),
+    pytest.param(
+        thm("x :: real", ["x \\<in> {2..}"], "x > 1"), thm("x :: real", ["x \\<in> {2<..}"], "x > 1"), id="closed-open"
+    ),
+    pytest.param(
+        thm("x :: int", ["x \\<in> {..<5}"], "x < 7"), thm("x :: int", ["x \\<in> {..5}"], "x < 7"), id="less-at-most"
+    ),
+    pytest.param(
+        thm("x :: real", ["x \\<in> {2..}"], "x > 1"), thm("x :: real", ["x <= 2"], "x > 1"), id="ray-direction"
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", RAY_MERGE)
+def test_one_sided_intervals_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", RAY_APART)
+def test_one_sided_interval_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()

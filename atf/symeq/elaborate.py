@@ -45,7 +45,10 @@ from atf.symeq.ir import (
 
 ARITH = {"add", "sub", "mul", "div", "neg", "mod", "idiv", "inv"}
 REL = {"eq", "ne", "lt", "le", "gt", "ge"}
-SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum"}
+# one-sided intervals (Set_Interval.thy): {..u} atMost, {..<u} lessThan, {l..} atLeast, {l<..} greaterThan;
+# op -> (the relation of a member x to the bound, whether x is on its left)
+RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": ("lt", False)}
+SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum", *RAYS}
 
 
 def set_of(elem: Ty) -> SetTy:
@@ -488,9 +491,9 @@ class Elaborator:
                 return App("setenum", (), set_of(self.default_num))
             items = self.arith_tree_or_unify(list(t.args), None)
             return App("setenum", tuple(items), set_of(self.deep(ir.type_of(items[0]))))
-        lo, hi = self.arith_tree(list(t.args), None)
-        self._index_type(ir.type_of(lo))
-        return App(t.op, (lo, hi), set_of(self.deep(ir.type_of(lo))))
+        bounds = self.arith_tree(list(t.args), None)
+        self._index_type(ir.type_of(bounds[0]))
+        return App(t.op, tuple(bounds), set_of(self.deep(ir.type_of(bounds[0]))))
 
     def _index_type(self, t: Ty | None) -> None:
         t = self.resolve(t)
@@ -503,6 +506,10 @@ class Elaborator:
             lo_op = "le" if s.op in ("icc", "ico") else "lt"
             hi_op = "le" if s.op in ("icc", "ioc") else "lt"
             return App("and", (App(lo_op, (lo, xe), BOOL), App(hi_op, (xe, hi), BOOL)), BOOL)
+        if isinstance(s, App) and s.op in RAYS:
+            xe, bound = self.arith_tree([x, s.args[0]], None)
+            op, below = RAYS[s.op]
+            return App(op, (xe, bound) if below else (bound, xe), BOOL)
         if isinstance(s, App) and s.op == "range":
             xe, n = self.arith_tree([x, s.args[0]], NAT)
             return App("lt", (xe, n), BOOL)
@@ -825,6 +832,8 @@ class Elaborator:
                 out = replace(x, args=args, ty=ty(x.ty))
                 if out.op == "cast" and ir.type_of(args[0]) == out.ty:
                     return args[0]
+                if out.op in ("iic", "iio") and out.ty == SetTy(NAT):  # on ℕ, {..u} is {0..u}
+                    return App("icc" if out.op == "iic" else "ico", (Num(Fraction(0), NAT), args[0]), out.ty)
                 return out
             if isinstance(x, Bind):
                 return replace(

@@ -488,12 +488,12 @@ class _Parser(TokenCursor):
                 dom = App("ico", (lo, self.expr(51)))
             else:
                 raise ParseError("expected .. in big operator")
-        elif self.at("<"):
+        elif self.at("<"):  # `\<Sum>i<n. f i` is `sum f {..<n}`
             self.next()
-            dom = App("ico", (Num(Fraction(0)), self.expr(51)))
+            dom = App("iio", (self.expr(51),))
         elif self.at("<="):
             self.next()
-            dom = App("icc", (Num(Fraction(0)), self.expr(51)))
+            dom = App("iic", (self.expr(51),))
         elif self.at("|"):
             raise ParseError("set-comprehension big operator")
         else:
@@ -590,11 +590,11 @@ class _Parser(TokenCursor):
         if self.at("}"):
             self.next()
             return App("setenum", ())
-        if self.at("..") or self.at("..<"):
-            op = "icc" if self.next()[1] == ".." else "ico"
+        if self.at("..") or self.at("..<"):  # `{..u}` is `{x. x ≤ u}` (Set_Interval.thy: atMost), not `{0..u}`
+            op = "iic" if self.next()[1] == ".." else "iio"
             hi = self.expr(0)
             self.expect("}")
-            return App(op, (Num(Fraction(0)), hi))
+            return App(op, (hi,))
         try:
             first = self.expr(0)
         except ParseError:
@@ -615,6 +615,10 @@ class _Parser(TokenCursor):
                 return Bind("setof", ((first.args[0].name, None),), body, dom=first.args[1])
             self.i = start + 1
             return self.balanced_opaque("{", "}")
+        if t[1] in ("..", "<..") and self.peek(1) is not None and self.peek(1)[1] == "}":  # `{l..}`: atLeast l
+            self.next()
+            self.next()
+            return App("ici" if t[1] == ".." else "ioi", (first,))
         if t[1] in ("..", "..<", "<..", "<..<"):
             self.next()
             hi = self.expr(0)
