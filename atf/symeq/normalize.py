@@ -536,6 +536,28 @@ def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
     return None
 
 
+def _conjuncts(t: Term, system: str) -> list[Term]:
+    """A hypothesis as the hypotheses it amounts to: `∀x. P ∧ Q` is `∀x. P` and `∀x. Q`, and `A ⟶ P ∧ Q` is
+    `A ⟶ P` and `A ⟶ Q`. In Isabelle/HOL every type is inhabited, so `∀x. P` is P where x does not occur in
+    P (in Lean `∀ x : Fin 0, False` holds: the binder stays there)."""
+    if isinstance(t, App) and t.op == "and":
+        return [c for a in t.args for c in _conjuncts(a, system)]
+    if isinstance(t, Bind) and t.kind == "forall" and t.dom is None:
+        parts = _conjuncts(t.body, system)
+        if len(parts) > 1 or system == "isabelle":
+            out = []
+            for part in parts:
+                fv = ir.free_vars(part)
+                vs = tuple(v for v in t.vars if v[0] in fv or system != "isabelle")
+                out.append(Bind("forall", vs, part, None, t.ty) if vs else part)
+            return out
+    if isinstance(t, App) and t.op == "implies":
+        parts = _conjuncts(t.args[1], system)
+        if len(parts) > 1:
+            return [App("implies", (t.args[0], part), t.ty) for part in parts]
+    return ir.flatten_and(t)
+
+
 def standardize(st: Statement) -> Statement:
     """The standard form described in the module docstring."""
     sys = st.system
@@ -546,7 +568,7 @@ def standardize(st: Statement) -> Statement:
     for _ in range(64):
         flat: list[Term] = []
         for p in premises:
-            flat.extend(ir.flatten_and(p))
+            flat.extend(_conjuncts(p, sys))
         premises = [p for p in flat if not is_true(p)]
         hit = None
         for k, p in enumerate(premises):
