@@ -317,3 +317,105 @@ def test_piecewise_definition_split_merges_where_z3_alone_times_out():
 def test_split_near_misses_stay_apart(symeq, a, b):
     res = symeq.compare(a, b)
     assert not res.equivalent, res.describe()
+
+
+LIST_MERGE = [
+    # sum_list / prod_list / length of a literal list (List.thy), also through a variable defined as one
+    pytest.param(
+        thm('xs :: "real list"', ["xs = [70, 80, 90, 75, 80, 85]"], "sum_list xs / length xs = 80"),
+        thm("mean :: real", ["mean = (70 + 80 + 90 + 75 + 80 + 85) / 6"], "mean = 80"),
+        id="mean-of-a-list",
+    ),
+    pytest.param(
+        thm("n :: int", ["sum_list [n, n+1, n+2, n+3] = 26"], "n = 5"),
+        thm("n :: int", ["n + (n + 1) + (n + 2) + (n + 3) = 26"], "n = 5"),
+        id="sum-list-literal",
+    ),
+    pytest.param(
+        thm("a b :: real", ["prod_list [a, b, 2] = 12"], "a * b = 6"),
+        thm("a b :: real", ["2 * a * b = 12"], "a * b = 6"),
+        id="prod-list-literal",
+    ),
+    pytest.param(
+        thm("a b :: int", [], "[a, b] = [4, 6] --> a + b = 10"),
+        thm("a b :: int", [], "a = 4 & b = 6 --> a + b = 10"),
+        id="list-equality",
+    ),
+]
+
+LIST_APART = [
+    pytest.param(
+        thm('xs :: "real list"', ["xs = [70, 80, 90, 75, 80, 85]"], "sum_list xs / length xs = 80"),
+        thm('xs :: "real list"', ["xs = [70, 80, 90, 75, 80, 86]"], "sum_list xs / length xs = 80"),
+        id="list-item",
+    ),
+    pytest.param(
+        thm("n :: int", ["sum_list [n, n+1, n+2, n+3] = 26"], "n = 5"),
+        thm("n :: int", ["sum_list [n, n+1, n+2] = 26"], "n = 5"),
+        id="list-length",
+    ),
+    pytest.param(
+        thm("a b :: real", ["prod_list [a, b, 2] = 12"], "a * b = 6"),
+        thm("a b :: real", ["sum_list [a, b, 2] = 12"], "a * b = 6"),
+        id="prod-not-sum",
+    ),
+    pytest.param(
+        thm("a b :: int", [], "[a, b] = [4, 6] --> a + b = 10"),
+        thm("a b :: int", [], "[a, b] = [6, 4] --> a = 4"),
+        id="list-order",
+    ),
+    # a list of another length is never equal
+    pytest.param(
+        thm("a b :: int", [], "[a, b] = [4, 6, 1] --> a = 4"),
+        thm("a b :: int", [], "[a, b] = [4, 6] --> a = 4"),
+        id="list-lengths-differ",
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", LIST_MERGE)
+def test_literal_lists_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", LIST_APART)
+def test_literal_list_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()
+
+
+CONSTANTS_APART = [
+    # library constants are constants, not variables a renaming may match with one another
+    pytest.param(
+        thm("a b c :: int", [], "sorted [a, b, c] --> a < c"),
+        thm("a b c :: int", [], "distinct [a, b, c] --> a < c"),
+        id="sorted-is-not-distinct",
+    ),
+    pytest.param(thm("x :: real", ["sec x = 2"], "x > 0"), thm("x :: real", ["csc x = 2"], "x > 0"), id="sec-csc"),
+    pytest.param(
+        thm('f :: "nat => real"', ["summable f"], "suminf f > 0"),
+        thm('f :: "nat => real"', ["convergent f"], "lim f > 0"),
+        id="series-not-sequence",
+    ),
+]
+
+CONSTANTS_MERGE = [
+    pytest.param(
+        thm('A B :: "real * real"', ["A = (0, 3)", "B = (4, 0)"], "dist A B = 5"),
+        thm('P Q :: "real * real"', ["Q = (4, 0)", "P = (0, 3)"], "dist P Q = 5"),
+        id="constant-shared-under-renaming",
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", CONSTANTS_APART)
+def test_library_constants_are_not_aligned(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", CONSTANTS_MERGE)
+def test_library_constants_merge_when_the_same(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()

@@ -14,6 +14,7 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     succ               n -> n + 1
     const_real / const_complex   a constant (π, i)
     fst / snd / card / sum / prod / range / interval / filter: structural, handled by name
+    listfold / length  sum_list, prod_list ('a list -> 'a), length ('a list -> nat); of a literal list, its value
 """
 
 from __future__ import annotations
@@ -91,6 +92,9 @@ ISABELLE: dict[str, Builtin] = {
     "Max": _b("uf:Max", "setfn"),
     "Min": _b("uf:Min", "setfn"),
     "finite": _b("uf:finite", "setpred"),
+    "sum_list": _b("uf:sum_list", "listfold"),
+    "prod_list": _b("uf:prod_list", "listfold"),
+    "length": _b("uf:length", "length"),
 }
 
 LEAN: dict[str, Builtin] = {
@@ -162,6 +166,21 @@ LEAN: dict[str, Builtin] = {
     "uf:sum": _b("uf:listsum", "listsum"),
     "List.sum": _b("uf:listsum", "listsum"),
 }
+
+# Constants of Isabelle/HOL's Main, Complex_Main and HOL-Analysis that formalizers use without declaring them. Not
+# modelled, but constants: never a theorem's implicitly fixed variable, which alignment could match with another
+# (`sorted xs` with `distinct xs`, `sec x` with `csc x`, `sum_list` with `prod_list`).
+ISABELLE_CONSTANTS = frozenset(
+    """
+    length distinct sorted set rev hd tl last butlast nth take drop map filter zip concat replicate upt count
+    sorted_list_of_set list_all list_ex foldr foldl size
+    Complex complex_of_real cis arg Arg norm dist inverse cot sec csc tanh sinh cosh arcsinh arccosh arctanh
+    range image vimage bij inj surj inj_on bij_betw inv id Domain Range dom ran UNIV undefined infinity
+    infinite Sup Inf lim suminf summable sums convergent deriv integral has_derivative has_field_derivative
+    continuous_on continuous differentiable det poly coeff degree pCons vector matrix mat transpose
+    coprime totient multiplicity frac
+    """.split()
+)
 
 TABLES = {"isabelle": ISABELLE, "lean": LEAN}
 

@@ -172,7 +172,7 @@ class Elaborator:
 
     def undeclared(self, name: str, ty: Ty) -> Var:
         """A name neither bound, declared nor built in."""
-        if self.system == "isabelle" and "." not in name:
+        if self.system == "isabelle" and "." not in name and name not in builtins.ISABELLE_CONSTANTS:
             self.declare_free(name, ty)  # Isabelle fixes free variables of a theorem implicitly
             return Var(name, self.free[name])
         gname = "uf:" + name
@@ -418,6 +418,8 @@ class Elaborator:
             return self.nest_pair(items)
         if op in SET_OPS:
             return self.elab_set(t)
+        if op == "list":
+            return self.elab_list(t, expected)
         if op in ("abs", "floor", "ceil", "fact", "choose", "sqrt", "min", "max", "gcd", "lcm"):
             return self.elab_builtin(builtins.Builtin(op, _DIRECT_RULES[op]), list(t.args), expected, t)
         if op == "call":
@@ -494,6 +496,15 @@ class Elaborator:
         bounds = self.arith_tree(list(t.args), None)
         self._index_type(ir.type_of(bounds[0]))
         return App(t.op, tuple(bounds), set_of(self.deep(ir.type_of(bounds[0]))))
+
+    def elab_list(self, t: App, expected: Ty | None) -> Term:
+        """A literal list `[a, b]` of type `T list` (an uninterpreted sort, as `fixes xs :: "T list"` declares);
+        kept opaque when T is not known (never guessed)."""
+        items = self.arith_tree_or_unify(list(t.args), list_elem(self.resolve(expected))) if t.args else []
+        el = self.deep(ir.type_of(items[0])) if items else list_elem(self.resolve(expected))
+        if el is None or isinstance(el, TVar) or not isinstance(el, ir.Base):
+            return self.fallback(t, expected)
+        return App("list", tuple(items), Sort(f"{el} list"))
 
     def _index_type(self, t: Ty | None) -> None:
         t = self.resolve(t)
@@ -785,6 +796,27 @@ class Elaborator:
             lo, hi = self.arith_tree(list(args), None)
             self._index_type(ir.type_of(lo))
             return App(op, (lo, hi), set_of(self.deep(ir.type_of(lo))))
+        if rule == "listfold" and need(1):  # sum_list, prod_list (List.thy: foldr (+) xs 0, foldr (*) xs 1)
+            add = "add" if op == "uf:sum_list" else "mul"
+            if isinstance(args[0], App) and args[0].op == "list":
+                items = list(args[0].args) or [Num(Fraction(0 if add == "add" else 1))]
+                total = items[0]
+                for item in items[1:]:
+                    total = App(add, (total, item))
+                return self.elab(total, expected)
+            xs = self.elab(args[0], None)
+            el = list_elem(self.deep(ir.type_of(xs)))
+            if el is None or (expected is not None and not self.unify(el, expected)):
+                return self.fallback(orig, expected)
+            return uf(op, (ir.type_of(xs),), el, [xs])
+        if rule == "length" and need(1):
+            if isinstance(args[0], App) and args[0].op == "list":
+                self.arith_tree_or_unify(list(args[0].args), None)  # (the items' variables keep their types)
+                return Num(Fraction(len(args[0].args)), NAT)
+            xs = self.elab(args[0], None)
+            if list_elem(self.deep(ir.type_of(xs))) is None:
+                return self.fallback(orig, expected)
+            return uf(op, (ir.type_of(xs),), NAT, [xs])
         if rule == "card" and need(1):
             s = self.elab(args[0], None)
             return App("card", (s,), NAT)
@@ -864,6 +896,14 @@ class Elaborator:
         if isinstance(t, SetTy):
             return SetTy(self._default(t.elem))
         return t
+
+
+def list_elem(t: Ty | None) -> Ty | None:
+    """T for the Isabelle list type `T list` (a Sort named so by the front-end), T a base type."""
+    if isinstance(t, Sort) and t.name.endswith(" list") and " " not in t.name[: -len(" list")]:
+        el = t.name[: -len(" list")]
+        return ir.Base(el) if el in ("nat", "int", "rat", "real", "complex", "bool") else None
+    return None
 
 
 def _is_empty_set(t: Term) -> bool:

@@ -572,8 +572,23 @@ class _Parser(TokenCursor):
         if text == "{":
             return self.set_expr()
         if text == "[":
-            return self.balanced_opaque("[", "]")
+            return self.list_literal()
         raise ParseError(f"unexpected {text!r}")
+
+    def list_literal(self) -> Term:
+        """`[a, b, c]` (a list of its items); comprehensions and ranges (`[x. x <- xs]`, `[0..7]`) stay opaque."""
+        start = self.i
+        items: list[Term] = []
+        try:
+            while not self.at("]"):
+                items.append(self.expr(0))
+                if not self.at("]"):
+                    self.expect(",")
+            self.next()
+            return App("list", tuple(items))
+        except ParseError:
+            self.i = start
+            return self.balanced_opaque("[", "]")
 
     def balanced_opaque(self, open_: str, close: str) -> Term:
         depth, start = 1, self.i - 1

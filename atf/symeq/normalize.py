@@ -149,6 +149,24 @@ def is_false(t: Term) -> bool:
 _DONE = "_simplified"  # attribute set on a term simplify returned: a second pass over it is skipped
 
 
+_LIST_FOLDS = {"uf:sum_list": "add", "uf:prod_list": "mul", "uf:length": ""}
+
+
+def _list_value(fn: str, xs: Term, ty: Ty | None, system: str) -> Term | None:
+    """sum_list / prod_list / length of a literal list (a variable the premises define as one, substituted)."""
+    if not (isinstance(xs, App) and xs.op == "list"):
+        return None
+    op = _LIST_FOLDS[fn]
+    if not op:
+        return Num(Fraction(len(xs.args)), NAT)
+    if not xs.args:
+        return _num(0 if op == "add" else 1, ty)
+    total = xs.args[0]
+    for item in xs.args[1:]:
+        total = App(op, (total, item), ty)
+    return simplify(total, system)
+
+
 def simplify(t: Term, system: str) -> Term:
     """Bottom-up simplification (semantics-preserving for `system`). A term it returned is marked, so that
     callers that rebuild around simplified parts (unrolled sums, folded casts) do not re-walk them: without
@@ -244,6 +262,8 @@ def _simplify(t: Term, system: str) -> Term:
         if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args) - 1:
             body = ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args[1:])})
             return simplify(body, system)
+        if isinstance(head, Var) and head.name in _LIST_FOLDS and len(args) == 2:
+            return _list_value(head.name, args[1], ty, system) or t
         return t
     if op in ("fst", "snd"):
         a = args[0]
@@ -252,6 +272,10 @@ def _simplify(t: Term, system: str) -> Term:
         return t
     if op == "eq":
         a, b = args
+        if isinstance(a, App) and a.op == "list" and isinstance(b, App) and b.op == "list":
+            if len(a.args) != len(b.args):  # lists are a free datatype: [] ≠ x # xs, x # xs = y # ys ⟷ ...
+                return FALSE_B
+            return simplify(App("and", tuple(App("eq", (x, y), BOOL) for x, y in zip(a.args, b.args)), BOOL), system)
         if isinstance(a, App) and a.op == "pair" and isinstance(b, App) and b.op == "pair":
             return simplify(App("and", tuple(App("eq", (x, y), BOOL) for x, y in zip(a.args, b.args)), BOOL), system)
         if isinstance(ir.type_of(a), Tup) and (
