@@ -419,3 +419,56 @@ def test_library_constants_are_not_aligned(symeq, a, b):
 def test_library_constants_merge_when_the_same(symeq, a, b):
     res = symeq.compare(a, b)
     assert res.equivalent, res.describe()
+
+
+SERIES_MERGE = [
+    # `\<Sum>n. f n` is `suminf (λn. f n)` (Series.thy): the same series whichever way it is written
+    pytest.param(
+        thm("a r :: real", ["a = 1", "r = -2 / 7"], "(\\<Sum>n. a * (r ^ n)) = 7 / 9"),
+        thm('f :: "nat => real" and r :: real', ["r = -2 / 7", "ALL n. f n = r ^ n"], "suminf f = 7 / 9"),
+        id="sum-binder-is-suminf",
+    ),
+    pytest.param(
+        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. r ^ n) = 3 / 2"),
+        thm("q :: real", ["q = 1 / 3"], "(\\<Sum>k. q ^ k) = 3 / 2"),
+        id="series-renamed",
+    ),
+    # 1 * x, x + 0, x / 1 are x (inside a series Z3 cannot see it)
+    pytest.param(
+        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. 1 * r ^ n + 0) = 3 / 2"),
+        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. r ^ n / 1) = 3 / 2"),
+        id="units-inside-a-series",
+    ),
+]
+
+SERIES_APART = [
+    pytest.param(
+        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. r ^ n) = 3 / 2"),
+        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. r ^ (n + 1)) = 3 / 2"),
+        id="series-term",
+    ),
+    pytest.param(
+        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. r ^ n) = 3 / 2"),
+        thm("r :: real", ["r = 1 / 3"], "(\\<Prod>n. r ^ n) = 3 / 2"),
+        id="series-not-product",
+    ),
+    pytest.param(
+        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. 2 * r ^ n) = 3 / 2"),
+        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. r ^ n / 2) = 3 / 2"),
+        id="not-a-unit",
+    ),
+    # on nat, 0 - x is not x (truncated subtraction)
+    pytest.param(thm("x y :: nat", [], "0 - x = y"), thm("x y :: nat", [], "x = y"), id="nat-zero-minus"),
+]
+
+
+@pytest.mark.parametrize("a,b", SERIES_MERGE)
+def test_series_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", SERIES_APART)
+def test_series_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()

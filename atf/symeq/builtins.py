@@ -176,7 +176,7 @@ ISABELLE_CONSTANTS = frozenset(
     sorted_list_of_set list_all list_ex foldr foldl size
     Complex complex_of_real cis arg Arg norm dist inverse cot sec csc tanh sinh cosh arcsinh arccosh arctanh
     range image vimage bij inj surj inj_on bij_betw inv id Domain Range dom ran UNIV undefined infinity
-    infinite Sup Inf lim suminf summable sums convergent deriv integral has_derivative has_field_derivative
+    infinite Sup Inf lim suminf prodinf summable sums convergent deriv integral has_derivative has_field_derivative
     continuous_on continuous differentiable det poly coeff degree pCons vector matrix mat transpose
     coprime totient multiplicity frac
     """.split()

@@ -496,6 +496,11 @@ class _Parser(TokenCursor):
             dom = App("iic", (self.expr(51),))
         elif self.at("|"):
             raise ParseError("set-comprehension big operator")
+        elif self.at(".") and len(vars_) == 1:
+            # `\<Sum>n. f n` is `suminf (λn. f n)`, `\<Prod>n. f n` is `prodinf (λn. f n)` (Series.thy)
+            self.next()
+            series = Var("suminf" if kind == "sum" else "prodinf")
+            return App("call", (series, Bind("lambda", tuple(vars_), self.expr(0))))
         else:
             raise ParseError("unsupported big-operator domain")
         self.expect(".")

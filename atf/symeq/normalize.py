@@ -298,6 +298,12 @@ def _simplify(t: Term, system: str) -> Term:
             return base
         if isinstance(e, Num) and e.value == 0:
             return _num(1, ty)
+    if op in _UNITS and ty in _FOLDABLE and ty is not None:  # 0 + x, x - 0, 1 * x, x / 1 (also on nat, under Z3)
+        unit, either_side = _UNITS[op]
+        a, b = args
+        for lit, other in ((b, a), (a, b)) if either_side else ((b, a),):
+            if isinstance(lit, Num) and lit.value == unit and ir.type_of(other) == ty:
+                return other
     if not all_num or not all(ir.type_of(a) in _FOLDABLE for a in args):
         return t  # numerals of an uninterpreted sort (a ring R) are not rationals: 0 = 1 may hold there
     if op in ("lt", "le") and any(ir.type_of(a) == ir.COMPLEX for a in args):
@@ -306,6 +312,13 @@ def _simplify(t: Term, system: str) -> Term:
 
 
 _FOLDABLE = {NAT, INT, RAT, REAL, ir.COMPLEX, None}
+# op -> (its unit, whether the unit may stand on either side): the terms one side and the unit make, exactly
+_UNITS = {
+    "add": (0, True),
+    "sub": (0, False),
+    "mul": (1, True),
+    **{d: (1, False) for d in ("div", "idiv", "ediv", "fdiv", "tdiv")},
+}
 
 
 def _fold(t: App, v: list[Fraction], system: str) -> Term:
