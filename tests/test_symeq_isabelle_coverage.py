@@ -472,3 +472,55 @@ def test_series_merge(symeq, a, b):
 def test_series_near_misses_stay_apart(symeq, a, b):
     res = symeq.compare(a, b)
     assert not res.equivalent, res.describe()
+
+
+BUILDER_MERGE = [
+    # {e | x y. P} is {u. ∃x y. u = e ∧ P} (Set.thy), and the pattern set {(x, y). P} is the same set
+    pytest.param(
+        thm('S :: "(int * int) set"', ["S = {(x, y) | x y. x^2 - y^2 = 17}"], "card S = 4"),
+        thm('S :: "(int * int) set"', ["S = {(x, y). x^2 - y^2 = 17}"], "card S = 4"),
+        id="builder-and-pattern",
+    ),
+    pytest.param(
+        thm("n :: int", [], "n \\<in> {x^2 | x. x > 2} --> n > 8"),
+        thm("n :: int", [], "(EX x. n = x^2 & x > 2) --> n > 8"),
+        id="builder-membership",
+    ),
+    pytest.param(
+        thm("a b :: nat", [], "Max {a * b | a b. a + b = 10} = 25"),
+        thm("a b :: nat", [], "Max {p * q | p q. p + q = 10} = 25"),
+        id="builder-renamed",
+    ),
+]
+
+BUILDER_APART = [
+    # the pattern's order matters: {(y, x). P} holds the swapped pairs
+    pytest.param(
+        thm('S :: "(int * int) set"', ["S = {(x, y). x^2 - 2 * y = 17}"], "card S = 4"),
+        thm('S :: "(int * int) set"', ["S = {(y, x). x^2 - 2 * y = 17}"], "card S = 4"),
+        id="pattern-order",
+    ),
+    pytest.param(
+        thm("n :: int", [], "n \\<in> {x^2 | x. x > 2} --> n > 8"),
+        thm("n :: int", [], "n \\<in> {x^2 | x. x > 3} --> n > 8"),
+        id="builder-condition",
+    ),
+    # y not listed after `|` is the theorem's y, not a bound one
+    pytest.param(
+        thm("y :: int", [], "Max {x + y | x y. x + y < 10} = 9"),
+        thm("y :: int", [], "Max {x + y | x. x + y < 10} = 9"),
+        id="builder-bound-names",
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", BUILDER_MERGE)
+def test_set_builders_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", BUILDER_APART)
+def test_set_builder_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()

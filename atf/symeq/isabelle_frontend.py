@@ -595,6 +595,27 @@ class _Parser(TokenCursor):
             self.i = start
             return self.balanced_opaque("[", "]")
 
+    def set_builder(self) -> Term | None:
+        """`{e | x y. P}` (Set.thy's setbuilder: `{u. ∃x y. u = e ∧ P}`), or None (the cursor unmoved)."""
+        start = self.i
+        try:
+            e = self.expr(31)  # above `|` (disjunction)
+            if not self.at("|"):
+                raise ParseError("not a set builder")
+            self.next()
+            names = []
+            while self.peek() is not None and self.peek()[0] == "ident":
+                names.append(self.next()[1])
+            if not names or not self.at("."):
+                raise ParseError("not a set builder")
+            self.next()
+            body = self.expr(0)
+            self.expect("}")
+        except ParseError:
+            self.i = start
+            return None
+        return _image_set(e, names, body)
+
     def balanced_opaque(self, open_: str, close: str) -> Term:
         depth, start = 1, self.i - 1
         while depth:
@@ -615,6 +636,9 @@ class _Parser(TokenCursor):
             hi = self.expr(0)
             self.expect("}")
             return App(op, (hi,))
+        builder = self.set_builder()
+        if builder is not None:
+            return builder
         try:
             first = self.expr(0)
         except ParseError:
@@ -627,6 +651,9 @@ class _Parser(TokenCursor):
             self.next()
             body = self.expr(0)
             self.expect("}")
+            names = [a.name for a in first.args if isinstance(a, Var)] if isinstance(first, App) else []
+            if first.op == "pair" and len(names) == len(first.args) == len(set(names)):
+                return _image_set(first, names, body)  # `{(x, y). P}` (a pattern): the pairs (x, y) with P
             if isinstance(first, Var):
                 return Bind("setof", ((first.name, None),), body)
             if isinstance(first, App) and first.op == "ascribe" and isinstance(first.args[0], Var):
@@ -688,6 +715,14 @@ class _Parser(TokenCursor):
         while self.peek() is not None and self.peek()[0] == "ident" and self.peek()[1] in TYPE_CONSTRUCTORS:
             base = ir.Sort(f"{base} {self.next()[1]}")
         return base
+
+
+def _image_set(e: Term, names: list[str], body: Term) -> Term:
+    """{u. ∃names. u = e ∧ body}: what `{e | names. body}` means, and `{(x, y). body}` (a pair pattern) too."""
+    taken = ir.free_vars(e) | ir.free_vars(body) | set(names)
+    u = ir.fresh_name("u", taken)
+    witness = Bind("exists", tuple((n, None) for n in names), App("and", (App("eq", (Var(u), e)), body)))
+    return Bind("setof", ((u, None),), witness)
 
 
 TYPE_CONSTRUCTORS = {"set", "list", "poly", "multiset", "fset", "option", "vec", "mat", "seq"}
