@@ -652,7 +652,7 @@ class _Parser(TokenCursor):
             body = self.expr(0)
             self.expect("}")
             names = [a.name for a in first.args if isinstance(a, Var)] if isinstance(first, App) else []
-            if first.op == "pair" and len(names) == len(first.args) == len(set(names)):
+            if isinstance(first, App) and first.op == "pair" and len(names) == len(first.args) == len(set(names)):
                 return _image_set(first, names, body)  # `{(x, y). P}` (a pattern): the pairs (x, y) with P
             if isinstance(first, Var):
                 return Bind("setof", ((first.name, None),), body)
