@@ -524,3 +524,44 @@ def test_set_builders_merge(symeq, a, b):
 def test_set_builder_near_misses_stay_apart(symeq, a, b):
     res = symeq.compare(a, b)
     assert not res.equivalent, res.describe()
+
+
+PATTERN_S = 'S :: "(int * int) set" and g :: "int => int => int"'
+PATTERN_MERGE = [
+    # a quantifier over a pair pattern binds its names (case_prod): ∀(x, y) ∈ S. P is ∀x y. (x, y) ∈ S ⟶ P
+    pytest.param(
+        thm(PATTERN_S, ["\\<forall>(x, y) \\<in> S. g x y = x^2 + y^2"], "g 1 2 = 5"),
+        thm(PATTERN_S, ["\\<forall>a b. (a, b) \\<in> S \\<longrightarrow> g a b = a^2 + b^2"], "g 1 2 = 5"),
+        id="forall-pattern",
+    ),
+    pytest.param(
+        thm(PATTERN_S, [], "\\<exists>(x, y) \\<in> S. g x y = 3"),
+        thm(PATTERN_S, [], "\\<exists>u v. (u, v) \\<in> S \\<and> g u v = 3"),
+        id="exists-pattern",
+    ),
+]
+
+PATTERN_APART = [
+    pytest.param(
+        thm(PATTERN_S, ["\\<forall>(x, y) \\<in> S. g x y = x^2 + 2 * y"], "g 1 2 = 5"),
+        thm(PATTERN_S, ["\\<forall>(y, x) \\<in> S. g x y = x^2 + 2 * y"], "g 1 2 = 5"),
+        id="pattern-order",
+    ),
+    pytest.param(
+        thm(PATTERN_S, [], "\\<exists>(x, y) \\<in> S. g x y = 3"),
+        thm(PATTERN_S, [], "\\<forall>(x, y) \\<in> S. g x y = 3"),
+        id="pattern-quantifier",
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", PATTERN_MERGE)
+def test_pattern_quantifiers_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", PATTERN_APART)
+def test_pattern_quantifier_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()

@@ -394,7 +394,7 @@ class _Parser(TokenCursor):
             self.next()
             unique = True
         kind = {"ALL": "forall", "!": "forall", "EX": "exists", "?": "exists", "NEX": "nexists"}[text]
-        vars_, guard = self.binder_vars(allow_guard=True)
+        vars_, guard = self.binder_vars(allow_guard=True, patterns=True)
         self.expect(".")
         body = self.expr(0)
         if guard is not None:
@@ -405,8 +405,20 @@ class _Parser(TokenCursor):
             return App("not", (Bind("exists", tuple(vars_), body),))
         return Bind(kind, tuple(vars_), body)
 
-    def binder_vars(self, allow_guard: bool) -> tuple[list[tuple[str, Ty | None]], Term | None]:
+    def binder_vars(self, allow_guard: bool, patterns: bool = False) -> tuple[list[tuple[str, Ty | None]], Term | None]:
+        """Bound names (with types) and the guard of `∀x > 0.` / `∀x ∈ S.`. patterns: a quantifier may bind a
+        pair pattern, `∀(x, y) ∈ S. P` being `∀x y. (x, y) ∈ S ⟶ P` (case_prod), which names x and y."""
         vars_: list[tuple[str, Ty | None]] = []
+        pattern = self.pair_pattern() if patterns else None
+        if pattern is not None:
+            vars_ = [(n, None) for n in pattern]
+            t = self.peek()
+            if allow_guard and t is not None and t[1] in ("IN", "NOTIN"):
+                self.next()
+                bound = self.expr(51)
+                member = App(INFIX[t[1]][2], (App("pair", tuple(Var(n) for n in pattern)), bound))
+                return vars_, member
+            return vars_, None
         while True:
             t = self.peek()
             if t is None:
@@ -442,6 +454,22 @@ class _Parser(TokenCursor):
             last = Var(vars_[-1][0])
             guard = ir.conj([App(op, (Var(n), bound)) for n, _ in vars_]) if len(vars_) > 1 else App(op, (last, bound))
         return vars_, guard
+
+    def pair_pattern(self) -> list[str] | None:
+        """`(x, y)` (distinct names) after a quantifier, or None (the cursor unmoved)."""
+        start, names = self.i, []
+        if self.at("("):
+            self.next()
+            while self.peek() is not None and self.peek()[0] == "ident":
+                names.append(self.next()[1])
+                if not self.at(","):
+                    break
+                self.next()
+            if len(names) > 1 and len(set(names)) == len(names) and self.at(")"):
+                self.next()
+                return names
+        self.i = start
+        return None
 
     def big_operator(self) -> Term:
         kind = "sum" if self.next()[1] == "SUM" else "prod"
