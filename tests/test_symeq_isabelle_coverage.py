@@ -16,7 +16,7 @@ def thm(fixes: str, assumes: list[str], shows: str) -> str:
     return f"theorem fixes {fixes} " + (f"assumes {hyps} " if hyps else "") + f'shows "{shows}"'
 
 
-MERGE = [
+ROOT_MERGE = [
     # root n x is the real n-th root; for x > 0, x powr (p/q) = root q x ^ p (root_powr_inverse, powr_powr)
     pytest.param(
         thm("x :: real", ["x = 4 powr 5 + 4 powr 5 + 4 powr 5 + 4 powr 5"], "root 3 x = 16"),
@@ -43,7 +43,7 @@ MERGE = [
     ),
 ]
 
-APART = [
+ROOT_APART = [
     # for x < 0, x powr (1/3) is exp (ln x / 3) with ln x unspecified: not the (negative) cube root
     pytest.param(
         thm("x :: real", [], "root 3 x = -2"),
@@ -59,18 +59,6 @@ APART = [
         id="powr-exponent",
     ),
 ]
-
-
-@pytest.mark.parametrize("a,b", MERGE)
-def test_meaning_preserving_variants_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", APART)
-def test_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
 
 
 LEAST_MERGE = [
@@ -124,18 +112,6 @@ LEAST_APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", LEAST_MERGE)
-def test_least_variants_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", LEAST_APART)
-def test_least_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
-
-
 GREEK_MERGE = [
     # θ is how Isabelle/jEdit shows the symbol \<theta>: one name, in `fixes` and in the propositions
     pytest.param(
@@ -173,18 +149,6 @@ GREEK_APART = [
         id="greek-distinct-letters",
     ),
 ]
-
-
-@pytest.mark.parametrize("a,b", GREEK_MERGE)
-def test_greek_letters_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", GREEK_APART)
-def test_greek_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
 
 
 RAY_MERGE = [
@@ -225,18 +189,6 @@ RAY_APART = [
         thm("x :: real", ["x \\<in> {2..}"], "x > 1"), thm("x :: real", ["x <= 2"], "x > 1"), id="ray-direction"
     ),
 ]
-
-
-@pytest.mark.parametrize("a,b", RAY_MERGE)
-def test_one_sided_intervals_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", RAY_APART)
-def test_one_sided_interval_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
 
 
 SPLIT_MERGE = [
@@ -313,12 +265,6 @@ def test_piecewise_definition_split_merges_where_z3_alone_times_out():
     assert res.equivalent, res.describe()
 
 
-@pytest.mark.parametrize("a,b", SPLIT_APART)
-def test_split_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
-
-
 LIST_MERGE = [
     # sum_list / prod_list / length of a literal list (List.thy), also through a variable defined as one
     pytest.param(
@@ -373,18 +319,6 @@ LIST_APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", LIST_MERGE)
-def test_literal_lists_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", LIST_APART)
-def test_literal_list_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
-
-
 CONSTANTS_APART = [
     # library constants are constants, not variables a renaming may match with one another
     pytest.param(
@@ -407,18 +341,6 @@ CONSTANTS_MERGE = [
         id="constant-shared-under-renaming",
     ),
 ]
-
-
-@pytest.mark.parametrize("a,b", CONSTANTS_APART)
-def test_library_constants_are_not_aligned(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", CONSTANTS_MERGE)
-def test_library_constants_merge_when_the_same(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
 
 
 SERIES_MERGE = [
@@ -462,18 +384,6 @@ SERIES_APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", SERIES_MERGE)
-def test_series_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", SERIES_APART)
-def test_series_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
-
-
 BUILDER_MERGE = [
     # {e | x y. P} is {u. ∃x y. u = e ∧ P} (Set.thy), and the pattern set {(x, y). P} is the same set
     pytest.param(
@@ -514,18 +424,6 @@ BUILDER_APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", BUILDER_MERGE)
-def test_set_builders_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", BUILDER_APART)
-def test_set_builder_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
-
-
 PATTERN_S = 'S :: "(int * int) set" and g :: "int => int => int"'
 PATTERN_MERGE = [
     # a quantifier over a pair pattern binds its names (case_prod): ∀(x, y) ∈ S. P is ∀x y. (x, y) ∈ S ⟶ P
@@ -555,13 +453,39 @@ PATTERN_APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", PATTERN_MERGE)
-def test_pattern_quantifiers_merge(symeq, a, b):
+# every class above: the meaning-preserving variants merge, the near misses stay apart
+MERGE = [
+    *ROOT_MERGE,
+    *LEAST_MERGE,
+    *GREEK_MERGE,
+    *RAY_MERGE,
+    *LIST_MERGE,
+    *CONSTANTS_MERGE,
+    *SERIES_MERGE,
+    *BUILDER_MERGE,
+    *PATTERN_MERGE,
+]
+APART = [
+    *ROOT_APART,
+    *LEAST_APART,
+    *GREEK_APART,
+    *RAY_APART,
+    *SPLIT_APART,
+    *LIST_APART,
+    *CONSTANTS_APART,
+    *SERIES_APART,
+    *BUILDER_APART,
+    *PATTERN_APART,
+]
+
+
+@pytest.mark.parametrize("a,b", MERGE)
+def test_meaning_preserving_variants_merge(symeq, a, b):
     res = symeq.compare(a, b)
     assert res.equivalent, res.describe()
 
 
-@pytest.mark.parametrize("a,b", PATTERN_APART)
-def test_pattern_quantifier_near_misses_stay_apart(symeq, a, b):
+@pytest.mark.parametrize("a,b", APART)
+def test_near_misses_stay_apart(symeq, a, b):
     res = symeq.compare(a, b)
     assert not res.equivalent, res.describe()
