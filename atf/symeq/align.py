@@ -61,12 +61,16 @@ def top_matchings(
     bs = sorted(vars_b, key=lambda b: sum(1 for (bb, _) in costs if bb == b))  # most constrained first
     best: list[tuple[float, int, Matching]] = []  # max-heap via negated cost
     counter = itertools.count()
+    # the least the variables from idx on can still add (a lower bound: the search stays exact, but with eight
+    # same-typed variables whose names all differ it no longer walks all 8! orders, a second per pair)
+    least = [min([c for (bb, _), c in costs.items() if bb == b] + [unmatched_cost]) for b in bs]
+    rest = [sum(least[i:]) - 1e-9 for i in range(len(bs) + 1)]
 
     def total(used: set[str], partial_cost: float, unmatched_b: int) -> float:
         return partial_cost + unmatched_cost * (unmatched_b + len(vars_a) - len(used))
 
     def search(idx: int, used: set[str], cur: Matching, cost: float, unmatched_b: int) -> None:
-        if len(best) == k and cost >= -best[0][0]:
+        if len(best) == k and cost + rest[idx] >= -best[0][0]:
             return
         if idx == len(bs):
             t = total(used, cost, unmatched_b)
