@@ -62,28 +62,26 @@ ROOT_APART = [
 
 
 LEAST_MERGE = [
-    # LEAST / GREATEST: bound names and symmetric guards do not matter
+    # LEAST / GREATEST binders (uninterpreted values): bound names and the order of symmetric parts do not matter
     pytest.param(
         thm("x y :: real", ["x ~= y"], "(LEAST a. EX x y. x ~= y & a = (x - y)^2 / (x * x + 1)) = 0"),
         thm("x y :: real", ["y ~= x"], "(LEAST b. EX u v. v ~= u & b = (u - v)^2 / (u * u + 1)) = 0"),
         id="least-renamed",
     ),
-    # on nat a witness is enough for the least element to exist (LeastI_ex, Least_le)
-    pytest.param(
-        thm("n :: nat", [], "(LEAST k::nat. k > 3 & k mod 5 = 2) = 7"),
-        thm("n :: nat", [], "True"),
-        id="least-nat-value",
-    ),
-    # a least element that exists is the least element, whatever the order the formalizer writes
     pytest.param(
         thm("x :: int", [], "(LEAST a::int. EX y::int. y >= 2 & a = y * y) = 4"),
         thm("x :: int", [], "4 = (LEAST b::int. EX z::int. 2 <= z & b = z * z)"),
         id="least-int-symmetric",
     ),
     pytest.param(
+        thm("y :: real", ["y powr 2 = 81"], "(LEAST y. y powr 2 = 81) = -9"),
+        thm("y :: real", ["y powr 2 = 81"], "min (-9) 9 = (LEAST z. z powr 2 = 81)"),
+        id="least-equal-value",
+    ),
+    pytest.param(
         thm("n :: nat", [], "(GREATEST k::nat. k < 10 & even k) = 8"),
-        thm("n :: nat", [], "True"),
-        id="greatest-nat-value",
+        thm("m :: nat", [], "8 = (GREATEST j::nat. even j & j < 10)"),
+        id="greatest-renamed",
     ),
 ]
 
