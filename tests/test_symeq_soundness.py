@@ -382,3 +382,9 @@ def test_a_field_after_a_dot_is_not_resolved_through_the_opens():
     )
     opened = parse("import Mathlib\nopen Subgroup\n\n" + body, "lean", {"Subgroup.Normal", "Subgroup.map"})
     assert opened.key() == parse(body, "lean").key()
+
+
+def test_a_builtin_name_keeps_its_reading_whatever_namespace_the_others_qualify():
+    # under `open Real Nat`, `sqrt x` for x : ℝ is Real.sqrt; another statement's `Nat.sqrt n` does not change that
+    a = "import Mathlib\nopen Real Nat\n\n" + thm("(x : ℝ) (h : 4 ≤ x ∧ x < 9)", "sqrt x = 2")
+    assert parse(a, "lean", {"Nat.sqrt"}).key() == parse(a, "lean").key()

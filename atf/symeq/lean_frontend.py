@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from atf.lean import statement as lean_statement
 from atf.lean.statement import LeanStatement
-from atf.symeq import ir
+from atf.symeq import builtins, ir
 from atf.symeq.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
 
 _SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
@@ -1049,6 +1049,9 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     if st.names_opened:
         every = [*concl_tokens, *(t for _, _, toks in groups for t in toks)]
         protected = {n for _, names, _ in groups for n in names} | bound_names(every)
+        # a name the builtins read already (`sqrt`, `exp`, `card`) keeps that reading: which namespace's `sqrt`
+        # Lean picks depends on the argument's type, and the statement naming `Nat.sqrt` may apply it elsewhere
+        protected |= {t for kind, t in every if kind == "ident" and builtins.is_builtin("lean", t)}
         own = {t for kind, t in every if kind == "ident" and "." in t}
         resolve = open_resolution(st.names_opened, {*qualified, *own}, protected)
 
