@@ -296,18 +296,6 @@ def knobs_from(problems: Sequence[ScoredProblem]) -> dict[str, Method]:
     return {name: tune(problems, name)[0] for name in ("symeq", "answer", "majority", *COMBOS)}
 
 
-def tune_alpha(
-    problems: Sequence[ScoredProblem], method: str, grid: Sequence[float] | None = None, syntax: bool = True
-) -> tuple[float, float]:
-    """(alpha, 1@k) maximizing 1@k on `problems` (the midpoint of the best plateau)."""
-    grid = list(grid) if grid is not None else [i / 20 for i in range(21)]
-    scores = [n_at_k(problems, Method(method, a, syntax), 1) for a in grid]
-    best = max(scores)
-    top = [a for a, s in zip(grid, scores) if s == best]
-    alpha = top[len(top) // 2]
-    return alpha, best
-
-
 def tune(
     problems: Sequence[ScoredProblem],
     name: str,
@@ -316,7 +304,7 @@ def tune(
 ) -> tuple[Method, float]:
     """The knobs (alpha for a combination, the tie-break) that maximize 1@k on `problems`: (method, 1@k).
     Among equal scores: the middle of the best alpha plateau, and sampling order before SemCo."""
-    if name in ("log", "linear", "quadratic"):
+    if name in COMBOS:
         grid = list(alphas) if alphas is not None else [i / 20 for i in range(21)]
     else:
         grid = [0.5]

@@ -20,7 +20,6 @@ from eval.harness import (
     read_cache,
     symeq_records,
     tune,
-    tune_alpha,
 )
 
 
@@ -75,12 +74,12 @@ def test_invalid_candidates_rank_last():
     assert n_at_k([p], Method("semco", syntax=False), 1) == 0.0
 
 
-def test_tune_alpha_finds_the_plateau():
+def test_tune_finds_the_alpha_plateau():
     # SemCo is right on p1 (SymEq wrong), SymEq right on p2 where SemCo's margin is tiny
     p1 = sp([False, True], [[0], [1]], [0.6, 0.4], [0.1, 0.9], pid="1")
     p2 = sp([True, False], [[0], [1]], [0.9, 0.1], [0.49, 0.51], pid="2")
-    alpha, best = tune_alpha([p1, p2], "linear")
-    assert best == 1.0 and 0 < alpha < 1
+    m, best = tune([p1, p2], "linear", tiebreaks=("index",))
+    assert best == 1.0 and 0 < m.alpha < 1
 
 
 def test_tune_chooses_the_tie_break_and_alpha_from_the_problems_it_is_given():
