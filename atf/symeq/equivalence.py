@@ -86,8 +86,8 @@ class PairResult:
 
 def parse(text: str, language: str, qualified: Iterable[str] = ()) -> Statement:
     """Text of one candidate -> standardized Statement (raises ParseError). qualified: the dotted names the
-    texts it is compared with write (`peer_names`); in Lean, `Fintype.card` written there is how `card`
-    resolves under this text's `open Fintype` (`lean_frontend.open_resolution`)."""
+    texts it is compared with write (`peer_names`); in Lean, `Subgroup.Normal` written there is how `Normal`
+    resolves under this text's `open Subgroup` (`lean_frontend.open_resolution`)."""
     if language == "isabelle":
         from atf.symeq.isabelle_frontend import parse_statement
 
