@@ -39,7 +39,7 @@ from tqdm import tqdm
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from atf.data.isabelle import IsaProblem, load_math
+from atf.data.isabelle import IsaProblem, load_math_dev
 from atf.symeq import ir
 from atf.symeq.config import SymEqConfig
 from atf.symeq.equivalence import PairResult, SymEqResult
@@ -59,11 +59,6 @@ class Miss:
     reason: str
     what: list[str]
     detail: str
-
-
-def dev_problems() -> list[IsaProblem]:
-    """MATH problems (test and train) that are not among the paper's 400."""
-    return [p for p in load_math("all") if not p.in_paper_400]
 
 
 def construct(note: str) -> str:
@@ -140,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reason", choices=REASONS, default=None, help="with --show: only this reason")
     ap.add_argument("--top", type=int, default=25, help="constructs listed under opaque/untranslatable")
     args = ap.parse_args(argv)
-    problems = dev_problems()[: args.limit]
+    problems = load_math_dev()[: args.limit]
     jobs = [(p.statements, "isabelle") for p in problems]
     config = SymEqConfig(workers=args.workers)
     both = merged = suspicious_n = mixed = 0

@@ -22,16 +22,11 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from atf.data.isabelle import load_math
+from atf.data.isabelle import load_math_dev
 from atf.symeq.config import SymEqConfig
 from atf.symeq.pool import SymEqPool
 
 REFERENCE = {"timeout_ms": 300, "solver_budget_s": 1.0}
-
-
-def dev_problems() -> list:
-    """MATH problems (test and train) that are not among the paper's 400."""
-    return [p for p in load_math("all") if not p.in_paper_400]
 
 
 def run(jobs: list, config: SymEqConfig) -> tuple[list[float], list[list[list[int]]]]:
@@ -55,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="worker processes (default %(default)s)")
     args = ap.parse_args(argv)
     configs = args.config or [REFERENCE, {}]
-    problems = dev_problems()[: args.limit]
+    problems = load_math_dev()[: args.limit]
     jobs = [(p.statements, "isabelle") for p in problems]
     print(f"{len(problems)} dev problems, k = 10; {os.cpu_count()} CPUs", flush=True)
     reference = None

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from atf.data.isabelle import load_math, load_minif2f, minif2f_problem_text
+from atf.data.isabelle import load_math, load_math_dev, load_minif2f, minif2f_problem_text
 from atf.symeq.config import SymEqConfig
 from eval.harness import (
     Method,
@@ -34,6 +34,13 @@ def test_load_math_splits_and_labels(data_dir):
     assert labelled == 2925  # the PROVENANCE count of label=1 candidates on test
     with pytest.raises(ValueError):
         load_math("dev")
+
+
+def test_the_papers_400_and_the_dev_set_split_math(data_dir):
+    paper = [p for p in load_math("test") if p.in_paper_400]
+    dev = load_math_dev()
+    assert (len(paper), len(dev)) == (400, 397)  # the paper's random 400; the other 361 test and the 36 train
+    assert not {p.id for p in paper} & {p.id for p in dev}
 
 
 def test_load_minif2f_uses_the_oracle(data_dir):

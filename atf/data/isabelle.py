@@ -127,6 +127,12 @@ def load_math(split: Literal["all", "test", "train"] = "test", data_dir: Path | 
     return out
 
 
+def load_math_dev(data_dir: Path | str | None = None) -> list[IsaProblem]:
+    """The MATH problems outside the paper's 400 (the other 361 test problems and the 36 train ones): a
+    development set for SymEq, where nothing is reported."""
+    return [p for p in load_math("all", data_dir) if not p.in_paper_400]
+
+
 _SHOW_THAT = re.compile(r"^(.*?)\s*Show that it is\s*(.+?)\.?\s*$", re.S)
 
 
