@@ -153,3 +153,17 @@ def test_a_vacuity_the_quick_check_leaves_open_is_decided_before_a_merge(monkeyp
     assert 30 in asked and 150 in asked
     assert res.classes == [[0], [1], [2], [3]]
     assert res.vacuous[:2] == [True, True] and not res.vacuous[3]  # (2 never came near a merge: left open)
+
+
+def test_the_full_vacuity_check_is_rationed_by_the_solver_budget(monkeypatch):
+    eq_module = importlib.import_module("atf.symeq.equivalence")
+    st = parse("theorem t (x : ℕ) (h₀ : 0 < x) (h₁ : x < 5) : x = x + 0 := by sorry", "lean")
+    symeq = SymEq("lean", timeout_ms=100)
+    spent = PairCache(solver_budget_s=0.0)
+    calls = []
+    real = eq_module.check_valid
+    monkeypatch.setattr(eq_module, "check_valid", lambda *a, **k: calls.append(a) or real(*a, **k))
+    assert symeq.is_vacuous(st, spent, 0) is False and not calls  # the budget is spent: not asked
+    fresh = PairCache(solver_budget_s=10.0)
+    assert symeq.is_vacuous(st, fresh, 0) is False and len(calls) == 1
+    assert fresh.solver_left_s < 10.0  # the check's time came out of the budget

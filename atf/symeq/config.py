@@ -14,11 +14,12 @@ class SymEqConfig:
         decided at a tenth of it (most verdicts take milliseconds); only the pairs that leaves open, and that
         transitivity has not joined, are asked again at the full timeout, while this budget lasts. A problem
         whose pairs all time out (quantified recursive definitions) then costs a second, not minutes.
-        The defaults (150 ms, 0.3 s) were chosen on the dev set, the 397 MATH problems outside the paper's 400
-        (`eval/symeq_speed_dev.py`): they give the same classes as 300 ms and 1 s on 396 or all 397 of those
-        problems (runs differ by a timing-bound pair), in about half the time at the 90th percentile; Z3 decides
-        95% of what it decides at 300 ms within 100 ms, and what the second pass leaves open at 150 ms it
-        leaves open at 300 ms.
+        The defaults (150 ms, 0.15 s) were chosen on the dev set, the 397 MATH problems outside the paper's 400
+        (`eval/symeq_speed_dev.py`): 150 ms gives the same classes as 300 ms on 396 or all 397 of those problems
+        (runs differ by a timing-bound pair), in about half the time at the 90th percentile; Z3 decides 95% of
+        what it decides at 300 ms within 100 ms. The second pass rarely merges: with a 0.3 s budget it asked
+        295 dev pairs again for 32 s and merged one; the 112 pairs it asked with under 0.15 s left took 12.6 s
+        and merged none.
     step_budget_s: hard wall clock for one step (reading one candidate, or deciding one pair) inside a
         worker process; a step that runs longer is killed with its worker: that pair becomes "unknown"
         (that candidate unread) and the other steps keep their verdicts.
@@ -35,7 +36,7 @@ class SymEqConfig:
 
     timeout_ms: int = 150
     top_k: int = 3
-    solver_budget_s: float = 0.3
+    solver_budget_s: float = 0.15
     step_budget_s: float = 2.5
     suspect_step_budget_s: float = 0.75
     problem_budget_s: float = 30.0
