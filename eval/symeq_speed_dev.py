@@ -5,7 +5,8 @@ the 36 train problems; nothing is reported on them), k = 10 GPT-4 Isabelle candi
     nice python eval/symeq_speed_dev.py --config '{"timeout_ms": 100}' --config '{"solver_budget_s": 0.1}'
 
 For each configuration (the first is the reference): seconds per problem inside the worker (median, p90,
-max), the pairs its classes merge, and the problems whose classes differ from the reference's. A faster
+max), the pairs its classes merge, the problems whose classes differ from the reference's, and what the second
+pass (the pairs the quick pass left open, asked again at the full timeout) cost and merged. A faster
 setting is only worth having where it changes no classes. The machine is shared: the load average is
 printed beside the times.
 """
@@ -29,12 +30,14 @@ from atf.symeq.pool import SymEqPool
 REFERENCE = {"timeout_ms": 300, "solver_budget_s": 1.0}
 
 
-def run(jobs: list, config: SymEqConfig) -> tuple[list[float], list[list[list[int]]]]:
-    secs, parts = [0.0] * len(jobs), [[] for _ in jobs]
+def run(jobs: list, config: SymEqConfig) -> tuple[list[float], list[list[list[int]]], list]:
+    """Seconds and classes per problem, and the pairs decided again in the second pass (PairResult.second_pass)."""
+    secs, parts, second = [0.0] * len(jobs), [[] for _ in jobs], []
     with SymEqPool(config.workers) as pool:
         for i, res in pool.map(jobs, config):
             secs[i], parts[i] = res.seconds, sorted(sorted(c) for c in res.classes)
-    return secs, parts
+            second += [p for p in res.pairs if p.second_pass]
+    return secs, parts, second
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     reference = None
     for fields in configs:
         config = SymEqConfig(**{**fields, "workers": args.workers})
-        secs, parts = run(jobs, config)
+        secs, parts, second = run(jobs, config)
         reference = reference or parts
         xs = sorted(secs)
         merged = sum(len(c) * (len(c) - 1) // 2 for p in parts for c in p)
@@ -66,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{statistics.median(xs):.3f} s  p90 {xs[int(0.9 * (len(xs) - 1))]:.3f} s  max {xs[-1]:.2f} s  "
             f"merged pairs {merged}  classes differ on {len(changed)} problems  (load {os.getloadavg()[0]:.2f})",
             flush=True,
+        )
+        print(
+            f"    second pass: {len(second)} pairs asked again at the full timeout, "
+            f"{sum(p.seconds for p in second):.1f} s, {sum(p.equivalent for p in second)} merged"
         )
         for pid in changed[:10]:
             print(f"    {pid}")

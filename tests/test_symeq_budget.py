@@ -167,3 +167,26 @@ def test_the_full_vacuity_check_is_rationed_by_the_solver_budget(monkeypatch):
     fresh = PairCache(solver_budget_s=10.0)
     assert symeq.is_vacuous(st, fresh, 0) is False and len(calls) == 1
     assert fresh.solver_left_s < 10.0  # the check's time came out of the budget
+
+
+def test_pairs_the_quick_pass_leaves_open_are_decided_again_and_flagged(monkeypatch):
+    eq_module = importlib.import_module("atf.symeq.equivalence")
+    real = eq_module.check_valid
+    full_ms = 500
+
+    def slow_z3(tr, formula, timeout_ms, *rest):  # Z3 decides nothing at a pair's quick timeout (a tenth)
+        if timeout_ms <= full_ms // 10:
+            return eq_module.Verdict("unknown", reason="timeout")
+        return real(tr, formula, timeout_ms, *rest)
+
+    monkeypatch.setattr(eq_module, "check_valid", slow_z3)
+    cands = [
+        "theorem t (x : ℝ) (h : 2 * x = 6) : x = 3 := by sorry",
+        "theorem t (x : ℝ) (h : x + x = 6) : x = 3 := by sorry",
+        "theorem t (x : ℝ) (h : x + x = 6) : x = 3 := by sorry",  # the same text: joined without Z3
+    ]
+    res = SymEq("lean", config=SymEqConfig(timeout_ms=full_ms, solver_budget_s=10.0)).cluster(cands)
+    assert res.classes == [[0, 1, 2]]
+    by_pair = {(p.i, p.j): p for p in res.pairs}
+    assert by_pair[(0, 1)].second_pass and by_pair[(0, 1)].equivalent
+    assert not by_pair[(1, 2)].second_pass

@@ -52,6 +52,7 @@ class PairResult:
     counterexample: for "different", values of the variables under which the two disagree, and
         `detail` says where ("premises" or "conclusions"); `exact` is False when the model relies on an
         uninterpreted function (it may then not be a real counterexample).
+    second_pass: decided again at the full timeout, after the quick pass left it open (see PairCache).
     """
 
     i: int
@@ -63,6 +64,7 @@ class PairResult:
     detail: str = ""
     exact: bool = True
     seconds: float = 0.0
+    second_pass: bool = False
 
     @property
     def equivalent(self) -> bool:
@@ -681,7 +683,7 @@ class SymEq:
             res = quick
             if cache.full_allowed((i, j)):
                 yield ("begin", "pair", i, j)
-                res = self._decide(statements, candidates, i, j, cache)
+                res = replace(self._decide(statements, candidates, i, j, cache), second_pass=True)
             res = self._ask_lean(res, candidates) if not res.equivalent else res
             if res.equivalent:
                 yield from settle(i, j)
