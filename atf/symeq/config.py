@@ -18,8 +18,8 @@ class SymEqConfig:
         (`eval/symeq_speed_dev.py`): 150 ms gives the same classes as 300 ms on 396 or all 397 of those problems
         (runs differ by a timing-bound pair), in about half the time at the 90th percentile; Z3 decides 95% of
         what it decides at 300 ms within 100 ms. The second pass rarely merges: with a 0.3 s budget it asked
-        295 dev pairs again for 32 s and merged one; the 112 pairs it asked with under 0.15 s left took 12.6 s
-        and merged none.
+        305 dev pairs again (30.7 s) and 4 merged, with 0.15 s 179 pairs (16.8 s) and 3 merged; the classes
+        merged 6493 and 6499 pairs (timing-bound pairs differ between runs), p90 1.12 s and 0.93 s (load 2).
     step_budget_s: hard wall clock for one step (reading one candidate, or deciding one pair) inside a
         worker process; a step that runs longer is killed with its worker: that pair becomes "unknown"
         (that candidate unread) and the other steps keep their verdicts.
