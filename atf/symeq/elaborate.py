@@ -341,6 +341,12 @@ class Elaborator:
         if isinstance(t, Var):
             return self.elab_var(t, None)
         if isinstance(t, App) and t.op == "ascribe":
+            el, inner = ir.collection_elem(self.deep(t.target)), t.args[0]
+            if self.system == "lean" and el is not None and isinstance(inner, App) and inner.op == "setenum" and inner.args:
+                # `({a, b} : Set G)` is the set {a, b} of elements of G, as `{a, b}` where G is known
+                items = self.arith_tree_or_unify(list(inner.args), el)
+                if self.unify(ir.type_of(items[0]), el):
+                    return App("setenum", tuple(items), set_of(el))
             x = self.elab(t.args[0], t.target)
             got, want = self.deep(ir.type_of(x)), self.deep(t.target)
             if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):

@@ -21,11 +21,12 @@ from fractions import Fraction
 
 from atf.lean import statement as lean_statement
 from atf.lean.statement import LeanStatement
-from atf.symeq import builtins, ir
+from atf.symeq import builtins, ir, lean_classes
 from atf.symeq.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
 
 _SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
-_LETTER = r"A-Za-z_\u00C0-\u024F\u0370-\u03BA\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
+# `×` and `÷` (U+00D7, U+00F7) are operators, not letters
+_LETTER = r"A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u0370-\u03BA\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
 _IDENT = rf"(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*)(?:\.(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*))*"
 _OPS = sorted(
     [
@@ -134,12 +135,52 @@ _OPS = sorted(
         "⨆",
         "⨅",
         "⧸",
+        "→*",
+        "→+",
+        "→+*",
+        "≃*",
+        "≃+",
+        "≃+*",
+        "≃ₜ",
     ],
     key=len,
     reverse=True,
 )
+# Mathlib's arrows of structure-preserving maps, each the structure it denotes, applied to its two sides:
+#   infixr:25 " →* " => MonoidHom, infixr:25 " →+ " => AddMonoidHom       (Mathlib/Algebra/Group/Hom/Defs.lean)
+#   infixr:25 " →+* " => RingHom                                          (Mathlib/Algebra/Ring/Hom/Defs.lean)
+#   infixl:25 " ≃* " => MulEquiv, infixl:25 " ≃+ " => AddEquiv           (Mathlib/Algebra/Group/Equiv/Defs.lean)
+#   infixl:25 " ≃+* " => RingEquiv (Mathlib/Algebra/Ring/Equiv.lean), infixl:25 " ≃ " => Equiv
+#   (Mathlib/Logic/Equiv/Defs.lean), infixl:25 " ≃ₜ " => Homeomorph (Mathlib/Topology/Homeomorph/Defs.lean)
+# token -> (left bp, right bp, structure): infixr:25 reads its right side at 25 (bp 24 here), infixl:25 at 26
+ARROWS: dict[str, tuple[int, int, str]] = {
+    "→*": (25, 24, "MonoidHom"),
+    "→+": (25, 24, "AddMonoidHom"),
+    "→+*": (25, 24, "RingHom"),
+    "≃*": (25, 26, "MulEquiv"),
+    "≃+": (25, 26, "AddEquiv"),
+    "≃+*": (25, 26, "RingEquiv"),
+    "≃": (25, 26, "Equiv"),
+    "≃ₜ": (25, 26, "Homeomorph"),
+}
+# The arrows over a ring, `M →ₗ[R] N`, with the structure's leading argument built from R:
+#   notation:25 M " →ₗ[" R:25 "] " M₂:0 => LinearMap (RingHom.id R) M M₂   (Mathlib/Algebra/Module/LinearMap/Defs.lean)
+#   notation:50 M " ≃ₗ[" R "] " M₂ => LinearEquiv (RingHom.id R) M M₂       (Mathlib/Algebra/Module/Equiv/Defs.lean)
+#   notation:25 A " →ₐ[" R "] " B => AlgHom R A B, notation:50 A " ≃ₐ[" R "] " A' => AlgEquiv R A A'
+#   notation:25 M " →L[" R "] " M₂ => ContinuousLinearMap (RingHom.id R) M M₂  (Mathlib/Topology/Algebra/Module/...)
+# An argument a notation does not annotate is read at precedence 0, so the right side extends as far as it can.
+# token (Lean's token includes the `[`; here `[` stays a token of its own so that brackets balance) ->
+# (left bp, bp of R, structure, whether R enters as `RingHom.id R`)
+SCALAR_ARROWS: dict[str, tuple[int, int, str, bool]] = {
+    "→ₗ": (25, 25, "LinearMap", True),
+    "≃ₗ": (50, 0, "LinearEquiv", True),
+    "→ₐ": (25, 0, "AlgHom", False),
+    "≃ₐ": (50, 0, "AlgEquiv", False),
+    "→L": (25, 0, "ContinuousLinearMap", True),
+}
 _TOKEN = re.compile(
-    rf"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<ident>{_IDENT})|(?P<op>{'|'.join(re.escape(o) for o in _OPS)})"
+    rf"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<op>(?:{'|'.join(SCALAR_ARROWS)})(?=\[))|(?P<ident>{_IDENT})"
+    rf"|(?P<op2>{'|'.join(re.escape(o) for o in _OPS)})"
     r"|(?P<other>.)",
     re.S,
 )
@@ -340,7 +381,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
                 out.append(("op", tok))
             else:
                 out.append(("ident", tok))
-        elif kind == "other":
+        elif kind in ("other", "op2"):
             out.append(("op", tok))
         else:
             out.append((kind, tok))
@@ -368,8 +409,11 @@ def strip_comments(text: str) -> str:
 
 
 class _Parser(TokenCursor):
-    def __init__(self, tokens: list[tuple[str, str]]):
+    """names: the dotted names written in the statements compared (see `field`)."""
+
+    def __init__(self, tokens: list[tuple[str, str]], names: frozenset[str] = frozenset()):
         super().__init__(tokens)
+        self.names = names
         self.abs_depth = 0
         self.fresh = 0
 
@@ -396,6 +440,11 @@ class _Parser(TokenCursor):
                     else App("call", (left, right))
                 )
                 continue
+            if text in ARROWS or text in SCALAR_ARROWS:
+                if (ARROWS.get(text) or SCALAR_ARROWS[text])[0] <= min_bp:
+                    break
+                left = self.arrow(left)
+                continue
             spec = INFIX.get(text)
             if spec is None:
                 break
@@ -417,8 +466,22 @@ class _Parser(TokenCursor):
             ):
                 left = App("and", (left, App(op, (left.args[-1], right))))
             else:
-                left = App(op, (left, right))
+                left = pointwise(op, left, right) or App(op, (left, right))
         return left
+
+    def arrow(self, left: Term) -> Term:
+        """`A →* B` is `MonoidHom A B`, `M →ₗ[R] N` is `LinearMap (RingHom.id R) M N` (see ARROWS)."""
+        text = self.next()[1]
+        if text in ARROWS:
+            _, rbp, structure = ARROWS[text]
+            return App("call", (Var(structure), left, self.expr(rbp)))
+        _, ring_bp, structure, ring_id = SCALAR_ARROWS[text]
+        self.expect("[")
+        ring = self.expr(ring_bp)
+        self.expect("]")
+        if ring_id:
+            ring = App("call", (Var("RingHom.id"), ring))
+        return App("call", (Var(structure), ring, left, self.expr(0)))
 
     def modeq(self, left: Term, right: Term) -> Term:
         """`a ≡ b [MOD n]` / `[ZMOD n]`: equal remainders."""
@@ -682,8 +745,19 @@ class _Parser(TokenCursor):
                 return e
 
     def field(self, e: Term, field: str) -> Term:
-        # `.f` is resolved by the elaborator from e's type (Lean's generalized field notation)
-        return App("call", (Var("." + field.split(".")[0]), e))
+        """`e.f`, which the elaborator resolves from e's type (Lean's generalized field notation). Where e is
+        `M.g ...`, a function we know no type of, and `M.f` is written in a statement compared: `M.f e`
+        (`(Subgroup.map φ N).Normal` is `Subgroup.Normal (Subgroup.map φ N)`). A statement that compiles
+        resolves `.f` in the namespace of e's type, and a function of namespace M that gives an M is the
+        Mathlib convention (`Subgroup.map`, `Ideal.span`, `Set.image`); that `M.f` is written somewhere says
+        it exists."""
+        name = field.split(".")[0]
+        head = e.args[0] if isinstance(e, App) and e.op == "call" else None
+        if isinstance(head, Var) and "." in head.name and not builtins.is_builtin("lean", head.name):
+            resolved = head.name.rsplit(".", 1)[0] + "." + name
+            if resolved in self.names:
+                return App("call", (Var(resolved), e))
+        return App("call", (Var("." + name), e))
 
     def atom(self) -> Term:
         kind, text = self.next()
@@ -792,13 +866,13 @@ class _Parser(TokenCursor):
                 bar = j
             j += 1
         if bar is not None:
-            sub = _Parser(self.toks[self.i : bar])
+            sub = _Parser(self.toks[self.i : bar], self.names)
             try:
                 vars_, guard = sub.setof_binder()
             except ParseError:
                 self.i = j + 1
                 return opaque_from_tokens(self.toks[start : j + 1])
-            body = _Parser(self.toks[bar + 1 : j]).parse()
+            body = _Parser(self.toks[bar + 1 : j], self.names).parse()
             self.i = j + 1
             if guard is not None:
                 if isinstance(guard, App) and guard.op == "in" and isinstance(guard.args[0], Var):
@@ -836,11 +910,120 @@ class _Parser(TokenCursor):
         return [(n, ty) for n in names], guard
 
 
+_OPENERS = ("(", "[", "{", "⟨")
+_CLOSERS = (")", "]", "}", "⟩")
+
+
+def _strip_parens(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Tokens without parentheses around all of them (`((A × B))` -> `A × B`)."""
+    while len(tokens) > 2 and tokens[0][1] == "(" and tokens[-1][1] == ")":
+        depth = 0
+        for k, (_, t) in enumerate(tokens):
+            depth += (t in _OPENERS) - (t in _CLOSERS)
+            if depth == 0 and k < len(tokens) - 1:
+                return tokens
+        tokens = tokens[1:-1]
+    return tokens
+
+
+def spell_out_arrows(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A type with Mathlib's structure arrows written as the structures they denote, with the precedences of
+    ARROWS / SCALAR_ARROWS: `A × B ≃* B × A` and `(A × B) ≃* (B × A)` both become `MulEquiv (A × B) (B × A)`,
+    `G →* H → K` becomes `MonoidHom G (H → K)`. Plain arrows stay (`tokens_to_type` reads them)."""
+    segments: list[list[tuple[str, str]]] = [[]]
+    ops: list[str] = []
+    depth, group = 0, 0
+    for tok in tokens:
+        t = tok[1]
+        if t in _CLOSERS:
+            depth -= 1
+            if depth == 0 and t == ")":  # a parenthesized group: its arrows are spelled out too
+                segments[-1][group:] = [("op", "("), *spell_out_arrows(segments[-1][group + 1 :]), tok]
+                continue
+        if depth == 0 and (t in ARROWS or t in SCALAR_ARROWS or t in ("→", "->")):
+            ops.append(t)
+            segments.append([])
+            continue
+        if t in _OPENERS:
+            if depth == 0:
+                group = len(segments[-1])
+            depth += 1
+        segments[-1].append(tok)
+    if not any(op in ARROWS or op in SCALAR_ARROWS for op in ops):
+        out = segments[0]
+        for op, seg in zip(ops, segments[1:]):
+            out = [*out, ("op", op), *seg]
+        return out
+
+    def operand(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        toks = _strip_parens(toks)
+        return toks if len(toks) == 1 else [("op", "("), *toks, ("op", ")")]
+
+    def parse(min_bp: int, pos: int) -> tuple[list[tuple[str, str]], int]:
+        left, i = segments[pos], pos
+        while i < len(ops):
+            op = ops[i]
+            lbp, rbp = (25, 24) if op in ("→", "->") else ARROWS[op][:2] if op in ARROWS else SCALAR_ARROWS[op][:2]
+            if lbp <= min_bp:
+                break
+            ring: list[tuple[str, str]] = []
+            if op in SCALAR_ARROWS:  # the segment after `→ₗ` starts with `[R]`
+                rhs = segments[i + 1]
+                close = next((k for k, (_, t) in enumerate(rhs) if t == "]"), None)
+                if not rhs or rhs[0][1] != "[" or close is None:
+                    raise ParseError(f"{op} without [ring]")
+                ring, segments[i + 1] = _strip_parens(rhs[1:close]), rhs[close + 1 :]
+                rbp = 0
+            right, i = parse(rbp, i + 1)
+            if op in ("→", "->"):
+                left = [*operand(left), ("op", "→"), *right] if any(t in ("→", "->") for _, t in left) else [
+                    *left,
+                    ("op", "→"),
+                    *right,
+                ]
+            elif op in ARROWS:
+                left = [("ident", ARROWS[op][2]), *operand(left), *operand(right)]
+            else:
+                structure, ring_id = SCALAR_ARROWS[op][2], SCALAR_ARROWS[op][3]
+                ring = [("op", "("), ("ident", "RingHom.id"), *operand(ring), ("op", ")")] if ring_id else operand(ring)
+                left = [("ident", structure), *ring, *operand(left), *operand(right)]
+        return left, i
+
+    return parse(-1, 0)[0]
+
+
+def _is_lambda(t: Term) -> bool:
+    return isinstance(t, Bind) and t.kind == "lambda"
+
+
+def pointwise(op: str, left: Term, right: Term) -> Term | None:
+    """`f = fun x => c` is `∀ x, f x = c` (function extensionality, `funext`); `≠` its negation. None when
+    neither side is a `fun`."""
+    if op not in ("eq", "ne") or not (_is_lambda(left) or _is_lambda(right)):
+        return None
+    lam, other = (right, left) if _is_lambda(right) else (left, right)
+    taken = ir.free_vars(other) | ir.free_vars(lam)
+    names: dict[str, Term] = {}
+    for n, _ in lam.vars:  # the bound names, apart from the names the other side uses
+        fresh = n if n not in taken else ir.fresh_name(n, taken)
+        taken.add(fresh)
+        names[n] = Var(fresh)
+    xs = tuple(names[n] for n, _ in lam.vars)
+    head = other.args if isinstance(other, App) and other.op == "call" else (other,)
+    applied = App("call", (*head, *xs))
+    body = ir.substitute(lam.body, names)
+    eq = App("eq", (applied, body) if lam is right else (body, applied))
+    out = Bind("forall", tuple((names[n].name, ty) for n, ty in lam.vars), eq)
+    return App("not", (out,)) if op == "ne" else out
+
+
 def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
     """A Lean type written as tokens -> IR type (anything unknown is an uninterpreted sort)."""
-    text = " ".join(t for _, t in tokens).strip()
     if not tokens:
         raise ParseError("empty type")
+    if any(t in ARROWS or t in SCALAR_ARROWS for _, t in tokens):
+        tokens = spell_out_arrows(tokens)
+    text = " ".join(t for _, t in tokens).strip()
     # arrows at depth 0
     depth, parts, cur = 0, [], []
     for tok in tokens:
@@ -974,9 +1157,9 @@ def binder_groups(st: LeanStatement) -> list[tuple[str, list[str], str]]:
     return out
 
 
-def parse_prop(tokens: list[tuple[str, str]], notes: list[str]) -> Term:
+def parse_prop(tokens: list[tuple[str, str]], notes: list[str], names: frozenset[str] = frozenset()) -> Term:
     try:
-        return _Parser(tokens).parse()
+        return _Parser(tokens, names).parse()
     except (ParseError, ValueError, ZeroDivisionError, RecursionError) as err:
         notes.append(f"unparsed {' '.join(t for _, t in tokens)[:80]!r}: {err}")
         return opaque_from_tokens(tokens, ir.BOOL)
@@ -1046,14 +1229,14 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
         raise ParseError("empty conclusion")
     groups = [(kind, names, tokenize(ty)) for kind, names, ty in binder_groups(st)]
     resolve: dict[str, str] = {}
+    every = [*concl_tokens, *(t for _, _, toks in groups for t in toks)]
+    written = frozenset({*qualified, *(t for kind, t in every if kind == "ident" and "." in t)})
     if st.names_opened:
-        every = [*concl_tokens, *(t for _, _, toks in groups for t in toks)]
         protected = {n for _, names, _ in groups for n in names} | bound_names(every)
         # a name the builtins read already (`sqrt`, `exp`, `card`) keeps that reading: which namespace's `sqrt`
         # Lean picks depends on the argument's type, and the statement naming `Nat.sqrt` may apply it elsewhere
         protected |= {t for kind, t in every if kind == "ident" and builtins.is_builtin("lean", t)}
-        own = {t for kind, t in every if kind == "ident" and "." in t}
-        resolve = open_resolution(st.names_opened, {*qualified, *own}, protected)
+        resolve = open_resolution(st.names_opened, written, protected)
 
     notes: list[str] = []
     type_vars: dict[str, str] = {}
@@ -1084,7 +1267,7 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     tv = set(type_vars.values())
     for kind, names, ty_toks in groups:
         if kind == "inst":  # `[IsSolvable G]` assumes what `(h : IsSolvable G)` does
-            premises.append(parse_prop(rename(ty_toks), notes))
+            premises.append(parse_prop(rename(ty_toks), notes, written))
             notes.append("instance binder " + " ".join(t for _, t in ty_toks))
             continue
         if kind == "vars":
@@ -1100,6 +1283,11 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
                 ty = ir.Sort(" ".join(t for _, t in ty_toks))
             variables.extend((n, ty) for n in names if n != "_")
         else:
-            premises.append(parse_prop(ty_toks, notes))
-    conclusion = parse_prop(rename(concl_tokens), notes)
+            premises.append(parse_prop(ty_toks, notes, written))
+    conclusion = parse_prop(rename(concl_tokens), notes, written)
+
+    def denoted_type(t: Term) -> Ty | None:  # the type a term names: a type variable or ℝ, ℕ, ...
+        return tokens_to_type([("ident", t.name)]) if isinstance(t, Var) and (t.name in tv or t.name in TYPE_NAMES) else None
+
+    premises, conclusion = lean_classes.read_classes(premises, conclusion, denoted_type)
     return RawStatement("lean", variables, premises, [conclusion], notes, text, list(type_vars.values()))
