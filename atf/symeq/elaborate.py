@@ -341,12 +341,11 @@ class Elaborator:
         if isinstance(t, Var):
             return self.elab_var(t, None)
         if isinstance(t, App) and t.op == "ascribe":
-            el, inner = ir.collection_elem(self.deep(t.target)), t.args[0]
-            if self.system == "lean" and el is not None and isinstance(inner, App) and inner.op == "setenum" and inner.args:
-                # `({a, b} : Set G)` is the set {a, b} of elements of G, as `{a, b}` where G is known
-                items = self.arith_tree_or_unify(list(inner.args), el)
-                if self.unify(ir.type_of(items[0]), el):
-                    return App("setenum", tuple(items), set_of(el))
+            inner = t.args[0]
+            if self.system == "lean" and isinstance(inner, App) and inner.op == "setenum" and inner.args:
+                x = self.elab_set(inner, t.target)
+                if elem_of_set(ir.type_of(x)) == ir.collection_elem(self.deep(t.target)):
+                    return x  # `({a, b} : Set G)` is the set {a, b} of elements of G
             x = self.elab(t.args[0], t.target)
             got, want = self.deep(ir.type_of(x)), self.deep(t.target)
             if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):
@@ -423,7 +422,7 @@ class Elaborator:
             items = [self.elab(a, None) for a in t.args]
             return self.nest_pair(items)
         if op in SET_OPS:
-            return self.elab_set(t)
+            return self.elab_set(t, expected)
         if op == "list":
             return self.elab_list(t, expected)
         if op in ("abs", "floor", "ceil", "fact", "choose", "sqrt", "min", "max", "gcd", "lcm"):
@@ -490,14 +489,16 @@ class Elaborator:
         return isinstance(t, Num)
 
     # ------------------------------------------------------------------ sets and membership
-    def elab_set(self, t: App) -> Term:
+    def elab_set(self, t: App, expected: Ty | None = None) -> Term:
         if t.op == "range":
             n = self.elab(t.args[0], NAT)
             return App("range", (n,), set_of(NAT))
         if t.op == "setenum":
             if not t.args:
                 return App("setenum", (), set_of(self.default_num))
-            items = self.arith_tree_or_unify(list(t.args), None)
+            # Lean: where the set's type is known (`S = {1, 2}` with `S : Set ℝ`), so are its elements'
+            el = ir.collection_elem(self.deep(expected)) if self.system == "lean" else None
+            items = self.arith_tree_or_unify(list(t.args), el)
             return App("setenum", tuple(items), set_of(self.deep(ir.type_of(items[0]))))
         bounds = self.arith_tree(list(t.args), None)
         self._index_type(ir.type_of(bounds[0]))
@@ -518,6 +519,10 @@ class Elaborator:
             self.index_vars.append(t)
 
     def membership(self, x: Term, s: Term) -> Term:
+        if self.system == "lean" and isinstance(s, App) and s.op == "ascribe" and isinstance(s.args[0], App):
+            el = ir.collection_elem(self.deep(s.target))
+            if el is not None and s.args[0].op == "setenum":  # `x ∈ ({1, 2} : Set ℝ)`: `(x : ℝ) ∈ {1, 2}`
+                x, s = App("ascribe", (x,), target=el), s.args[0]
         if isinstance(s, App) and s.op in ("icc", "ico", "ioc", "ioo"):
             xe, lo, hi = self.arith_tree([x, *s.args], None)
             lo_op = "le" if s.op in ("icc", "ico") else "lt"

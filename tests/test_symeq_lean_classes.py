@@ -1,0 +1,95 @@
+"""Mathlib's algebraic classes read as what formalizers state with them (`atf.symeq.lean_classes`): a conclusion
+`CommGroup G` under `[Group G]` is commutativity of G's multiplication, `IsCommutative G op` is its one field,
+`Nat.card` is `Fintype.card`, a `Fintype` hypothesis is `Finite`. The "apart" pairs are near misses that differ
+in meaning."""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+
+HEADER = "import Mathlib\nopen Fintype Subgroup Set\nopen scoped BigOperators\n\n"
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("lean", timeout_ms=2000)
+
+
+def thm(binders: str, concl: str) -> str:
+    return f"{HEADER}theorem t {binders} : {concl} := by sorry"
+
+
+MERGE = [
+    # the commutative class of the structure given
+    (
+        thm("(G : Type*) [Group G] [Fintype G] (hG : card G = 9)", "CommGroup G"),
+        thm("[Group G] [Fintype G] (hG : Fintype.card G = 9)", "∀ a b : G, a * b = b * a"),
+    ),
+    (
+        thm("{R : Type*} [Ring R] (hR : ∀ a : R, a ^ 2 = a)", "CommRing R"),
+        thm("(R : Type*) [Ring R] (h : ∀ a : R, a * a = a)", "∀ a b : R, a * b = b * a"),
+    ),
+    (
+        thm("{A : Type*} [AddGroup A] (h : ∀ a : A, a + a = 0)", "AddCommGroup A"),
+        thm("{A : Type*} [AddGroup A] (h : ∀ a : A, a + a = 0)", "∀ x y : A, x + y = y + x"),
+    ),
+    # IsCommutative is its field `comm`, with the operation written in any of its forms
+    (
+        thm("[Group G] [Finite G] (hG : Nat.card G = 5)", "IsCommutative G Mul.mul"),
+        thm("(G : Type*) [Group G] [Fintype G] (hG : card G = 5)", "CommGroup G"),
+    ),
+    (
+        thm("{G : Type*} [Group G] (h : ∀ g : G, g * g = 1)", "IsCommutative G (· * ·)"),
+        thm("{G : Type*} [Group G] (h : ∀ g : G, g * g = 1)", "∀ a b : G, a * b = b * a"),
+    ),
+    (
+        thm("{G : Type*} [Group G] (h : ∀ g : G, g * g = 1)", "IsCommutative G (fun x y => HMul.hMul x y)"),
+        thm("{G : Type*} [Group G] (h : ∀ g : G, g * g = 1)", "∀ a b : G, a * b = b * a"),
+    ),
+    # Nat.card of a finite type is Fintype.card; which Fintype instance a statement gets cannot matter
+    (
+        thm("{G : Type*} [Group G] [Finite G] (h : Nat.card G = 4)", "IsCyclic G"),
+        thm("{G : Type*} [Group G] [Fintype G] (h : Fintype.card G = 4)", "IsCyclic G"),
+    ),
+]
+
+APART = [
+    # a different law
+    (
+        thm("(G : Type*) [Group G] [Fintype G] (hG : card G = 9)", "CommGroup G"),
+        thm("[Group G] [Fintype G] (hG : Fintype.card G = 9)", "∀ a b : G, a * b = a"),
+    ),
+    (
+        thm("{R : Type*} [Ring R] (hR : ∀ a : R, a ^ 2 = a)", "CommRing R"),
+        thm("{R : Type*} [Ring R] (hR : ∀ a : R, a ^ 2 = a)", "∀ a b : R, a + b = b + a"),
+    ),
+    # not the class the structure given is the commutative version of: CommGroup over a monoid adds inverses
+    (
+        thm("{M : Type*} [Monoid M] (h : ∀ a : M, a * a = 1)", "CommGroup M"),
+        thm("{M : Type*} [Monoid M] (h : ∀ a : M, a * a = 1)", "∀ a b : M, a * b = b * a"),
+    ),
+    # as a hypothesis, `CommGroup G` is a second group structure on G, unrelated to `[Group G]`
+    (
+        thm("{G : Type*} [Group G] (h : CommGroup G) (x y : G)", "x * y * x⁻¹ = y"),
+        thm("{G : Type*} [Group G] (h : ∀ a b : G, a * b = b * a) (x y : G)", "x * y * x⁻¹ = y"),
+    ),
+    (
+        thm("{G : Type*} [Group G] (h : ∀ g : G, g * g = 1)", "IsCommutative G Mul.mul"),
+        thm("{G : Type*} [Group G] (h : ∀ g : G, g * g = 1)", "IsCommutative G Add.add"),
+    ),
+    (
+        thm("{G : Type*} [Group G] [Finite G] (h : Nat.card G = 4)", "IsCyclic G"),
+        thm("{G : Type*} [Group G] [Fintype G] (h : Fintype.card G = 8)", "IsCyclic G"),
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", MERGE)
+def test_class_claims_merge_with_the_law_they_state(symeq, a, b):
+    assert symeq.compare(a, b).equivalent
+
+
+@pytest.mark.parametrize("a,b", APART)
+def test_class_claims_stay_apart_from_other_laws(symeq, a, b):
+    assert not symeq.compare(a, b).equivalent
+    assert not symeq.compare(b, a).equivalent
