@@ -50,6 +50,20 @@ MERGE = [
     (thm("(f : ℕ → ℕ)", "(fun n ↦ 2 * n) = f"), thm("(f : ℕ → ℕ)", "∀ n, f n = n + n")),
     # the lambda's bound name is not the variable of the other side
     (thm("(g : ℝ → ℝ → ℝ) (x : ℝ)", "g x = fun x => x"), thm("(g : ℝ → ℝ → ℝ) (x : ℝ)", "∀ y, g x y = y")),
+    # notations Lean reads as the function they stand for, or as what it inserts itself
+    (
+        thm("{G H : Type*} [Group G] [Group H] (φ : G →* H)", "Function.Surjective ⇑φ"),
+        thm("{G H : Type*} [Group G] [Group H] (φ : G →* H)", "Function.Surjective φ"),
+    ),
+    (thm("", "¬ Nonempty (ℝˣ ≃* ℂˣ)"), thm("", "¬ Nonempty (MulEquiv (Units ℝ) ℂˣ)")),
+    (thm("(n : ℕ) (u : (ZMod n)ˣ)", "u ^ 2 = 1"), thm("(n : ℕ) (u : Units (ZMod n))", "u ^ 2 = 1")),
+    (thm("(I : Set (Set ℝ)) (U : Set ℝ)", "U = ⋃₀ I"), thm("(I : Set (Set ℝ)) (U : Set ℝ)", "U = Set.sUnion I")),
+    (thm("(f : ℕ → ℝ)", "(∑' n : ℕ, f n) = 1"), thm("(f : ℕ → ℝ)", "(∑' k : ℕ, f k) = 1")),
+    (thm("", "Continuous fun x : ℝ => x ^ 2"), thm("", "Continuous (fun y : ℝ => y ^ 2)")),
+    (
+        thm("", "Nonempty ({s : Set ℝ // IsOpen s} ≃ {s : Set ℝ // IsClosed s})"),
+        thm("", "Nonempty (Equiv {t : Set ℝ // IsOpen t} {u : Set ℝ // IsClosed u})"),
+    ),
     # dot notation on `Subgroup.map φ N`, a Subgroup (the other statement names `Subgroup.Normal`)
     (
         thm("{G H : Type*} [Group G] [Group H] (φ : G →* H) (N : Subgroup G) [N.Normal]", "(Subgroup.map φ N).Normal"),
@@ -77,6 +91,20 @@ APART = [
     (thm("(f : ℝ → ℝ) (c : ℝ)", "f = fun x => c + 1"), thm("(f : ℝ → ℝ) (c : ℝ)", "∀ x, f x = c")),
     (thm("(f : ℝ → ℝ)", "f ≠ fun x => 0"), thm("(f : ℝ → ℝ)", "∀ x, f x ≠ 0")),
     (thm("(g : ℝ → ℝ → ℝ) (x : ℝ)", "g x = fun x => x"), thm("(g : ℝ → ℝ → ℝ) (x : ℝ)", "∀ y, g y y = y")),
+    (
+        thm("{G H : Type*} [Group G] [Group H] (φ : G →* H)", "Function.Injective ⇑φ"),
+        thm("{G H : Type*} [Group G] [Group H] (φ : G →* H)", "Function.Surjective φ"),
+    ),
+    (thm("", "¬ Nonempty (ℝˣ ≃* ℂˣ)"), thm("", "¬ Nonempty (ℝ ≃* ℂ)")),
+    (thm("(n : ℕ) (u : (ZMod n)ˣ)", "u ^ 2 = 1"), thm("(n : ℕ) (u : ZMod n)", "u ^ 2 = 1")),
+    (thm("(I : Set (Set ℝ)) (U : Set ℝ)", "U = ⋃₀ I"), thm("(I : Set (Set ℝ)) (U : Set ℝ)", "U = ⋂₀ I")),
+    (thm("(f : ℕ → ℝ)", "(∑' n : ℕ, f n) = 1"), thm("(f : ℕ → ℝ)", "(∑' k : ℕ, f (k + 1)) = 1")),
+    (thm("(f : ℕ → ℝ)", "(∑' n : ℕ, f n) * 2 = 1"), thm("(f : ℕ → ℝ)", "(∑' n : ℕ, f n * 2) = 1")),
+    (thm("", "Continuous fun x : ℝ => x ^ 2"), thm("", "Continuous (fun y : ℝ => y ^ 3)")),
+    (
+        thm("", "Nonempty ({s : Set ℝ // IsOpen s} ≃ {s : Set ℝ // IsClosed s})"),
+        thm("", "Nonempty ({s : Set ℝ // IsOpen s} ≃ {s : Set ℝ // IsOpen s})"),
+    ),
     # `.Normal` on a function of another namespace is not read as `Subgroup.Normal`
     (
         thm("{G H : Type*} [Group G] [Group H] (φ : G →* H)", "(MonoidHom.range φ).Normal"),

@@ -630,6 +630,8 @@ class Elaborator:
     # ------------------------------------------------------------------ calls
     def elab_call(self, head: Term, args: list[Term], expected: Ty | None, orig: Term) -> Term:
         if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args):
+            if self.system == "lean":  # `(fun x : ℝ => ..) a`: a is elaborated as an ℝ
+                args = [a if ty is None else App("ascribe", (a,), target=ty) for (_, ty), a in zip(head.vars, args)]
             return self.elab(ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args)}), expected)
         if not isinstance(head, Var):
             return self.fallback(orig, expected)
@@ -684,6 +686,11 @@ class Elaborator:
             new = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
             self.unify(fty, new)
             return App("call", (Var(head.name, new), *arg_e), new.ret)
+        if isinstance(fty, Sort) and fty.coe is not None and len(args) == len(fty.coe.args):
+            # `φ x` with `φ : G →* H` is `⇑φ x`: Lean applies φ through its coercion, one function of φ and x
+            arg_e = [self.elab(a, p) for a, p in zip(args, fty.coe.args)]
+            coe = Var("uf:coe", Fun((fty, *fty.coe.args), fty.coe.ret))
+            return App("call", (coe, Var(head.name, fty), *arg_e), fty.coe.ret)
         if not isinstance(fty, Fun):
             self.notes.append(f"{head.name} applied but not a function")
             return self.fallback(App("call", (head, *args)), expected)
@@ -853,6 +860,9 @@ class Elaborator:
         self.notes.append("opaque: " + ir.show(t)[:120])
         fv = sorted(v for v in ir.free_vars(t) if self.lookup(v) is not None)
         args = tuple(Var(v, self.lookup(v)[1]) for v in fv)
+        if self.system == "lean":  # Lean types them by the construct we do not read: never a guessed ℕ
+            for a in args:
+                self.unknown(a.ty, "opaque-arg")
         text = ir.show(ir.canonical_binds(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)})))
         text = text.replace("{", "{{").replace("}", "}}")
         for i in range(len(fv)):

@@ -21,12 +21,15 @@ from fractions import Fraction
 
 from atf.lean import statement as lean_statement
 from atf.lean.statement import LeanStatement
-from atf.symeq import builtins, ir, lean_classes
+from atf.symeq import builtins, ir, lean_predicates
 from atf.symeq.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
 
 _SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
-# `×` and `÷` (U+00D7, U+00F7) are operators, not letters
-_LETTER = r"A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u0370-\u03BA\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
+# `×` and `÷` (U+00D7, U+00F7) are operators, not letters; nor are `Π`, `Σ` and `λ` (Lean's `isLetterLike`)
+_LETTER = (
+    r"A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u0370-\u039F\u03A1\u03A2\u03A4-\u03BA"
+    r"\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
+)
 _IDENT = rf"(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*)(?:\.(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*))*"
 _OPS = sorted(
     [
@@ -142,6 +145,12 @@ _OPS = sorted(
         "≃+",
         "≃+*",
         "≃ₜ",
+        "⇑",
+        "⋃₀",
+        "⋂₀",
+        "∑'",
+        "∏'",
+        "//",
     ],
     key=len,
     reverse=True,
@@ -338,7 +347,9 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "⧸": (35, 36, "op:quot"),
 }
 # big operators kept opaque as a whole (their bound names are made canonical): Mathlib parses the body at 60
-OPAQUE_BINDERS = {"∫", "⋃", "⋂", "⨆", "⨅"}
+OPAQUE_BINDERS = {"∫": 60, "⋃": 60, "⋂": 60, "⨆": 60, "⨅": 60, "∑'": 66, "∏'": 66}  # -> the body's bp
+# `prefix:110 "⋃₀ " => sUnion`, `prefix:110 "⋂₀ " => sInter` (Mathlib/Order/SetNotation.lean)
+SET_PREFIXES = {"⋃₀": "Set.sUnion", "⋂₀": "Set.sInter"}
 # names Lean's autoImplicit binds when a statement uses them undeclared: single letters (not `I`, `X`, `C`,
 # which `open Complex Polynomial` makes constants)
 AUTO_BOUND = re.compile(r"(?![IXC](?![0-9₀-₉']))[A-Zα-ωΑ-Ω][0-9₀-₉']*")
@@ -501,7 +512,7 @@ class _Parser(TokenCursor):
             raise ParseError(self.END)
         kind, text = t
         if kind == "op":
-            if text in ("∀", "∃", "∃!"):
+            if text in ("∀", "∃", "∃!", "Π"):
                 return self.quantifier()
             if text in ("fun", "λ"):
                 self.next()
@@ -512,6 +523,9 @@ class _Parser(TokenCursor):
                 return self.big_operator()
             if text in OPAQUE_BINDERS:
                 return self.opaque_binder()
+            if text in SET_PREFIXES:
+                self.next()
+                return App("call", (Var(SET_PREFIXES[text]), self.expr(110)))
             if text == "¬":
                 self.next()
                 return App("not", (self.expr(40),))
@@ -521,7 +535,9 @@ class _Parser(TokenCursor):
             if text == "↑":
                 self.next()
                 return App("coe", (self.expr(MAX_BP),))
-            if text == "↥":  # CoeSort: what Lean inserts itself where a type is expected, so `↥S` reads as S
+            # CoeSort / CoeFun: what Lean inserts itself where a type or a function is expected, so `↥S` reads
+            # as S and `⇑f` as f (`Function.Surjective φ` elaborates to `Function.Surjective ⇑φ`)
+            if text in ("↥", "⇑"):
                 self.next()
                 return self.expr(MAX_BP)
             if text == "√":
@@ -541,9 +557,10 @@ class _Parser(TokenCursor):
         return self.application()
 
     def opaque_binder(self) -> Term:
-        """`∫ x in a..b, f x`, `⋃ i, s i`, `⨆ i, f i`: one opaque term up to the end of the body."""
+        """`∫ x in a..b, f x`, `⋃ i, s i`, `⨆ i, f i`, `∑' n, f n`: one opaque term up to the end of the body
+        (Mathlib reads the body of `⋃` at 60, of `∑'` at 67)."""
         start = self.i
-        self.next()
+        body_bp = OPAQUE_BINDERS[self.next()[1]]
         depth = 0
         while True:
             t = self.next()
@@ -553,12 +570,12 @@ class _Parser(TokenCursor):
                 depth -= 1
             elif depth == 0 and t[1] == ",":
                 break
-        self.expr(60)
+        self.expr(body_bp)
         return opaque_from_tokens(self.toks[start : self.i])
 
     def quantifier(self) -> Term:
         q = self.next()[1]
-        kind = {"∀": "forall", "∃": "exists", "∃!": "exists1"}[q]
+        kind = {"∀": "forall", "Π": "forall", "∃": "exists", "∃!": "exists1"}[q]  # `Π x, β x` is `∀ x, β x`
         vars_, guard = self.binders_with_guard()
         self.expect(",")
         body = self.expr(0)
@@ -695,6 +712,7 @@ class _Parser(TokenCursor):
             "∅",
             "↑",
             "↥",
+            "⇑",
             "√",
             "‖",
             "⊤",
@@ -715,7 +733,7 @@ class _Parser(TokenCursor):
             if self.at("↑"):
                 self.next()
                 args.append(App("coe", (self.postfix(self.atom()),)))
-            elif self.at("↥"):
+            elif self.at("↥") or self.at("⇑"):
                 self.next()
                 args.append(self.postfix(self.atom()))
             elif self.at("√"):
@@ -723,6 +741,8 @@ class _Parser(TokenCursor):
                 args.append(App("sqrt", (self.postfix(self.atom()),)))
             else:
                 args.append(self.postfix(self.atom()))
+        if self.at("fun") or self.at("λ"):  # `Continuous fun x => x ^ 2`: a `fun` is an argument (maxPrec)
+            args.append(self.prefix())
         args = pre + args
         return App("call", (head, *args)) if args else head
 
@@ -734,6 +754,9 @@ class _Parser(TokenCursor):
             if t[1] == "⁻¹":
                 self.next()
                 e = App("inv", (e,))
+            elif t[1] == "ˣ":  # `postfix:1024 "ˣ" => Units` (Mathlib/Algebra/Group/Units/Defs.lean)
+                self.next()
+                e = App("call", (Var("Units"), e))
             elif t[1] == "!" and t[0] == "op":
                 self.next()
                 e = App("fact", (e,))
@@ -851,7 +874,7 @@ class _Parser(TokenCursor):
 
     def braces(self) -> Term:
         start = self.i - 1
-        depth, j, bar = 0, self.i, None
+        depth, j, bar, subtype = 0, self.i, None, False
         while j < len(self.toks):
             text = self.toks[j][1]
             if text in ("(", "[", "{", "⟨"):
@@ -864,7 +887,12 @@ class _Parser(TokenCursor):
                 depth -= 1
             elif text == "|" and depth == 0 and bar is None:
                 bar = j
+            elif text == "//" and depth == 0:
+                subtype = True
             j += 1
+        if subtype:  # `{x : T // P}`: a type, kept opaque (its bound name made canonical)
+            self.i = j + 1
+            return opaque_from_tokens(self.toks[start : j + 1])
         if bar is not None:
             sub = _Parser(self.toks[self.i : bar], self.names)
             try:
@@ -929,7 +957,8 @@ def _strip_parens(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
 def spell_out_arrows(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """A type with Mathlib's structure arrows written as the structures they denote, with the precedences of
     ARROWS / SCALAR_ARROWS: `A × B ≃* B × A` and `(A × B) ≃* (B × A)` both become `MulEquiv (A × B) (B × A)`,
-    `G →* H → K` becomes `MonoidHom G (H → K)`. Plain arrows stay (`tokens_to_type` reads them)."""
+    `G →* H → K` becomes `MonoidHom G (H → K)`, and `(ZMod n)ˣ` becomes `Units (ZMod n)`. Plain arrows stay
+    (`tokens_to_type` reads them)."""
     segments: list[list[tuple[str, str]]] = [[]]
     ops: list[str] = []
     depth, group = 0, 0
@@ -940,6 +969,10 @@ def spell_out_arrows(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
             if depth == 0 and t == ")":  # a parenthesized group: its arrows are spelled out too
                 segments[-1][group:] = [("op", "("), *spell_out_arrows(segments[-1][group + 1 :]), tok]
                 continue
+        if depth == 0 and t == "ˣ" and segments[-1]:  # `postfix:1024 "ˣ" => Units`
+            start = group if segments[-1][-1][1] == ")" else len(segments[-1]) - 1
+            segments[-1][start:] = [("op", "("), ("ident", "Units"), *segments[-1][start:], ("op", ")")]
+            continue
         if depth == 0 and (t in ARROWS or t in SCALAR_ARROWS or t in ("→", "->")):
             ops.append(t)
             segments.append([])
@@ -976,11 +1009,9 @@ def spell_out_arrows(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 rbp = 0
             right, i = parse(rbp, i + 1)
             if op in ("→", "->"):
-                left = [*operand(left), ("op", "→"), *right] if any(t in ("→", "->") for _, t in left) else [
-                    *left,
-                    ("op", "→"),
-                    *right,
-                ]
+                # right-associative: a left side that is itself an arrow keeps its parentheses
+                lhs = operand(left) if any(t in ("→", "->") for _, t in left) else left
+                left = [*lhs, ("op", "→"), *right]
             elif op in ARROWS:
                 left = [("ident", ARROWS[op][2]), *operand(left), *operand(right)]
             else:
@@ -1021,8 +1052,8 @@ def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
     """A Lean type written as tokens -> IR type (anything unknown is an uninterpreted sort)."""
     if not tokens:
         raise ParseError("empty type")
-    if any(t in ARROWS or t in SCALAR_ARROWS for _, t in tokens):
-        tokens = spell_out_arrows(tokens)
+    if any(t in ARROWS or t in SCALAR_ARROWS or t == "ˣ" for _, t in tokens):
+        tokens = _strip_parens(spell_out_arrows(tokens))
     text = " ".join(t for _, t in tokens).strip()
     # arrows at depth 0
     depth, parts, cur = 0, [], []
@@ -1062,7 +1093,30 @@ def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
         return tokens_to_type(tokens[1:-1])
     if len(tokens) == 1 and tokens[0][1] in TYPE_NAMES:
         return TYPE_NAMES[tokens[0][1]]
-    return ir.Sort(text)
+    return ir.Sort(text, _coercion(tokens))
+
+
+# the structures of ARROWS / SCALAR_ARROWS -> how many arguments precede the domain (the ring of `→ₗ[R]`)
+_MAPS = {**{s: 0 for _, _, s in ARROWS.values()}, **{s: 1 for _, _, s, _ in SCALAR_ARROWS.values()}}
+
+
+def _coercion(tokens: list[tuple[str, str]]) -> ir.Fun | None:
+    """`MonoidHom G H` (`G →* H`) applies to an element of G and gives one of H (its `FunLike` coercion)."""
+    if not tokens or tokens[0][1] not in _MAPS:
+        return None
+    atoms: list[list[tuple[str, str]]] = []
+    depth = 0
+    for tok in tokens[1:]:
+        if depth == 0:
+            atoms.append([])
+        atoms[-1].append(tok)
+        depth += (tok[1] in _OPENERS) - (tok[1] in _CLOSERS)
+    if len(atoms) != _MAPS[tokens[0][1]] + 2:
+        return None
+    try:
+        return ir.Fun((tokens_to_type(_strip_parens(atoms[-2])),), tokens_to_type(_strip_parens(atoms[-1])))
+    except ParseError:
+        return None
 
 
 def is_type_binder(type_tokens: list[tuple[str, str]], type_vars: set[str]) -> bool:
@@ -1287,7 +1341,11 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     conclusion = parse_prop(rename(concl_tokens), notes, written)
 
     def denoted_type(t: Term) -> Ty | None:  # the type a term names: a type variable or ℝ, ℕ, ...
-        return tokens_to_type([("ident", t.name)]) if isinstance(t, Var) and (t.name in tv or t.name in TYPE_NAMES) else None
+        return (
+            tokens_to_type([("ident", t.name)])
+            if isinstance(t, Var) and (t.name in tv or t.name in TYPE_NAMES)
+            else None
+        )
 
-    premises, conclusion = lean_classes.read_classes(premises, conclusion, denoted_type)
+    premises, conclusion = lean_predicates.read_classes(premises, conclusion, denoted_type)
     return RawStatement("lean", variables, premises, [conclusion], notes, text, list(type_vars.values()))

@@ -1,7 +1,8 @@
-"""Mathlib's algebraic classes read as what formalizers state with them (`atf.symeq.lean_classes`): a conclusion
-`CommGroup G` under `[Group G]` is commutativity of G's multiplication, `IsCommutative G op` is its one field,
-`Nat.card` is `Fintype.card`, a `Fintype` hypothesis is `Finite`. The "apart" pairs are near misses that differ
-in meaning."""
+"""Mathlib's predicates read as the propositions they are or formalizers state with them
+(`atf.symeq.lean_predicates`): a conclusion `CommGroup G` under `[Group G]` is commutativity of G's
+multiplication, `IsCommutative G op` is its one field, `Nat.card` is `Fintype.card`, a `Fintype` hypothesis is
+`Finite`, `Function.Injective f` / `Surjective` / `Bijective` are their definitions, and a bundled morphism
+applies through its coercion. The "apart" pairs are near misses that differ in meaning."""
 
 import pytest
 
@@ -53,6 +54,22 @@ MERGE = [
     ),
 ]
 
+FUNCTIONS = "{G H : Type*} [Group G] [Group H] (φ : G →* H)"
+MERGE += [
+    (
+        thm(FUNCTIONS + " (h : Function.Injective φ)", "φ 1 = 1"),
+        thm(FUNCTIONS + " (h : ∀ a b : G, φ a = φ b → a = b)", "φ 1 = 1"),
+    ),
+    (thm("(f : ℝ → ℝ)", "Function.Surjective f"), thm("(f : ℝ → ℝ)", "∀ y, ∃ x, f x = y")),
+    (thm("", "Function.Injective (fun x : ℝ => x ^ 3)"), thm("", "∀ a b : ℝ, a ^ 3 = b ^ 3 → a = b")),
+    (
+        thm("(f : ℕ → ℕ) (h : Function.Bijective f)", "f 0 = 0"),
+        thm("(f : ℕ → ℕ) (h₁ : Function.Injective f) (h₂ : Function.Surjective f)", "f 0 = 0"),
+    ),
+    # the bound names of `∀ a b, φ a = φ b → a = b` are elements of G: φ applies as a `G → H`
+    (thm(FUNCTIONS, "∀ a b, φ a = φ b → a = b"), thm(FUNCTIONS, "∀ x y : G, φ x = φ y → x = y")),
+]
+
 APART = [
     # a different law
     (
@@ -84,12 +101,22 @@ APART = [
 ]
 
 
+APART += [
+    (thm("(f : ℝ → ℝ)", "Function.Injective f"), thm("(f : ℝ → ℝ)", "Function.Surjective f")),
+    (thm("(f : ℝ → ℝ)", "Function.Injective f"), thm("(f : ℝ → ℝ)", "∀ a b, f a ≠ f b → a ≠ b")),
+    # true on ℕ, false on ℝ: the binder's type is the bound names' type
+    (thm("", "Function.Injective (fun x : ℝ => x ^ 2)"), thm("", "∀ a b : ℕ, a ^ 2 = b ^ 2 → a = b")),
+    # f applies to something we cannot type: its arguments are never taken to be natural numbers
+    (thm("(f : C(ℝ, ℝ))", "Function.Injective f"), thm("(f : C(ℝ, ℝ))", "∀ a b : ℕ, f a = f b → a = b")),
+]
+
+
 @pytest.mark.parametrize("a,b", MERGE)
-def test_class_claims_merge_with_the_law_they_state(symeq, a, b):
+def test_predicates_merge_with_what_they_state(symeq, a, b):
     assert symeq.compare(a, b).equivalent
 
 
 @pytest.mark.parametrize("a,b", APART)
-def test_class_claims_stay_apart_from_other_laws(symeq, a, b):
+def test_predicates_stay_apart_from_near_misses(symeq, a, b):
     assert not symeq.compare(a, b).equivalent
     assert not symeq.compare(b, a).equivalent

@@ -1,4 +1,9 @@
-"""Mathlib's algebraic classes read as the propositions formalizers state with them (Lean front-end).
+"""Mathlib's predicates read as the propositions they are, or formalizers state with them (Lean front-end).
+
+- `Function.Injective f`, `Function.Surjective f`, `Function.Bijective f` are definitions
+  (Mathlib/Logic/Function/Defs.lean): `∀ ⦃a₁ a₂⦄, f a₁ = f a₂ → a₁ = a₂`, `∀ b, ∃ a, f a = b`, and both.
+  They are unfolded where f is a name (its type, from its binder, types the bound names) or a `fun` whose
+  binder is typed; anything else stays an opaque application.
 
 - `IsCommutative G op` is a class with one field, `comm : ∀ a b, op a b = op b a`: it is that proposition,
   wherever it is written. `Mul.mul a b` / `HMul.hMul a b` is `a * b` (the notation unfolds to them), and
@@ -33,6 +38,7 @@ COMMUTATIVE = {
 }
 OPERATIONS = {"Mul.mul": "mul", "HMul.hMul": "mul", "Add.add": "add", "HAdd.hAdd": "add"}
 COMMUTATIVITY_CLASSES = ("IsCommutative",)
+FUNCTION_PROPERTIES = ("Function.Injective", "Function.Surjective", "Function.Bijective")
 
 
 def _class_of(t: Term, name: str) -> Term | None:
@@ -57,8 +63,35 @@ def commutes(op: Term, ty: Ty) -> Term:
     return Bind("forall", ((a, ty), (b, ty)), App("eq", (apply_operation(op, x, y), apply_operation(op, y, x))))
 
 
+def _apart(base: str, taken: set[str]) -> str:
+    name = base if base not in taken else ir.fresh_name(base, taken)
+    taken.add(name)
+    return name
+
+
+def function_property(name: str, f: Term) -> Term | None:
+    """The definition of `Function.Injective f` (Surjective, Bijective), or None where f is neither a name nor
+    a `fun` with a typed binder (the bound names' types would not be known)."""
+    if isinstance(f, Bind) and not (f.kind == "lambda" and len(f.vars) == 1 and f.vars[0][1] is not None):
+        return None
+    if not isinstance(f, (Var, Bind)):
+        return None
+    dom = f.vars[0][1] if isinstance(f, Bind) else None
+    taken = ir.free_vars(f)
+    if name == "Function.Injective":
+        a, b = _apart("a₁", taken), _apart("a₂", taken)
+        same = App("eq", (App("call", (f, Var(a))), App("call", (f, Var(b)))))
+        return Bind("forall", ((a, dom), (b, dom)), App("implies", (same, App("eq", (Var(a), Var(b))))))
+    if name == "Function.Surjective":
+        y, x = _apart("b", taken), _apart("a", taken)
+        hit = Bind("exists", ((x, dom),), App("eq", (App("call", (f, Var(x))), Var(y))))
+        return Bind("forall", ((y, None),), hit)
+    parts = [function_property(n, f) for n in FUNCTION_PROPERTIES[:2]]
+    return App("and", tuple(parts))  # type: ignore[arg-type]
+
+
 def _unfold(t: Term, type_of: Callable[[Term], Ty | None]) -> Term:
-    """`IsCommutative G op` as the proposition it is, `Mul.mul a b` as `a * b`, everywhere in t."""
+    """The predicates above as the propositions they are, `Mul.mul a b` as `a * b`, everywhere in t."""
     t = ir.map_children(t, lambda c: _unfold(c, type_of))
     if not (isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var)):
         return t
@@ -69,7 +102,14 @@ def _unfold(t: Term, type_of: Callable[[Term], Ty | None]) -> Term:
         ty = type_of(args[0])
         if ty is not None:
             return commutes(args[1], ty)
+    if head in FUNCTION_PROPERTIES and len(args) == 1:
+        return function_property(head, args[0]) or t
     return t
+
+
+def _finite(premise: Term) -> Term:
+    carrier = _class_of(premise, "Fintype")
+    return premise if carrier is None else App("call", (Var("Finite"), carrier))
 
 
 def read_classes(
@@ -77,8 +117,7 @@ def read_classes(
 ) -> tuple[list[Term], Term]:
     """The premises and conclusion with the classes above read as propositions. type_of: the type a term
     denotes (`G` -> the sort of G's elements), None when that is not known."""
-    premises = [_unfold(p, type_of) for p in premises]
-    premises = [App("call", (Var("Finite"), _class_of(p, "Fintype"))) if _class_of(p, "Fintype") else p for p in premises]
+    premises = [_finite(_unfold(p, type_of)) for p in premises]
     conclusion = _unfold(conclusion, type_of)
     for commutative, (base, op) in COMMUTATIVE.items():
         carrier = _class_of(conclusion, commutative)
