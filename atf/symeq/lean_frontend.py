@@ -9,8 +9,11 @@ premises, and type variables are renamed by position (`(G : Type*)` and `(H : Ty
 Expressions are read by a Pratt parser with Lean 4 / Mathlib precedences: `∀ ∃ ∃! fun λ`, `∧ ∨ ¬ → ↔`,
 `= ≠ < > ≤ ≥ ∈ ∉ ∣`, `+ - * / % ^`, `|x|`, `√x`, `x⁻¹`, `n !`, `↑x`, `(x : ℝ)`, `⌊x⌋ ⌈x⌉ ⌊x⌋₊`,
 `∑ i in s, f i` / `∑ i ∈ s, f i`, `{x | P x}`, `{a, b}`, `(· + 1)`, `if c then a else b`, dot notation
-(`n.factorial`, `(Finset.range n).card`, `p.Prime`), `a ≡ b [MOD n]`. Anything else becomes an Opaque
-term; a hypothesis or conclusion that does not parse at all becomes one opaque proposition.
+(`n.factorial`, `(Finset.range n).card`, `p.Prime`), `a ≡ b [MOD n]`, Mathlib's structure arrows as the
+structures they denote (`A × B ≃* B × A` is `MulEquiv (A × B) (B × A)`, in types too), `Xˣ`, `⋃₀ s`, `⇑f`,
+`f = fun x => c` as `∀ x, f x = c`. Anything else becomes an Opaque term; a hypothesis or conclusion that does
+not parse at all becomes one opaque proposition. `lean_predicates` then reads Mathlib predicates (`CommGroup G`,
+`Function.Injective f`, ...) as the propositions they are.
 """
 
 from __future__ import annotations
@@ -145,6 +148,9 @@ _OPS = sorted(
         "≃+",
         "≃+*",
         "≃ₜ",
+        "≃o",
+        "→o",
+        "×ˢ",
         "⇑",
         "⋃₀",
         "⋂₀",
@@ -161,6 +167,7 @@ _OPS = sorted(
 #   infixl:25 " ≃* " => MulEquiv, infixl:25 " ≃+ " => AddEquiv           (Mathlib/Algebra/Group/Equiv/Defs.lean)
 #   infixl:25 " ≃+* " => RingEquiv (Mathlib/Algebra/Ring/Equiv.lean), infixl:25 " ≃ " => Equiv
 #   (Mathlib/Logic/Equiv/Defs.lean), infixl:25 " ≃ₜ " => Homeomorph (Mathlib/Topology/Homeomorph/Defs.lean)
+#   infixr:25 " →o " => OrderHom, infixl:25 " ≃o " => OrderIso                   (Mathlib/Order/Hom/Basic.lean)
 # token -> (left bp, right bp, structure): infixr:25 reads its right side at 25 (bp 24 here), infixl:25 at 26
 ARROWS: dict[str, tuple[int, int, str]] = {
     "→*": (25, 24, "MonoidHom"),
@@ -171,6 +178,8 @@ ARROWS: dict[str, tuple[int, int, str]] = {
     "≃+*": (25, 26, "RingEquiv"),
     "≃": (25, 26, "Equiv"),
     "≃ₜ": (25, 26, "Homeomorph"),
+    "→o": (25, 24, "OrderHom"),
+    "≃o": (25, 26, "OrderIso"),
 }
 # The arrows over a ring, `M →ₗ[R] N`, with the structure's leading argument built from R:
 #   notation:25 M " →ₗ[" R:25 "] " M₂:0 => LinearMap (RingHom.id R) M M₂   (Mathlib/Algebra/Module/LinearMap/Defs.lean)
@@ -178,7 +187,8 @@ ARROWS: dict[str, tuple[int, int, str]] = {
 #   notation:25 A " →ₐ[" R "] " B => AlgHom R A B, notation:50 A " ≃ₐ[" R "] " A' => AlgEquiv R A A'
 #   notation:25 M " →L[" R "] " M₂ => ContinuousLinearMap (RingHom.id R) M M₂  (Mathlib/Topology/Algebra/Module/...)
 # An argument a notation does not annotate is read at precedence 0, so the right side extends as far as it can.
-# token (Lean's token includes the `[`; here `[` stays a token of its own so that brackets balance) ->
+# token (Lean's token includes the `[`; here `[` stays a token of its own so that brackets balance, and a text
+# that joins tokens with spaces, `→ₗ [R]`, reads the same) ->
 # (left bp, bp of R, structure, whether R enters as `RingHom.id R`)
 SCALAR_ARROWS: dict[str, tuple[int, int, str, bool]] = {
     "→ₗ": (25, 25, "LinearMap", True),
@@ -188,7 +198,7 @@ SCALAR_ARROWS: dict[str, tuple[int, int, str, bool]] = {
     "→L": (25, 0, "ContinuousLinearMap", True),
 }
 _TOKEN = re.compile(
-    rf"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<op>(?:{'|'.join(SCALAR_ARROWS)})(?=\[))|(?P<ident>{_IDENT})"
+    rf"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<op>(?:{'|'.join(SCALAR_ARROWS)})(?=\s*\[))|(?P<ident>{_IDENT})"
     rf"|(?P<op2>{'|'.join(re.escape(o) for o in _OPS)})"
     r"|(?P<other>.)",
     re.S,
@@ -345,6 +355,7 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "⊓": (69, 70, "op:inf"),
     "⊔": (68, 69, "op:sup"),
     "⧸": (35, 36, "op:quot"),
+    "×ˢ": (82, 81, "op:sprod"),  # `infixr:82 " ×ˢ " => SProd.sprod` (Mathlib/Data/SProd.lean)
 }
 # big operators kept opaque as a whole (their bound names are made canonical): Mathlib parses the body at 60
 OPAQUE_BINDERS = {"∫": 60, "⋃": 60, "⋂": 60, "⨆": 60, "⨅": 60, "∑'": 66, "∏'": 66}  # -> the body's bp

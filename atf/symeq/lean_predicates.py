@@ -13,8 +13,8 @@
   not what a formalizer means. Only where the commutative class differs from the given one by commutativity
   alone (COMMUTATIVE) is it read so; any other class stays opaque, and so does `CommGroup G` as a hypothesis
   (a second, unrelated structure there).
-- `Fintype G` as a hypothesis is `Finite G`: a statement cannot depend on which `Fintype` instance it is given
-  (`Fintype G` is a subsingleton and `Finite G` says one exists), and `Fintype.card G = Nat.card G`.
+- `Fintype G` is `Finite G`: a statement cannot depend on which `Fintype` instance it is given (`Fintype G` is a
+  subsingleton and `Finite G` says one exists), and `Fintype.card G = Nat.card G`.
 """
 
 from __future__ import annotations
@@ -104,12 +104,9 @@ def _unfold(t: Term, type_of: Callable[[Term], Ty | None]) -> Term:
             return commutes(args[1], ty)
     if head in FUNCTION_PROPERTIES and len(args) == 1:
         return function_property(head, args[0]) or t
+    if head == "Fintype" and len(args) == 1:
+        return App("call", (Var("Finite"), args[0]))
     return t
-
-
-def _finite(premise: Term) -> Term:
-    carrier = _class_of(premise, "Fintype")
-    return premise if carrier is None else App("call", (Var("Finite"), carrier))
 
 
 def read_classes(
@@ -117,7 +114,7 @@ def read_classes(
 ) -> tuple[list[Term], Term]:
     """The premises and conclusion with the classes above read as propositions. type_of: the type a term
     denotes (`G` -> the sort of G's elements), None when that is not known."""
-    premises = [_finite(_unfold(p, type_of)) for p in premises]
+    premises = [_unfold(p, type_of) for p in premises]
     conclusion = _unfold(conclusion, type_of)
     for commutative, (base, op) in COMMUTATIVE.items():
         carrier = _class_of(conclusion, commutative)
