@@ -28,6 +28,10 @@ MERGE = [
     (thm(GROUPS, "Nonempty (A × B ≃* B × A)"), thm(GROUPS, "Nonempty (MulEquiv (A × B) (B × A))")),
     (thm(GROUPS, "Nonempty (A ≃* B ≃* C)"), thm(GROUPS, "Nonempty ((A ≃* B) ≃* C)")),  # infixl
     (thm(GROUPS, "Nonempty (A →* B →* C)"), thm(GROUPS, "Nonempty (A →* (B →* C))")),  # infixr
+    (
+        thm("(s t u : Set ℝ) (p : ℝ × ℝ × ℝ)", "p ∈ s ×ˢ t ×ˢ u"),
+        thm("(s t u : Set ℝ) (p : ℝ × ℝ × ℝ)", "p ∈ s ×ˢ (t ×ˢ u)"),
+    ),
     # the same arrows in binder types
     (
         thm(GROUPS + " (f : A × B →* C)", "Function.Injective f"),
@@ -78,6 +82,11 @@ APART = [
     (thm(GROUPS, "Nonempty (A ≃* B ≃* C)"), thm(GROUPS, "Nonempty (A ≃* (B ≃* C))")),
     (thm(GROUPS, "Nonempty (A →* B →* C)"), thm(GROUPS, "Nonempty ((A →* B) →* C)")),
     (thm(GROUPS, "A × B ≃* B × A"), thm(GROUPS, "A × B →* B × A")),
+    (thm("", "Nonempty (ℕ →o ℕ)"), thm("", "Nonempty (ℕ ≃o ℕ)")),
+    (
+        thm("(s t u : Set ℝ) (p : ℝ × ℝ × ℝ)", "p ∈ s ×ˢ t ×ˢ u"),
+        thm("(s t u : Set ℝ) (p : ℝ × ℝ × ℝ)", "p ∈ (s ×ˢ t) ×ˢ u"),
+    ),
     (
         thm(GROUPS + " (f : A × B →* C)", "Function.Injective f"),
         thm(GROUPS + " (f : A × B → C)", "Function.Injective f"),
@@ -132,6 +141,8 @@ def test_near_misses_stay_apart(symeq, a, b):
         ("G →+* H →* K", "RingHom G ( MonoidHom H K )"),
         ("M →ₗ[R] N", "LinearMap ( RingHom.id R ) M N"),
         ("Set (G →* H)", "Set ( MonoidHom G H )"),
+        ("ℕ →o ℕ", "OrderHom ℕ ℕ"),
+        ("V →ₗ [K] V", "LinearMap ( RingHom.id K ) V V"),  # tokens joined with spaces read the same
     ],
 )
 def test_structure_arrows_in_types_are_the_structures(text, name):

@@ -66,6 +66,10 @@ MERGE += [
         thm("(f : ℕ → ℕ) (h : Function.Bijective f)", "f 0 = 0"),
         thm("(f : ℕ → ℕ) (h₁ : Function.Injective f) (h₂ : Function.Surjective f)", "f 0 = 0"),
     ),
+    (
+        thm("(f : ℝ → ℝ) (h : ∀ x, f x = x ^ 2)", "Fintype (f ⁻¹' {4}) → f 2 = 4"),
+        thm("(f : ℝ → ℝ) (h : (∀ x, f x = x ^ 2) ∧ Finite (f ⁻¹' {4}))", "f 2 = 4"),
+    ),
     # the bound names of `∀ a b, φ a = φ b → a = b` are elements of G: φ applies as a `G → H`
     (thm(FUNCTIONS, "∀ a b, φ a = φ b → a = b"), thm(FUNCTIONS, "∀ x y : G, φ x = φ y → x = y")),
 ]
