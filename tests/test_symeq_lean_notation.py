@@ -68,6 +68,11 @@ MERGE = [
         thm("", "Nonempty ({s : Set ℝ // IsOpen s} ≃ {s : Set ℝ // IsClosed s})"),
         thm("", "Nonempty (Equiv {t : Set ℝ // IsOpen t} {u : Set ℝ // IsClosed u})"),
     ),
+    # `𝓝` is `nhds`; `fun n => a n` is `a` (η), where n's type is a's domain
+    (
+        thm("(a : ℕ → ℝ)", "Filter.Tendsto (fun n => a n) Filter.atTop (𝓝 0)"),
+        thm("(a : ℕ → ℝ)", "Filter.Tendsto a Filter.atTop (nhds 0)"),
+    ),
     # dot notation on `Subgroup.map φ N`, a Subgroup (the other statement names `Subgroup.Normal`)
     (
         thm("{G H : Type*} [Group G] [Group H] (φ : G →* H) (N : Subgroup G) [N.Normal]", "(Subgroup.map φ N).Normal"),
@@ -113,6 +118,15 @@ APART = [
     (
         thm("", "Nonempty ({s : Set ℝ // IsOpen s} ≃ {s : Set ℝ // IsClosed s})"),
         thm("", "Nonempty ({s : Set ℝ // IsOpen s} ≃ {s : Set ℝ // IsOpen s})"),
+    ),
+    # `fun (n : ℕ) => f n` with `f : ℝ → ℝ` is f on the naturals (`f ↑n`), a sequence, not f
+    (
+        thm("(f : ℝ → ℝ)", "Filter.Tendsto (fun n : ℕ => f n) Filter.atTop (𝓝 0)"),
+        thm("(f : ℝ → ℝ)", "Filter.Tendsto f Filter.atTop (𝓝 0)"),
+    ),
+    (
+        thm("(a : ℕ → ℝ)", "Filter.Tendsto (fun n => a (n + 1)) Filter.atTop (𝓝 0)"),
+        thm("(a : ℕ → ℝ)", "Filter.Tendsto a Filter.atTop (nhds 0)"),
     ),
     # `.Normal` on a function of another namespace is not read as `Subgroup.Normal`
     (

@@ -70,6 +70,12 @@ MERGE += [
         thm("(f : ℝ → ℝ) (h : ∀ x, f x = x ^ 2)", "Fintype (f ⁻¹' {4}) → f 2 = 4"),
         thm("(f : ℝ → ℝ) (h : (∀ x, f x = x ^ 2) ∧ Finite (f ⁻¹' {4}))", "f 2 = 4"),
     ),
+    # `Fact P` is P; `Nat.Coprime a b` is `Nat.gcd a b = 1` by definition
+    (
+        thm("{p : ℕ} [Fact p.Prime] (a : ZMod p)", "a ^ p = a"),
+        thm("(p : ℕ) (hp : Nat.Prime p) (a : ZMod p)", "a ^ p = a"),
+    ),
+    (thm("(a b : ℕ) (h : Nat.Coprime a b)", "a ∣ b → a = 1"), thm("(a b : ℕ) (h : a.gcd b = 1)", "a ∣ b → a = 1")),
     # the bound names of `∀ a b, φ a = φ b → a = b` are elements of G: φ applies as a `G → H`
     (thm(FUNCTIONS, "∀ a b, φ a = φ b → a = b"), thm(FUNCTIONS, "∀ x y : G, φ x = φ y → x = y")),
 ]
@@ -108,6 +114,11 @@ APART = [
 APART += [
     (thm("(f : ℝ → ℝ)", "Function.Injective f"), thm("(f : ℝ → ℝ)", "Function.Surjective f")),
     (thm("(f : ℝ → ℝ)", "Function.Injective f"), thm("(f : ℝ → ℝ)", "∀ a b, f a ≠ f b → a ≠ b")),
+    (
+        thm("{p : ℕ} [Fact p.Prime] (a : ZMod p)", "a ^ p = a"),
+        thm("(p : ℕ) (hp : Odd p) (a : ZMod p)", "a ^ p = a"),
+    ),
+    (thm("(a b : ℕ) (h : Nat.Coprime a b)", "a ∣ b → a = 1"), thm("(a b : ℕ) (h : a.gcd b = 2)", "a ∣ b → a = 1")),
     # true on ℕ, false on ℝ: the binder's type is the bound names' type
     (thm("", "Function.Injective (fun x : ℝ => x ^ 2)"), thm("", "∀ a b : ℕ, a ^ 2 = b ^ 2 → a = b")),
     # f applies to something we cannot type: its arguments are never taken to be natural numbers

@@ -931,6 +931,10 @@ def _is_empty_set(t: Term) -> bool:
     return (isinstance(t, App) and t.op == "setenum" and not t.args) or (isinstance(t, Var) and t.name == "∅")
 
 
+def _nat(t: Term) -> Term:
+    return App("ascribe", (t,), target=NAT)
+
+
 def _modeq(ty: Ty):
     def build(n: Term, a: Term, b: Term) -> Term:
         return App("eq", (App("mod", (App("ascribe", (a,), target=ty), n)), App("mod", (b, n))))
@@ -943,6 +947,8 @@ _NOTATION_FUNCTIONS = {
     "Int.ModEq": (_modeq(INT), 3),
     "Nat.ModEq": (_modeq(NAT), 3),
     "Dvd.dvd": (lambda a, b: App("dvd", (a, b)), 2),
+    # `def Nat.Coprime (m n : ℕ) : Prop := Nat.gcd m n = 1`
+    "Nat.Coprime": (lambda a, b: App("eq", (App("gcd", (_nat(a), _nat(b))), Num(Fraction(1)))), 2),
 }
 
 _DIRECT_RULES = {

@@ -359,6 +359,8 @@ INFIX: dict[str, tuple[int, int, str]] = {
 }
 # big operators kept opaque as a whole (their bound names are made canonical): Mathlib parses the body at 60
 OPAQUE_BINDERS = {"∫": 60, "⋃": 60, "⋂": 60, "⨆": 60, "⨅": 60, "∑'": 66, "∏'": 66}  # -> the body's bp
+# `scoped[Topology] notation "𝓝" => nhds` (Mathlib/Topology/Defs/Filter.lean)
+NOTATION_NAMES = {"𝓝": "nhds"}
 # `prefix:110 "⋃₀ " => sUnion`, `prefix:110 "⋂₀ " => sInter` (Mathlib/Order/SetNotation.lean)
 SET_PREFIXES = {"⋃₀": "Set.sUnion", "⋂₀": "Set.sInter"}
 # names Lean's autoImplicit binds when a statement uses them undeclared: single letters (not `I`, `X`, `C`,
@@ -529,7 +531,7 @@ class _Parser(TokenCursor):
                 self.next()
                 vars_ = self.binders(stop=("=>", "↦", ","))
                 self.next()
-                return Bind("lambda", tuple(vars_), self.expr(0))
+                return eta(Bind("lambda", tuple(vars_), self.expr(0)))
             if text in ("∑", "∏"):
                 return self.big_operator()
             if text in OPAQUE_BINDERS:
@@ -797,8 +799,8 @@ class _Parser(TokenCursor):
         kind, text = self.next()
         if kind == "num":
             return Num(Fraction(text))
-        if kind == "ident":
-            return Var(text)  # `x.succ` on a variable is resolved by the elaborator, which knows the scope
+        if kind == "ident":  # `x.succ` on a variable is resolved by the elaborator, which knows the scope
+            return Var(NOTATION_NAMES.get(text, text))
         if text in ("True", "False"):
             return App(text.lower(), ())
         if text == "∅":
@@ -1032,6 +1034,21 @@ def spell_out_arrows(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return left, i
 
     return parse(-1, 0)[0]
+
+
+def eta(lam: Bind) -> Term:
+    """`fun x => f x` is `f` (η, a definitional equality in Lean 4), where the binder has no type written: x then
+    has f's domain as its type. `fun (n : ℕ) => f n` with `f : ℝ → ℝ` is `fun n => f ↑n`, not f: kept."""
+    body, names = lam.body, [n for n, _ in lam.vars]
+    if any(ty is not None for _, ty in lam.vars) or not (isinstance(body, App) and body.op == "call"):
+        return lam
+    k = len(names)
+    if len(body.args) <= k or list(body.args[-k:]) != [Var(n) for n in names]:
+        return lam
+    rest = body.args[:-k]
+    if ir.free_vars(App("call", rest)) & set(names):
+        return lam
+    return rest[0] if len(rest) == 1 else App("call", rest)
 
 
 def _is_lambda(t: Term) -> bool:

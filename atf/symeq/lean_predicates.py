@@ -13,6 +13,7 @@
   not what a formalizer means. Only where the commutative class differs from the given one by commutativity
   alone (COMMUTATIVE) is it read so; any other class stays opaque, and so does `CommGroup G` as a hypothesis
   (a second, unrelated structure there).
+- `Fact P` (a structure whose one field is a proof of P, `[Fact p.Prime]`) is P.
 - `Fintype G` is `Finite G`: a statement cannot depend on which `Fintype` instance it is given (`Fintype G` is a
   subsingleton and `Finite G` says one exists), and `Fintype.card G = Nat.card G`.
 """
@@ -104,6 +105,8 @@ def _unfold(t: Term, type_of: Callable[[Term], Ty | None]) -> Term:
             return commutes(args[1], ty)
     if head in FUNCTION_PROPERTIES and len(args) == 1:
         return function_property(head, args[0]) or t
+    if head == "Fact" and len(args) == 1:  # `structure Fact (p : Prop) : Prop where out : p`
+        return args[0]
     if head == "Fintype" and len(args) == 1:
         return App("call", (Var("Finite"), args[0]))
     return t
