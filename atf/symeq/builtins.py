@@ -143,6 +143,10 @@ LEAN: dict[str, Builtin] = {
     "Real.nnabs": _b("abs", "same1"),
     "Finset.card": _b("card", "card"),
     "Fintype.card": _b("card", "card"),  # of a type; `card G` under `open Fintype` (Finset.card takes a Finset)
+    # `Nat.card α` is `Fintype.card α` wherever the latter type-checks (Nat.card_eq_fintype_card), and
+    # `Set.ncard s` is by definition `Nat.card ↥s`
+    "Nat.card": _b("card", "card"),
+    "Set.ncard": _b("card", "card"),
     "Finset.sum": _b("sum", "sum"),
     "Finset.prod": _b("prod", "prod"),
     "Finset.range": _b("range", "range"),

@@ -341,6 +341,11 @@ class Elaborator:
         if isinstance(t, Var):
             return self.elab_var(t, None)
         if isinstance(t, App) and t.op == "ascribe":
+            inner = t.args[0]
+            if self.system == "lean" and isinstance(inner, App) and inner.op == "setenum" and inner.args:
+                x = self.elab_set(inner, t.target)
+                if elem_of_set(ir.type_of(x)) == ir.collection_elem(self.deep(t.target)):
+                    return x  # `({a, b} : Set G)` is the set {a, b} of elements of G
             x = self.elab(t.args[0], t.target)
             got, want = self.deep(ir.type_of(x)), self.deep(t.target)
             if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):
@@ -417,7 +422,7 @@ class Elaborator:
             items = [self.elab(a, None) for a in t.args]
             return self.nest_pair(items)
         if op in SET_OPS:
-            return self.elab_set(t)
+            return self.elab_set(t, expected)
         if op == "list":
             return self.elab_list(t, expected)
         if op in ("abs", "floor", "ceil", "fact", "choose", "sqrt", "min", "max", "gcd", "lcm"):
@@ -484,14 +489,16 @@ class Elaborator:
         return isinstance(t, Num)
 
     # ------------------------------------------------------------------ sets and membership
-    def elab_set(self, t: App) -> Term:
+    def elab_set(self, t: App, expected: Ty | None = None) -> Term:
         if t.op == "range":
             n = self.elab(t.args[0], NAT)
             return App("range", (n,), set_of(NAT))
         if t.op == "setenum":
             if not t.args:
                 return App("setenum", (), set_of(self.default_num))
-            items = self.arith_tree_or_unify(list(t.args), None)
+            # Lean: where the set's type is known (`S = {1, 2}` with `S : Set ℝ`), so are its elements'
+            el = ir.collection_elem(self.deep(expected)) if self.system == "lean" else None
+            items = self.arith_tree_or_unify(list(t.args), el)
             return App("setenum", tuple(items), set_of(self.deep(ir.type_of(items[0]))))
         bounds = self.arith_tree(list(t.args), None)
         self._index_type(ir.type_of(bounds[0]))
@@ -512,6 +519,10 @@ class Elaborator:
             self.index_vars.append(t)
 
     def membership(self, x: Term, s: Term) -> Term:
+        if self.system == "lean" and isinstance(s, App) and s.op == "ascribe" and isinstance(s.args[0], App):
+            el = ir.collection_elem(self.deep(s.target))
+            if el is not None and s.args[0].op == "setenum":  # `x ∈ ({1, 2} : Set ℝ)`: `(x : ℝ) ∈ {1, 2}`
+                x, s = App("ascribe", (x,), target=el), s.args[0]
         if isinstance(s, App) and s.op in ("icc", "ico", "ioc", "ioo"):
             xe, lo, hi = self.arith_tree([x, *s.args], None)
             lo_op = "le" if s.op in ("icc", "ico") else "lt"
@@ -619,6 +630,8 @@ class Elaborator:
     # ------------------------------------------------------------------ calls
     def elab_call(self, head: Term, args: list[Term], expected: Ty | None, orig: Term) -> Term:
         if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args):
+            if self.system == "lean":  # `(fun x : ℝ => ..) a`: a is elaborated as an ℝ
+                args = [a if ty is None else App("ascribe", (a,), target=ty) for (_, ty), a in zip(head.vars, args)]
             return self.elab(ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args)}), expected)
         if not isinstance(head, Var):
             return self.fallback(orig, expected)
@@ -673,6 +686,11 @@ class Elaborator:
             new = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
             self.unify(fty, new)
             return App("call", (Var(head.name, new), *arg_e), new.ret)
+        if isinstance(fty, Sort) and fty.coe is not None and len(args) == len(fty.coe.args):
+            # `φ x` with `φ : G →* H` is `⇑φ x`: Lean applies φ through its coercion, one function of φ and x
+            arg_e = [self.elab(a, p) for a, p in zip(args, fty.coe.args)]
+            coe = Var("uf:coe", Fun((fty, *fty.coe.args), fty.coe.ret))
+            return App("call", (coe, Var(head.name, fty), *arg_e), fty.coe.ret)
         if not isinstance(fty, Fun):
             self.notes.append(f"{head.name} applied but not a function")
             return self.fallback(App("call", (head, *args)), expected)
@@ -842,6 +860,9 @@ class Elaborator:
         self.notes.append("opaque: " + ir.show(t)[:120])
         fv = sorted(v for v in ir.free_vars(t) if self.lookup(v) is not None)
         args = tuple(Var(v, self.lookup(v)[1]) for v in fv)
+        if self.system == "lean":  # Lean types them by the construct we do not read: never a guessed ℕ
+            for a in args:
+                self.unknown(a.ty, "opaque-arg")
         text = ir.show(ir.canonical_binds(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)})))
         text = text.replace("{", "{{").replace("}", "}}")
         for i in range(len(fv)):
@@ -910,6 +931,10 @@ def _is_empty_set(t: Term) -> bool:
     return (isinstance(t, App) and t.op == "setenum" and not t.args) or (isinstance(t, Var) and t.name == "∅")
 
 
+def _nat(t: Term) -> Term:
+    return App("ascribe", (t,), target=NAT)
+
+
 def _modeq(ty: Ty):
     def build(n: Term, a: Term, b: Term) -> Term:
         return App("eq", (App("mod", (App("ascribe", (a,), target=ty), n)), App("mod", (b, n))))
@@ -922,6 +947,8 @@ _NOTATION_FUNCTIONS = {
     "Int.ModEq": (_modeq(INT), 3),
     "Nat.ModEq": (_modeq(NAT), 3),
     "Dvd.dvd": (lambda a, b: App("dvd", (a, b)), 2),
+    # `def Nat.Coprime (m n : ℕ) : Prop := Nat.gcd m n = 1`
+    "Nat.Coprime": (lambda a, b: App("eq", (App("gcd", (_nat(a), _nat(b))), Num(Fraction(1)))), 2),
 }
 
 _DIRECT_RULES = {

@@ -74,9 +74,13 @@ class SetTy(Ty):
 
 @dataclass(frozen=True)
 class Sort(Ty):
-    """An uninterpreted sort, named by the type as written (type variables already renamed)."""
+    """An uninterpreted sort, named by the type as written (type variables already renamed).
+
+    coe: how a value of the sort applies to arguments, where it does (Lean's `CoeFun`: `φ : G →* H` applies as
+    a `G → H`); not part of the sort's identity."""
 
     name: str
+    coe: Fun | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.name
@@ -666,7 +670,7 @@ def rename_types_in(t: Term, mapping: dict[str, str]) -> Term:
 # ----------------------------------------------------------------------------------------------- bound names
 
 
-BINDER_TOKENS = {"fun", "λ", "∀", "∃", "∃!", "∑", "∏", "∫", "⋃", "⋂", "⨆", "⨅", "Π", "Σ", "∮"}
+BINDER_TOKENS = {"fun", "λ", "∀", "∃", "∃!", "∑", "∏", "∑'", "∏'", "∫", "⋃", "⋂", "⨆", "⨅", "Π", "Σ", "∮"}
 
 
 def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -9,8 +9,11 @@ premises, and type variables are renamed by position (`(G : Type*)` and `(H : Ty
 Expressions are read by a Pratt parser with Lean 4 / Mathlib precedences: `∀ ∃ ∃! fun λ`, `∧ ∨ ¬ → ↔`,
 `= ≠ < > ≤ ≥ ∈ ∉ ∣`, `+ - * / % ^`, `|x|`, `√x`, `x⁻¹`, `n !`, `↑x`, `(x : ℝ)`, `⌊x⌋ ⌈x⌉ ⌊x⌋₊`,
 `∑ i in s, f i` / `∑ i ∈ s, f i`, `{x | P x}`, `{a, b}`, `(· + 1)`, `if c then a else b`, dot notation
-(`n.factorial`, `(Finset.range n).card`, `p.Prime`), `a ≡ b [MOD n]`. Anything else becomes an Opaque
-term; a hypothesis or conclusion that does not parse at all becomes one opaque proposition.
+(`n.factorial`, `(Finset.range n).card`, `p.Prime`), `a ≡ b [MOD n]`, Mathlib's structure arrows as the
+structures they denote (`A × B ≃* B × A` is `MulEquiv (A × B) (B × A)`, in types too), `Xˣ`, `⋃₀ s`, `⇑f`,
+`f = fun x => c` as `∀ x, f x = c`. Anything else becomes an Opaque term; a hypothesis or conclusion that does
+not parse at all becomes one opaque proposition. `lean_predicates` then reads Mathlib predicates (`CommGroup G`,
+`Function.Injective f`, ...) as the propositions they are.
 """
 
 from __future__ import annotations
@@ -21,11 +24,15 @@ from fractions import Fraction
 
 from atf.lean import statement as lean_statement
 from atf.lean.statement import LeanStatement
-from atf.symeq import builtins, ir
+from atf.symeq import builtins, ir, lean_predicates
 from atf.symeq.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
 
 _SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
-_LETTER = r"A-Za-z_\u00C0-\u024F\u0370-\u03BA\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
+# `×` and `÷` (U+00D7, U+00F7) are operators, not letters; nor are `Π`, `Σ` and `λ` (Lean's `isLetterLike`)
+_LETTER = (
+    r"A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u0370-\u039F\u03A1\u03A2\u03A4-\u03BA"
+    r"\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
+)
 _IDENT = rf"(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*)(?:\.(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*))*"
 _OPS = sorted(
     [
@@ -134,12 +141,65 @@ _OPS = sorted(
         "⨆",
         "⨅",
         "⧸",
+        "→*",
+        "→+",
+        "→+*",
+        "≃*",
+        "≃+",
+        "≃+*",
+        "≃ₜ",
+        "≃o",
+        "→o",
+        "×ˢ",
+        "⇑",
+        "⋃₀",
+        "⋂₀",
+        "∑'",
+        "∏'",
+        "//",
     ],
     key=len,
     reverse=True,
 )
+# Mathlib's arrows of structure-preserving maps, each the structure it denotes, applied to its two sides:
+#   infixr:25 " →* " => MonoidHom, infixr:25 " →+ " => AddMonoidHom       (Mathlib/Algebra/Group/Hom/Defs.lean)
+#   infixr:25 " →+* " => RingHom                                          (Mathlib/Algebra/Ring/Hom/Defs.lean)
+#   infixl:25 " ≃* " => MulEquiv, infixl:25 " ≃+ " => AddEquiv           (Mathlib/Algebra/Group/Equiv/Defs.lean)
+#   infixl:25 " ≃+* " => RingEquiv (Mathlib/Algebra/Ring/Equiv.lean), infixl:25 " ≃ " => Equiv
+#   (Mathlib/Logic/Equiv/Defs.lean), infixl:25 " ≃ₜ " => Homeomorph (Mathlib/Topology/Homeomorph/Defs.lean)
+#   infixr:25 " →o " => OrderHom, infixl:25 " ≃o " => OrderIso                   (Mathlib/Order/Hom/Basic.lean)
+# token -> (left bp, right bp, structure): infixr:25 reads its right side at 25 (bp 24 here), infixl:25 at 26
+ARROWS: dict[str, tuple[int, int, str]] = {
+    "→*": (25, 24, "MonoidHom"),
+    "→+": (25, 24, "AddMonoidHom"),
+    "→+*": (25, 24, "RingHom"),
+    "≃*": (25, 26, "MulEquiv"),
+    "≃+": (25, 26, "AddEquiv"),
+    "≃+*": (25, 26, "RingEquiv"),
+    "≃": (25, 26, "Equiv"),
+    "≃ₜ": (25, 26, "Homeomorph"),
+    "→o": (25, 24, "OrderHom"),
+    "≃o": (25, 26, "OrderIso"),
+}
+# The arrows over a ring, `M →ₗ[R] N`, with the structure's leading argument built from R:
+#   notation:25 M " →ₗ[" R:25 "] " M₂:0 => LinearMap (RingHom.id R) M M₂   (Mathlib/Algebra/Module/LinearMap/Defs.lean)
+#   notation:50 M " ≃ₗ[" R "] " M₂ => LinearEquiv (RingHom.id R) M M₂       (Mathlib/Algebra/Module/Equiv/Defs.lean)
+#   notation:25 A " →ₐ[" R "] " B => AlgHom R A B, notation:50 A " ≃ₐ[" R "] " A' => AlgEquiv R A A'
+#   notation:25 M " →L[" R "] " M₂ => ContinuousLinearMap (RingHom.id R) M M₂  (Mathlib/Topology/Algebra/Module/...)
+# An argument a notation does not annotate is read at precedence 0, so the right side extends as far as it can.
+# token (Lean's token includes the `[`; here `[` stays a token of its own so that brackets balance, and a text
+# that joins tokens with spaces, `→ₗ [R]`, reads the same) ->
+# (left bp, bp of R, structure, whether R enters as `RingHom.id R`)
+SCALAR_ARROWS: dict[str, tuple[int, int, str, bool]] = {
+    "→ₗ": (25, 25, "LinearMap", True),
+    "≃ₗ": (50, 0, "LinearEquiv", True),
+    "→ₐ": (25, 0, "AlgHom", False),
+    "≃ₐ": (50, 0, "AlgEquiv", False),
+    "→L": (25, 0, "ContinuousLinearMap", True),
+}
 _TOKEN = re.compile(
-    rf"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<ident>{_IDENT})|(?P<op>{'|'.join(re.escape(o) for o in _OPS)})"
+    rf"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<op>(?:{'|'.join(SCALAR_ARROWS)})(?=\s*\[))|(?P<ident>{_IDENT})"
+    rf"|(?P<op2>{'|'.join(re.escape(o) for o in _OPS)})"
     r"|(?P<other>.)",
     re.S,
 )
@@ -295,9 +355,14 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "⊓": (69, 70, "op:inf"),
     "⊔": (68, 69, "op:sup"),
     "⧸": (35, 36, "op:quot"),
+    "×ˢ": (82, 81, "op:sprod"),  # `infixr:82 " ×ˢ " => SProd.sprod` (Mathlib/Data/SProd.lean)
 }
 # big operators kept opaque as a whole (their bound names are made canonical): Mathlib parses the body at 60
-OPAQUE_BINDERS = {"∫", "⋃", "⋂", "⨆", "⨅"}
+OPAQUE_BINDERS = {"∫": 60, "⋃": 60, "⋂": 60, "⨆": 60, "⨅": 60, "∑'": 66, "∏'": 66}  # -> the body's bp
+# `scoped[Topology] notation "𝓝" => nhds` (Mathlib/Topology/Defs/Filter.lean)
+NOTATION_NAMES = {"𝓝": "nhds"}
+# `prefix:110 "⋃₀ " => sUnion`, `prefix:110 "⋂₀ " => sInter` (Mathlib/Order/SetNotation.lean)
+SET_PREFIXES = {"⋃₀": "Set.sUnion", "⋂₀": "Set.sInter"}
 # names Lean's autoImplicit binds when a statement uses them undeclared: single letters (not `I`, `X`, `C`,
 # which `open Complex Polynomial` makes constants)
 AUTO_BOUND = re.compile(r"(?![IXC](?![0-9₀-₉']))[A-Zα-ωΑ-Ω][0-9₀-₉']*")
@@ -340,7 +405,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
                 out.append(("op", tok))
             else:
                 out.append(("ident", tok))
-        elif kind == "other":
+        elif kind in ("other", "op2"):
             out.append(("op", tok))
         else:
             out.append((kind, tok))
@@ -368,8 +433,11 @@ def strip_comments(text: str) -> str:
 
 
 class _Parser(TokenCursor):
-    def __init__(self, tokens: list[tuple[str, str]]):
+    """names: the dotted names written in the statements compared (see `field`)."""
+
+    def __init__(self, tokens: list[tuple[str, str]], names: frozenset[str] = frozenset()):
         super().__init__(tokens)
+        self.names = names
         self.abs_depth = 0
         self.fresh = 0
 
@@ -396,6 +464,11 @@ class _Parser(TokenCursor):
                     else App("call", (left, right))
                 )
                 continue
+            if text in ARROWS or text in SCALAR_ARROWS:
+                if (ARROWS.get(text) or SCALAR_ARROWS[text])[0] <= min_bp:
+                    break
+                left = self.arrow(left)
+                continue
             spec = INFIX.get(text)
             if spec is None:
                 break
@@ -417,8 +490,22 @@ class _Parser(TokenCursor):
             ):
                 left = App("and", (left, App(op, (left.args[-1], right))))
             else:
-                left = App(op, (left, right))
+                left = pointwise(op, left, right) or App(op, (left, right))
         return left
+
+    def arrow(self, left: Term) -> Term:
+        """`A →* B` is `MonoidHom A B`, `M →ₗ[R] N` is `LinearMap (RingHom.id R) M N` (see ARROWS)."""
+        text = self.next()[1]
+        if text in ARROWS:
+            _, rbp, structure = ARROWS[text]
+            return App("call", (Var(structure), left, self.expr(rbp)))
+        _, ring_bp, structure, ring_id = SCALAR_ARROWS[text]
+        self.expect("[")
+        ring = self.expr(ring_bp)
+        self.expect("]")
+        if ring_id:
+            ring = App("call", (Var("RingHom.id"), ring))
+        return App("call", (Var(structure), ring, left, self.expr(0)))
 
     def modeq(self, left: Term, right: Term) -> Term:
         """`a ≡ b [MOD n]` / `[ZMOD n]`: equal remainders."""
@@ -438,17 +525,20 @@ class _Parser(TokenCursor):
             raise ParseError(self.END)
         kind, text = t
         if kind == "op":
-            if text in ("∀", "∃", "∃!"):
+            if text in ("∀", "∃", "∃!", "Π"):
                 return self.quantifier()
             if text in ("fun", "λ"):
                 self.next()
                 vars_ = self.binders(stop=("=>", "↦", ","))
                 self.next()
-                return Bind("lambda", tuple(vars_), self.expr(0))
+                return eta(Bind("lambda", tuple(vars_), self.expr(0)))
             if text in ("∑", "∏"):
                 return self.big_operator()
             if text in OPAQUE_BINDERS:
                 return self.opaque_binder()
+            if text in SET_PREFIXES:
+                self.next()
+                return App("call", (Var(SET_PREFIXES[text]), self.expr(110)))
             if text == "¬":
                 self.next()
                 return App("not", (self.expr(40),))
@@ -458,7 +548,9 @@ class _Parser(TokenCursor):
             if text == "↑":
                 self.next()
                 return App("coe", (self.expr(MAX_BP),))
-            if text == "↥":  # CoeSort: what Lean inserts itself where a type is expected, so `↥S` reads as S
+            # CoeSort / CoeFun: what Lean inserts itself where a type or a function is expected, so `↥S` reads
+            # as S and `⇑f` as f (`Function.Surjective φ` elaborates to `Function.Surjective ⇑φ`)
+            if text in ("↥", "⇑"):
                 self.next()
                 return self.expr(MAX_BP)
             if text == "√":
@@ -478,9 +570,10 @@ class _Parser(TokenCursor):
         return self.application()
 
     def opaque_binder(self) -> Term:
-        """`∫ x in a..b, f x`, `⋃ i, s i`, `⨆ i, f i`: one opaque term up to the end of the body."""
+        """`∫ x in a..b, f x`, `⋃ i, s i`, `⨆ i, f i`, `∑' n, f n`: one opaque term up to the end of the body
+        (Mathlib reads the body of `⋃` at 60, of `∑'` at 67)."""
         start = self.i
-        self.next()
+        body_bp = OPAQUE_BINDERS[self.next()[1]]
         depth = 0
         while True:
             t = self.next()
@@ -490,12 +583,12 @@ class _Parser(TokenCursor):
                 depth -= 1
             elif depth == 0 and t[1] == ",":
                 break
-        self.expr(60)
+        self.expr(body_bp)
         return opaque_from_tokens(self.toks[start : self.i])
 
     def quantifier(self) -> Term:
         q = self.next()[1]
-        kind = {"∀": "forall", "∃": "exists", "∃!": "exists1"}[q]
+        kind = {"∀": "forall", "Π": "forall", "∃": "exists", "∃!": "exists1"}[q]  # `Π x, β x` is `∀ x, β x`
         vars_, guard = self.binders_with_guard()
         self.expect(",")
         body = self.expr(0)
@@ -632,6 +725,7 @@ class _Parser(TokenCursor):
             "∅",
             "↑",
             "↥",
+            "⇑",
             "√",
             "‖",
             "⊤",
@@ -652,7 +746,7 @@ class _Parser(TokenCursor):
             if self.at("↑"):
                 self.next()
                 args.append(App("coe", (self.postfix(self.atom()),)))
-            elif self.at("↥"):
+            elif self.at("↥") or self.at("⇑"):
                 self.next()
                 args.append(self.postfix(self.atom()))
             elif self.at("√"):
@@ -660,6 +754,8 @@ class _Parser(TokenCursor):
                 args.append(App("sqrt", (self.postfix(self.atom()),)))
             else:
                 args.append(self.postfix(self.atom()))
+        if self.at("fun") or self.at("λ"):  # `Continuous fun x => x ^ 2`: a `fun` is an argument (maxPrec)
+            args.append(self.prefix())
         args = pre + args
         return App("call", (head, *args)) if args else head
 
@@ -671,6 +767,9 @@ class _Parser(TokenCursor):
             if t[1] == "⁻¹":
                 self.next()
                 e = App("inv", (e,))
+            elif t[1] == "ˣ":  # `postfix:1024 "ˣ" => Units` (Mathlib/Algebra/Group/Units/Defs.lean)
+                self.next()
+                e = App("call", (Var("Units"), e))
             elif t[1] == "!" and t[0] == "op":
                 self.next()
                 e = App("fact", (e,))
@@ -682,15 +781,26 @@ class _Parser(TokenCursor):
                 return e
 
     def field(self, e: Term, field: str) -> Term:
-        # `.f` is resolved by the elaborator from e's type (Lean's generalized field notation)
-        return App("call", (Var("." + field.split(".")[0]), e))
+        """`e.f`, which the elaborator resolves from e's type (Lean's generalized field notation). Where e is
+        `M.g ...`, a function we know no type of, and `M.f` is written in a statement compared: `M.f e`
+        (`(Subgroup.map φ N).Normal` is `Subgroup.Normal (Subgroup.map φ N)`). A statement that compiles
+        resolves `.f` in the namespace of e's type, and a function of namespace M that gives an M is the
+        Mathlib convention (`Subgroup.map`, `Ideal.span`, `Set.image`); that `M.f` is written somewhere says
+        it exists."""
+        name = field.split(".")[0]
+        head = e.args[0] if isinstance(e, App) and e.op == "call" else None
+        if isinstance(head, Var) and "." in head.name and not builtins.is_builtin("lean", head.name):
+            resolved = head.name.rsplit(".", 1)[0] + "." + name
+            if resolved in self.names:
+                return App("call", (Var(resolved), e))
+        return App("call", (Var("." + name), e))
 
     def atom(self) -> Term:
         kind, text = self.next()
         if kind == "num":
             return Num(Fraction(text))
-        if kind == "ident":
-            return Var(text)  # `x.succ` on a variable is resolved by the elaborator, which knows the scope
+        if kind == "ident":  # `x.succ` on a variable is resolved by the elaborator, which knows the scope
+            return Var(NOTATION_NAMES.get(text, text))
         if text in ("True", "False"):
             return App(text.lower(), ())
         if text == "∅":
@@ -777,7 +887,7 @@ class _Parser(TokenCursor):
 
     def braces(self) -> Term:
         start = self.i - 1
-        depth, j, bar = 0, self.i, None
+        depth, j, bar, subtype = 0, self.i, None, False
         while j < len(self.toks):
             text = self.toks[j][1]
             if text in ("(", "[", "{", "⟨"):
@@ -790,15 +900,20 @@ class _Parser(TokenCursor):
                 depth -= 1
             elif text == "|" and depth == 0 and bar is None:
                 bar = j
+            elif text == "//" and depth == 0:
+                subtype = True
             j += 1
+        if subtype:  # `{x : T // P}`: a type, kept opaque (its bound name made canonical)
+            self.i = j + 1
+            return opaque_from_tokens(self.toks[start : j + 1])
         if bar is not None:
-            sub = _Parser(self.toks[self.i : bar])
+            sub = _Parser(self.toks[self.i : bar], self.names)
             try:
                 vars_, guard = sub.setof_binder()
             except ParseError:
                 self.i = j + 1
                 return opaque_from_tokens(self.toks[start : j + 1])
-            body = _Parser(self.toks[bar + 1 : j]).parse()
+            body = _Parser(self.toks[bar + 1 : j], self.names).parse()
             self.i = j + 1
             if guard is not None:
                 if isinstance(guard, App) and guard.op == "in" and isinstance(guard.args[0], Var):
@@ -836,11 +951,138 @@ class _Parser(TokenCursor):
         return [(n, ty) for n in names], guard
 
 
+_OPENERS = ("(", "[", "{", "⟨")
+_CLOSERS = (")", "]", "}", "⟩")
+
+
+def _strip_parens(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Tokens without parentheses around all of them (`((A × B))` -> `A × B`)."""
+    while len(tokens) > 2 and tokens[0][1] == "(" and tokens[-1][1] == ")":
+        depth = 0
+        for k, (_, t) in enumerate(tokens):
+            depth += (t in _OPENERS) - (t in _CLOSERS)
+            if depth == 0 and k < len(tokens) - 1:
+                return tokens
+        tokens = tokens[1:-1]
+    return tokens
+
+
+def spell_out_arrows(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A type with Mathlib's structure arrows written as the structures they denote, with the precedences of
+    ARROWS / SCALAR_ARROWS: `A × B ≃* B × A` and `(A × B) ≃* (B × A)` both become `MulEquiv (A × B) (B × A)`,
+    `G →* H → K` becomes `MonoidHom G (H → K)`, and `(ZMod n)ˣ` becomes `Units (ZMod n)`. Plain arrows stay
+    (`tokens_to_type` reads them)."""
+    segments: list[list[tuple[str, str]]] = [[]]
+    ops: list[str] = []
+    depth, group = 0, 0
+    for tok in tokens:
+        t = tok[1]
+        if t in _CLOSERS:
+            depth -= 1
+            if depth == 0 and t == ")":  # a parenthesized group: its arrows are spelled out too
+                segments[-1][group:] = [("op", "("), *spell_out_arrows(segments[-1][group + 1 :]), tok]
+                continue
+        if depth == 0 and t == "ˣ" and segments[-1]:  # `postfix:1024 "ˣ" => Units`
+            start = group if segments[-1][-1][1] == ")" else len(segments[-1]) - 1
+            segments[-1][start:] = [("op", "("), ("ident", "Units"), *segments[-1][start:], ("op", ")")]
+            continue
+        if depth == 0 and (t in ARROWS or t in SCALAR_ARROWS or t in ("→", "->")):
+            ops.append(t)
+            segments.append([])
+            continue
+        if t in _OPENERS:
+            if depth == 0:
+                group = len(segments[-1])
+            depth += 1
+        segments[-1].append(tok)
+    if not any(op in ARROWS or op in SCALAR_ARROWS for op in ops):
+        out = segments[0]
+        for op, seg in zip(ops, segments[1:]):
+            out = [*out, ("op", op), *seg]
+        return out
+
+    def operand(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        toks = _strip_parens(toks)
+        return toks if len(toks) == 1 else [("op", "("), *toks, ("op", ")")]
+
+    def parse(min_bp: int, pos: int) -> tuple[list[tuple[str, str]], int]:
+        left, i = segments[pos], pos
+        while i < len(ops):
+            op = ops[i]
+            lbp, rbp = (25, 24) if op in ("→", "->") else ARROWS[op][:2] if op in ARROWS else SCALAR_ARROWS[op][:2]
+            if lbp <= min_bp:
+                break
+            ring: list[tuple[str, str]] = []
+            if op in SCALAR_ARROWS:  # the segment after `→ₗ` starts with `[R]`
+                rhs = segments[i + 1]
+                close = next((k for k, (_, t) in enumerate(rhs) if t == "]"), None)
+                if not rhs or rhs[0][1] != "[" or close is None:
+                    raise ParseError(f"{op} without [ring]")
+                ring, segments[i + 1] = _strip_parens(rhs[1:close]), rhs[close + 1 :]
+                rbp = 0
+            right, i = parse(rbp, i + 1)
+            if op in ("→", "->"):
+                # right-associative: a left side that is itself an arrow keeps its parentheses
+                lhs = operand(left) if any(t in ("→", "->") for _, t in left) else left
+                left = [*lhs, ("op", "→"), *right]
+            elif op in ARROWS:
+                left = [("ident", ARROWS[op][2]), *operand(left), *operand(right)]
+            else:
+                structure, ring_id = SCALAR_ARROWS[op][2], SCALAR_ARROWS[op][3]
+                ring = [("op", "("), ("ident", "RingHom.id"), *operand(ring), ("op", ")")] if ring_id else operand(ring)
+                left = [("ident", structure), *ring, *operand(left), *operand(right)]
+        return left, i
+
+    return parse(-1, 0)[0]
+
+
+def eta(lam: Bind) -> Term:
+    """`fun x => f x` is `f` (η, a definitional equality in Lean 4), where the binder has no type written: x then
+    has f's domain as its type. `fun (n : ℕ) => f n` with `f : ℝ → ℝ` is `fun n => f ↑n`, not f: kept."""
+    body, names = lam.body, [n for n, _ in lam.vars]
+    if any(ty is not None for _, ty in lam.vars) or not (isinstance(body, App) and body.op == "call"):
+        return lam
+    k = len(names)
+    if len(body.args) <= k or list(body.args[-k:]) != [Var(n) for n in names]:
+        return lam
+    rest = body.args[:-k]
+    if ir.free_vars(App("call", rest)) & set(names):
+        return lam
+    return rest[0] if len(rest) == 1 else App("call", rest)
+
+
+def _is_lambda(t: Term) -> bool:
+    return isinstance(t, Bind) and t.kind == "lambda"
+
+
+def pointwise(op: str, left: Term, right: Term) -> Term | None:
+    """`f = fun x => c` is `∀ x, f x = c` (function extensionality, `funext`); `≠` its negation. None when
+    neither side is a `fun`."""
+    if op not in ("eq", "ne") or not (_is_lambda(left) or _is_lambda(right)):
+        return None
+    lam, other = (right, left) if _is_lambda(right) else (left, right)
+    taken = ir.free_vars(other) | ir.free_vars(lam)
+    names: dict[str, Term] = {}
+    for n, _ in lam.vars:  # the bound names, apart from the names the other side uses
+        fresh = n if n not in taken else ir.fresh_name(n, taken)
+        taken.add(fresh)
+        names[n] = Var(fresh)
+    xs = tuple(names[n] for n, _ in lam.vars)
+    head = other.args if isinstance(other, App) and other.op == "call" else (other,)
+    applied = App("call", (*head, *xs))
+    body = ir.substitute(lam.body, names)
+    eq = App("eq", (applied, body) if lam is right else (body, applied))
+    out = Bind("forall", tuple((names[n].name, ty) for n, ty in lam.vars), eq)
+    return App("not", (out,)) if op == "ne" else out
+
+
 def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
     """A Lean type written as tokens -> IR type (anything unknown is an uninterpreted sort)."""
-    text = " ".join(t for _, t in tokens).strip()
     if not tokens:
         raise ParseError("empty type")
+    if any(t in ARROWS or t in SCALAR_ARROWS or t == "ˣ" for _, t in tokens):
+        tokens = _strip_parens(spell_out_arrows(tokens))
+    text = " ".join(t for _, t in tokens).strip()
     # arrows at depth 0
     depth, parts, cur = 0, [], []
     for tok in tokens:
@@ -879,7 +1121,30 @@ def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
         return tokens_to_type(tokens[1:-1])
     if len(tokens) == 1 and tokens[0][1] in TYPE_NAMES:
         return TYPE_NAMES[tokens[0][1]]
-    return ir.Sort(text)
+    return ir.Sort(text, _coercion(tokens))
+
+
+# the structures of ARROWS / SCALAR_ARROWS -> how many arguments precede the domain (the ring of `→ₗ[R]`)
+_MAPS = {**{s: 0 for _, _, s in ARROWS.values()}, **{s: 1 for _, _, s, _ in SCALAR_ARROWS.values()}}
+
+
+def _coercion(tokens: list[tuple[str, str]]) -> ir.Fun | None:
+    """`MonoidHom G H` (`G →* H`) applies to an element of G and gives one of H (its `FunLike` coercion)."""
+    if not tokens or tokens[0][1] not in _MAPS:
+        return None
+    atoms: list[list[tuple[str, str]]] = []
+    depth = 0
+    for tok in tokens[1:]:
+        if depth == 0:
+            atoms.append([])
+        atoms[-1].append(tok)
+        depth += (tok[1] in _OPENERS) - (tok[1] in _CLOSERS)
+    if len(atoms) != _MAPS[tokens[0][1]] + 2:
+        return None
+    try:
+        return ir.Fun((tokens_to_type(_strip_parens(atoms[-2])),), tokens_to_type(_strip_parens(atoms[-1])))
+    except ParseError:
+        return None
 
 
 def is_type_binder(type_tokens: list[tuple[str, str]], type_vars: set[str]) -> bool:
@@ -974,9 +1239,9 @@ def binder_groups(st: LeanStatement) -> list[tuple[str, list[str], str]]:
     return out
 
 
-def parse_prop(tokens: list[tuple[str, str]], notes: list[str]) -> Term:
+def parse_prop(tokens: list[tuple[str, str]], notes: list[str], names: frozenset[str] = frozenset()) -> Term:
     try:
-        return _Parser(tokens).parse()
+        return _Parser(tokens, names).parse()
     except (ParseError, ValueError, ZeroDivisionError, RecursionError) as err:
         notes.append(f"unparsed {' '.join(t for _, t in tokens)[:80]!r}: {err}")
         return opaque_from_tokens(tokens, ir.BOOL)
@@ -1046,14 +1311,14 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
         raise ParseError("empty conclusion")
     groups = [(kind, names, tokenize(ty)) for kind, names, ty in binder_groups(st)]
     resolve: dict[str, str] = {}
+    every = [*concl_tokens, *(t for _, _, toks in groups for t in toks)]
+    written = frozenset({*qualified, *(t for kind, t in every if kind == "ident" and "." in t)})
     if st.names_opened:
-        every = [*concl_tokens, *(t for _, _, toks in groups for t in toks)]
         protected = {n for _, names, _ in groups for n in names} | bound_names(every)
         # a name the builtins read already (`sqrt`, `exp`, `card`) keeps that reading: which namespace's `sqrt`
         # Lean picks depends on the argument's type, and the statement naming `Nat.sqrt` may apply it elsewhere
         protected |= {t for kind, t in every if kind == "ident" and builtins.is_builtin("lean", t)}
-        own = {t for kind, t in every if kind == "ident" and "." in t}
-        resolve = open_resolution(st.names_opened, {*qualified, *own}, protected)
+        resolve = open_resolution(st.names_opened, written, protected)
 
     notes: list[str] = []
     type_vars: dict[str, str] = {}
@@ -1084,7 +1349,7 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     tv = set(type_vars.values())
     for kind, names, ty_toks in groups:
         if kind == "inst":  # `[IsSolvable G]` assumes what `(h : IsSolvable G)` does
-            premises.append(parse_prop(rename(ty_toks), notes))
+            premises.append(parse_prop(rename(ty_toks), notes, written))
             notes.append("instance binder " + " ".join(t for _, t in ty_toks))
             continue
         if kind == "vars":
@@ -1100,6 +1365,15 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
                 ty = ir.Sort(" ".join(t for _, t in ty_toks))
             variables.extend((n, ty) for n in names if n != "_")
         else:
-            premises.append(parse_prop(ty_toks, notes))
-    conclusion = parse_prop(rename(concl_tokens), notes)
+            premises.append(parse_prop(ty_toks, notes, written))
+    conclusion = parse_prop(rename(concl_tokens), notes, written)
+
+    def denoted_type(t: Term) -> Ty | None:  # the type a term names: a type variable or ℝ, ℕ, ...
+        return (
+            tokens_to_type([("ident", t.name)])
+            if isinstance(t, Var) and (t.name in tv or t.name in TYPE_NAMES)
+            else None
+        )
+
+    premises, conclusion = lean_predicates.read_classes(premises, conclusion, denoted_type)
     return RawStatement("lean", variables, premises, [conclusion], notes, text, list(type_vars.values()))
