@@ -2,11 +2,11 @@
 outside the paper's 400, k = 10 GPT-4 Isabelle candidates (issue 10 asks to try it "if it pays").
 
     pip install cvc5 && nice python eval/symeq_cvc5_dev.py            # all dev problems
-    nice python eval/symeq_cvc5_dev.py --limit 50 --timeout-ms 300
+    nice python eval/symeq_cvc5_dev.py --limit 50 --timeout-s 0.3
 
 SymEq runs as usual, in this process (one problem, precalculus/problem_829, is skipped: Z3 ignores its timeout
 there for minutes, which the worker pool would kill). Every query Z3 answers "unknown" is written out as SMT-LIB
-(`z3.Solver.to_smt2`) and given to CVC5 with the same time limit (at least --timeout-ms); SymEq's own verdicts
+(`z3.Solver.to_smt2`) and given to CVC5 with the same time limit (at least --timeout-s); SymEq's own verdicts
 are not changed. Printed: CVC5's answers (unsat: the query is valid, a proof Z3 missed; sat: a counter-model;
 unknown; or an export CVC5 cannot read) with their count and seconds, and the load average.
 """
@@ -26,6 +26,7 @@ from tqdm import tqdm
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from atf.cliargs import add_seconds
 from atf.data.isabelle import load_math_dev
 
 SKIP = "task_test_gpt-4/5/precalculus/problem_829.json"
@@ -55,7 +56,7 @@ def cvc5_answer(smt2: str, timeout_ms: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--limit", type=int, default=None, help="first N dev problems (default: all)")
-    ap.add_argument("--timeout-ms", type=int, default=150, help="CVC5's least time per query (default %(default)s)")
+    add_seconds(ap, "--timeout-s", 0.15, "CVC5's least time per query")
     args = ap.parse_args(argv)
     try:
         import cvc5  # noqa: F401
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("CVC5 is not installed: pip install cvc5")
     import z3
 
+    least_ms = round(args.timeout_s * 1000)
     equivalence = importlib.import_module("atf.symeq.equivalence")  # (the package exports a function of that name)
     z3_check = equivalence.check_valid
     counts: Counter = Counter()
@@ -74,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             s = z3.Solver()
             s.add(*tr.axioms, *tr.domain, z3.Not(formula))
             t0 = time.perf_counter()
-            answer = cvc5_answer(s.to_smt2(), max(timeout_ms, args.timeout_ms))
+            answer = cvc5_answer(s.to_smt2(), max(timeout_ms, least_ms))
             key = answer.split(":")[0] if answer.startswith("unreadable") else answer
             counts[key] += 1
             seconds[key] += time.perf_counter() - t0
@@ -86,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     for p in tqdm(problems, desc="SymEq + CVC5", unit="problem"):
         symeq.cluster(p.statements)
     total = sum(counts.values())
-    print(f"{len(problems)} dev problems; {total} queries Z3 left unknown; CVC5 (>= {args.timeout_ms} ms each):")
+    print(f"{len(problems)} dev problems; {total} queries Z3 left unknown; CVC5 (>= {least_ms} ms each):")
     for answer, n in counts.most_common():
         print(f"  {n:5d}  {seconds[answer]:7.1f} s  {answer}")
     print(f"(load {os.getloadavg()[0]:.2f})")
