@@ -190,3 +190,18 @@ def test_pairs_the_quick_pass_leaves_open_are_decided_again_and_flagged(monkeypa
     by_pair = {(p.i, p.j): p for p in res.pairs}
     assert by_pair[(0, 1)].second_pass and by_pair[(0, 1)].equivalent
     assert not by_pair[(1, 2)].second_pass
+
+
+def test_candidates_with_alpha_equal_premises_share_one_vacuity_check(monkeypatch):
+    calls = []
+    real = SymEq.is_vacuous
+    monkeypatch.setattr(SymEq, "is_vacuous", lambda self, st, *a, **k: calls.append(st) or real(self, st, *a, **k))
+    cands = [
+        "theorem t (x : ℝ) (h₀ : 1 < x) (h₁ : x < 0) : x = 3 := by sorry",
+        "theorem t (x : ℝ) (h₁ : x < 0) (h : 1 < x) : x = 4 := by sorry",  # the same premises, reordered
+        "theorem t (x : ℝ) (h₀ : 1 < x) : x = 3 := by sorry",
+    ]
+    res = SymEq("lean").cluster(cands)
+    assert res.vacuous == [True, True, False]
+    assert len(calls) == 2  # one check for the first two, one for the third
+    assert res.classes == [[0], [1], [2]]  # vacuous candidates join no class

@@ -535,6 +535,12 @@ class ClusterBuilder:
         )
 
 
+def _premise_key(st: Statement) -> tuple:
+    """st's premises up to bound names, with their variables' types (what its vacuity depends on)."""
+    key = st.key()
+    return key[0], key[2]
+
+
 def _normalize_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -600,12 +606,18 @@ class SymEq:
         statements: list[Statement | None] = []
         vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
         qualified = peer_names(candidates, self.language)
+        # Vacuity depends on the premises alone: candidates with alpha-equal premises share one check.
+        same_premises: dict[tuple, list[int]] = {}
         for idx, text in enumerate(candidates):
             st, err, vac = skip.read.get(idx, (None, skip.failed.get(idx), False))
             if err is None and st is None:
                 yield ("begin", "parse", idx, idx)
                 st, err = self._parse_one(text, qualified)
-                vac = self.is_vacuous(st, cache, idx, quick=True) if st is not None else False
+                if st is not None:
+                    peers = same_premises.get(_premise_key(st), [])
+                    vac = vacuous[peers[0]] if peers else self.is_vacuous(st, cache, idx, quick=True)
+            if st is not None:
+                same_premises.setdefault(_premise_key(st), []).append(idx)
             statements.append(st)
             vacuous.append(vac)
             yield ("parsed", idx, st, err, vac)
@@ -613,8 +625,11 @@ class SymEq:
         def settle(*idxs: int) -> Iterator[Event]:
             for x in idxs:
                 if vacuous[x] is None:
-                    vacuous[x] = self.is_vacuous(statements[x], cache, x)
-                    yield ("vacuous", x, vacuous[x])
+                    verdict = self.is_vacuous(statements[x], cache, x)
+                    for y in same_premises[_premise_key(statements[x])]:
+                        if vacuous[y] is None:
+                            vacuous[y] = verdict
+                            yield ("vacuous", y, verdict)
 
         def inherit(x: int, like: int) -> Iterator[Event]:  # an identical statement is as vacuous
             if vacuous[x] is None:
