@@ -647,6 +647,8 @@ class Elaborator:
             if target != name:
                 return self.elab_call(Var(target), args, expected, orig)
         hit = self.lookup(name)
+        if hit is None and self.system == "isabelle" and name == "dist" and len(args) == 2:
+            return self.elab_dist(args, expected, orig)
         if hit is None:
             dotted = self.field_access(name, args)
             if dotted is not None:
@@ -658,6 +660,32 @@ class Elaborator:
                 return self.elab_uf_call(Var(name), args, expected, global_=True)
             return self.elab_uf_call(head, args, expected, global_=False)
         return self.elab_uf_call(Var(name, hit[1]), args, expected, global_=False)
+
+    def elab_dist(self, args: list[Term], expected: Ty | None, orig: Term) -> Term:
+        """Isabelle `dist` on ℝ and on products of ℝ (Real_Vector_Spaces.thy, dist_real_def: `dist x y = |x - y|`;
+        Product_Vector.thy, dist_prod_def: `dist x y = sqrt ((dist (fst x) (fst y))² + (dist (snd x) (snd y))²)`);
+        on other types an uninterpreted function."""
+        x, y = self.arith_tree_or_unify(list(args), None)
+        ty = self.deep(ir.type_of(x))
+        if isinstance(ty, TVar):
+            self.unify(ty, REAL)
+            ty = REAL
+
+        def square(a: Term, b: Term, t: Ty | None) -> Term | None:
+            if t == REAL:
+                return App("pow", (App("sub", (a, b), REAL), Num(Fraction(2), NAT)), REAL)
+            if isinstance(t, Tup) and len(t.items) == 2:
+                parts = [square(App(p, (a,), u), App(p, (b,), u), u) for p, u in zip(("fst", "snd"), t.items)]
+                if None not in parts:
+                    return App("add", tuple(parts), REAL)  # type: ignore[arg-type]
+            return None
+
+        if ty == REAL:
+            return App("abs", (App("sub", (x, y), REAL),), REAL)
+        sq = square(x, y, ty)
+        if sq is None:
+            return self.elab_uf_call(Var("dist"), args, expected, global_=False)
+        return App("sqrt", (sq,), REAL)
 
     def elab_uf_call(self, head: Var, args: list[Term], expected: Ty | None, global_: bool) -> Term:
         """Apply a variable (or unknown constant) of function type."""
