@@ -457,6 +457,10 @@ class Elaborator:
                 empty = self.emptiness(s, "forall") if _is_empty_set(other) else None
                 if empty is not None:  # `s = ∅` is `∀ x, x ∉ s` (Set.eq_empty_iff_forall_not_mem)
                     return App("not", (empty,), BOOL) if op == "ne" else empty
+            if self.system == "isabelle" and _set_form(lhs, self.lookup) and _set_form(rhs, self.lookup):
+                same = self.extensional(lhs, rhs)
+                if same is not None:  # Set.thy, set_eq_iff: A = B ⟷ (∀x. x ∈ A ⟷ x ∈ B)
+                    return App("not", (same,), BOOL) if op == "ne" else same
         a = self.elab(lhs, None)
         ta = self.resolve(ir.type_of(a))
         if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, (Fun, Tup, Sort)) and not self._numeric_side(rhs)):
@@ -474,6 +478,20 @@ class Elaborator:
         else:
             out = App("eq" if op == "ne" else op, (a, b), BOOL)
         return App("not", (out,), BOOL) if op == "ne" else out
+
+    def extensional(self, a: Term, b: Term) -> Term | None:
+        """`∀x. x ∈ a ⟷ x ∈ b` for two sets, x of their element type (None where it cannot be told)."""
+        el = None
+        for side in (a, b):
+            if not (isinstance(side, App) and side.op == "call"):  # (elaborating `range f` would declare it)
+                el = elem_of_set(self.deep(ir.type_of(self.elab(side, None))))
+            if el is not None and not isinstance(el, TVar):
+                break
+        if el is None:
+            return None
+        x = ir.fresh_name("x", ir.free_vars(a) | ir.free_vars(b))
+        same = App("iff", (App("in", (Var(x), a)), App("in", (Var(x), b))))
+        return self.elab(Bind("forall", ((x, el),), same), BOOL)
 
     def emptiness(self, s: Term, kind: str) -> Term | None:
         """`∀ x, x ∉ s` (kind forall) or `∃ x, x ∈ s` (exists: `s.Nonempty`, by definition) for a set s whose
@@ -548,6 +566,21 @@ class Elaborator:
             if s.dom is not None:
                 return App("and", (self.membership(x, s.dom), cond), BOOL)
             return cond
+        if self.system == "isabelle" and s == Var("UNIV") and self.lookup("UNIV") is None:
+            self.elab(x, None)
+            return App("true", (), BOOL)  # Set.thy: UNIV_I
+        if self.system == "isabelle" and _set_call(s, self.lookup, ("op:union", "op:inter"), 2):
+            # Set.thy: Un_iff, Int_iff
+            either = "or" if s.args[0].name == "op:union" else "and"  # type: ignore[union-attr]
+            return App(either, (self.membership(x, s.args[1]), self.membership(x, s.args[2])), BOOL)
+        if self.system == "isabelle" and (
+            _set_call(s, self.lookup, ("range",), 1) or _set_call(s, self.lookup, ("op:image",), 2)
+        ):
+            # Set.thy: image_iff (`x ∈ f ` A ⟷ ∃y ∈ A. x = f y`), range f = f ` UNIV
+            f, dom = s.args[1], s.args[2] if len(s.args) == 3 else None
+            y = ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s))
+            at = App("eq", (x, App("call", (f, Var(y)))))
+            return self.elab(Bind("exists", ((y, None),), at, dom=dom), BOOL)
         if isinstance(s, Var) and s.name in ("Ints", "Nats", "Reals", "Rats") and self.lookup(s.name) is None:
             xe = self.elab(x, None)
             t = self.resolve(ir.type_of(xe))
@@ -953,6 +986,30 @@ def list_elem(t: Ty | None) -> Ty | None:
         el = t.name[: -len(" list")]
         return ir.Base(el) if el in ("nat", "int", "rat", "real", "complex", "bool") else None
     return None
+
+
+def _set_call(t: Term, lookup, names: tuple[str, ...], *arity: int) -> bool:
+    """t applies one of the library set functions `names` (not a variable of that name) to `arity` arguments."""
+    return (
+        isinstance(t, App)
+        and t.op == "call"
+        and isinstance(t.args[0], Var)
+        and t.args[0].name in names
+        and len(t.args) - 1 in arity
+        and lookup(t.args[0].name) is None
+    )
+
+
+def _set_form(t: Term, lookup) -> bool:
+    """A set written so that membership in it has a meaning here: `{x. P x}`, intervals, rays, `{a, b}`, `range f`,
+    `f ` A`, and unions and intersections of those."""
+    if isinstance(t, Bind):
+        return t.kind == "setof"
+    if isinstance(t, App) and t.op in SET_OPS:
+        return True
+    if _set_call(t, lookup, ("op:union", "op:inter"), 2):
+        return all(_set_form(a, lookup) for a in t.args[1:])  # type: ignore[union-attr]
+    return _set_call(t, lookup, ("range",), 1) or _set_call(t, lookup, ("op:image",), 2)
 
 
 def _is_empty_set(t: Term) -> bool:
