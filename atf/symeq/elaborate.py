@@ -682,6 +682,11 @@ class Elaborator:
         hit = self.lookup(name)
         if hit is None and self.system == "isabelle" and name == "dist" and len(args) == 2:
             return self.elab_dist(args, expected, orig)
+        if hit is None and self.system == "isabelle" and name in _SERIES and args and isinstance(args[0], Bind):
+            # Series.thy: suminf, summable :: (nat ⇒ 'a) ⇒ ..., so the index of `∑n. f n` is a natural number
+            f = args[0]
+            if f.kind == "lambda" and len(f.vars) == 1 and f.vars[0][1] is None:
+                args = [replace(f, vars=((f.vars[0][0], NAT),)), *args[1:]]
         if hit is None:
             dotted = self.field_access(name, args)
             if dotted is not None:
@@ -986,6 +991,9 @@ def list_elem(t: Ty | None) -> Ty | None:
         el = t.name[: -len(" list")]
         return ir.Base(el) if el in ("nat", "int", "rat", "real", "complex", "bool") else None
     return None
+
+
+_SERIES = {"suminf", "prodinf", "summable", "sums"}
 
 
 def _set_call(t: Term, lookup, names: tuple[str, ...], *arity: int) -> bool:
