@@ -293,6 +293,11 @@ def _simplify(t: Term, system: str) -> Term:
             return TRUE_B
     if op == "card":
         return _card(t, system)
+    if op == "powr" and system == "isabelle":
+        base, e = args
+        if isinstance(base, Num) and base.value > 0 and isinstance(e, App) and e.op == "cast":
+            if ir.type_of(e.args[0]) == NAT:  # Transcendental.thy, powr_realpow: 0 < x ⟹ x powr real n = x ^ n
+                return simplify(App("pow", (base, e.args[0]), ty), system)
     if op == "pow":
         base, e = args
         if isinstance(e, Num) and e.value == 1:
