@@ -1,6 +1,8 @@
 """Functions given by cases (`∀x. x < -3 ⟶ f x = 3 * x + 5` and `∀x. x ≥ -3 ⟶ f x = 7 - 4 * x`), found on the MATH
 dev set: the premises hold exactly for `f = (λx. if x < -3 then 3 * x + 5 else ... f₀ x)` with f₀ any function,
-provided the pieces agree where guards overlap. Rewrites that keep the meaning must merge, near misses stay apart."""
+provided the pieces agree where guards overlap. Also functions defined on pairs by a pattern (`∀x1 y1 x2 y2.
+midpoint (x1, y1) (x2, y2) = ...`), and pair-valued definitions. Rewrites that keep the meaning must merge, near
+misses stay apart."""
 
 import pytest
 
@@ -135,3 +137,57 @@ def test_exhaustive_cases_leave_no_unknown_function():
 def test_vacuous_cases_are_vacuous(symeq):
     a = thm(F, ["ALL x. x <= 3 --> f x = 9 - 2 * x", "ALL x. x >= 3 --> f x = x + 1"], "f 5 = 6")
     assert symeq.is_vacuous(symeq.parse(a))
+
+
+P = 'A B M :: "real * real"'
+POINTS = ["A = (-5, 5)", "B = (3, 7)"]
+MID = "ALL x1 y1 x2 y2. midpoint (x1, y1) (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2)"
+PATTERN_MERGE = [
+    pytest.param(
+        thm(P, [*POINTS, "M = ((fst A + fst B) / 2, (snd A + snd B) / 2)"], "M = (-1, 6)"),
+        thm(P, [*POINTS, MID], "midpoint A B = (-1, 6)"),
+        id="pair-patterns",
+    ),
+    pytest.param(
+        thm(
+            P, [*POINTS, "ALL p q. midpoint p q = ((fst p + fst q) / 2, (snd p + snd q) / 2)"], "midpoint A B = (-1, 6)"
+        ),
+        thm(P, POINTS, "((fst A + fst B) / 2, (snd A + snd B) / 2) = (-1, 6)"),
+        id="pair-valued-definition",
+    ),
+    pytest.param(
+        thm(P + ' and f :: "real * real => real"', ["ALL x y. f (x, y) = x + y"], "f A = 3"),
+        thm(P, [], "fst A + snd A = 3"),
+        id="one-pair-argument",
+    ),
+]
+PATTERN_APART = [
+    pytest.param(
+        thm(P, [*POINTS, "M = ((fst A + fst B) / 2, (snd A + snd B) / 2)"], "M = (-1, 6)"),
+        thm(P, [*POINTS, MID], "midpoint A B = (-1, 7)"),
+        id="other-midpoint",
+    ),
+    pytest.param(
+        thm(P + ' and f :: "real * real => real"', ["ALL x y. f (x, y) = x + y"], "f A = 3"),
+        thm(P, [], "fst A - snd A = 3"),
+        id="other-value",
+    ),
+    pytest.param(
+        # defined on the diagonal only
+        thm(P + ' and f :: "real * real => real"', ["ALL x. f (x, x) = x + x"], "f A = 3"),
+        thm(P, [], "fst A + snd A = 3"),
+        id="repeated-pattern-variable",
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", PATTERN_MERGE)
+def test_pattern_definitions_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", PATTERN_APART)
+def test_pattern_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()

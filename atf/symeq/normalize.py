@@ -564,19 +564,51 @@ def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
                 and lhs.args[0].name in variables
             ):
                 params = lhs.args[1:]
-                names = [a.name for a in params if isinstance(a, Var)]
+                names = [n for a in params for n in _pattern_names(a)]
                 bound = [n for n, _ in p.vars]
                 if (
-                    len(names) == len(params)
+                    all(_pattern_names(a) for a in params)
                     and sorted(names) == sorted(bound)
                     and len(set(names)) == len(names)
                     and lhs.args[0].name not in ir.free_vars(rhs)
                 ):
                     fty = variables[lhs.args[0].name]
                     vtys = dict(p.vars)
-                    lam = Bind("lambda", tuple((n, vtys[n]) for n in names), rhs, None, fty)
+                    if all(isinstance(a, Var) for a in params):
+                        lam = Bind("lambda", tuple((n, vtys[n]) for n in names), rhs, None, fty)
+                        return lhs.args[0].name, lam
+                    # `∀x1 y1 x2 y2. f (x1, y1) (x2, y2) = e`: every pair is (fst p, snd p), so f is λp q. e with
+                    # x1 = fst p, y1 = snd p, ... (Product_Type.thy, surjective_pairing)
+                    taken = set(bound) | ir.free_vars(rhs)
+                    lam_vars, access = [], {}
+                    for a in params:
+                        name = a.name if isinstance(a, Var) else ir.fresh_name("p", taken)
+                        taken.add(name)
+                        lam_vars.append((name, ir.type_of(a)))
+                        access.update(_pattern_access(a, Var(name, ir.type_of(a))))
+                    lam = Bind("lambda", tuple(lam_vars), ir.substitute(rhs, access), None, fty)
                     return lhs.args[0].name, lam
     return None
+
+
+def _pattern_names(t: Term) -> list[str]:
+    """The variables of a pattern made of variables and pairs (`(x, (y, z))`), [] when t is not one."""
+    if isinstance(t, Var):
+        return [t.name]
+    if isinstance(t, App) and t.op == "pair":
+        parts = [_pattern_names(a) for a in t.args]
+        return [n for part in parts for n in part] if all(parts) and len(t.args) == 2 else []
+    return []
+
+
+def _pattern_access(t: Term, at: Term) -> dict[str, Term]:
+    """For a pattern t matched against the value `at`: each of its variables as a projection of `at`."""
+    if isinstance(t, Var):
+        return {t.name: at}
+    out: dict[str, Term] = {}
+    for proj, part in zip(("fst", "snd"), t.args):  # type: ignore[union-attr]
+        out.update(_pattern_access(part, App(proj, (at,), ir.type_of(part))))
+    return out
 
 
 def _guarded(p: Term, variables: dict[str, Ty]) -> tuple[str, tuple[tuple[str, Ty | None], ...], Term, Term] | None:
@@ -742,8 +774,17 @@ def standardize(st: Statement) -> Statement:
     sys = st.system
     st = _lift(st)
     variables = dict(st.variables)
-    premises = [simplify(p, sys) for p in st.premises]
-    concl = simplify(st.conclusion, sys)
+    premises, concl = list(st.premises), st.conclusion
+    for _ in range(64):  # function definitions first: simplification splits `∀x. f x = (a, b)` into projections
+        hit = next((k for k, p in enumerate(premises) if isinstance(p, Bind) and _definition(p, variables)), None)
+        if hit is None:
+            break
+        name, value = _definition(premises.pop(hit), variables)  # type: ignore[misc]
+        premises = [ir.substitute(p, {name: value}) for p in premises]
+        concl = ir.substitute(concl, {name: value})
+        variables.pop(name, None)
+    premises = [simplify(p, sys) for p in premises]
+    concl = simplify(concl, sys)
     for _ in range(64):
         flat: list[Term] = []
         for p in premises:
