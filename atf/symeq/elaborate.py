@@ -463,7 +463,8 @@ class Elaborator:
                     return App("not", (same,), BOOL) if op == "ne" else same
         a = self.elab(lhs, None)
         ta = self.resolve(ir.type_of(a))
-        if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, (Fun, Tup, Sort)) and not self._numeric_side(rhs)):
+        valued = (Fun, Tup, Sort, SetTy) if self.system == "isabelle" else (Fun, Tup, Sort)
+        if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, valued) and not self._numeric_side(rhs)):
             b = self.elab(rhs, ta)
             if ta == BOOL:
                 out = App("iff", (a, b), BOOL)
@@ -680,6 +681,8 @@ class Elaborator:
             if target != name:
                 return self.elab_call(Var(target), args, expected, orig)
         hit = self.lookup(name)
+        if hit is None and self.system == "isabelle" and name == "id" and len(args) == 1:
+            return self.elab(args[0], expected)  # Fun.thy: id = (λx. x)
         if hit is None and self.system == "isabelle" and name == "dist" and len(args) == 2:
             return self.elab_dist(args, expected, orig)
         if hit is None and self.system == "isabelle" and name in _SERIES and args and isinstance(args[0], Bind):

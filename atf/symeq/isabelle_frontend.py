@@ -743,7 +743,9 @@ class _Parser(TokenCursor):
         else:
             raise ParseError(f"bad type at {t[1]!r}")
         while self.peek() is not None and self.peek()[0] == "ident" and self.peek()[1] in TYPE_CONSTRUCTORS:
-            base = ir.Sort(f"{base} {self.next()[1]}")
+            con = self.next()[1]
+            # `real set` is the type the elaborator gives `{x. P x}` and `{a..b}` (HOL has one kind of set)
+            base = ir.SetTy(base) if con == "set" else ir.Sort(f"{base} {con}")
         return base
 
 

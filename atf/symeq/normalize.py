@@ -462,7 +462,7 @@ def _unroll(t: Bind, system: str) -> Term:
     dom, cond = t.dom, None
     if isinstance(dom, Bind) and dom.kind == "setof" and len(dom.vars) == 1:
         cond = (dom.vars[0][0], dom.body)
-        dom = dom.dom
+        dom = dom.dom if dom.dom is not None else _bounded_domain(dom)
     elems = _literal_elements(dom)
     if elems is None:
         return t
@@ -485,20 +485,16 @@ def _unroll(t: Bind, system: str) -> Term:
 
 
 def _bounded_domain(s: Bind) -> Term | None:
-    """`{x :: nat. x < 4 ∧ ...}` is finite: its domain is {0..<4} (a literal bound among the conjuncts)."""
-    if len(s.vars) != 1 or s.vars[0][1] != NAT:
+    """`{x :: int. -3 ≤ x ∧ x < 4 ∧ ...}` is finite: its domain is {-3..3} (literal bounds among the conjuncts; on ℕ
+    an upper one is enough)."""
+    if len(s.vars) != 1 or s.vars[0][1] not in (NAT, INT):
         return None
-    name = s.vars[0][0]
-    for c in ir.flatten_and(s.body):
-        if (
-            isinstance(c, App)
-            and c.op in ("lt", "le")
-            and isinstance(c.args[0], Var)
-            and c.args[0].name == name
-            and isinstance(c.args[1], Num)
-        ):
-            return App("ico" if c.op == "lt" else "icc", (Num(Fraction(0), NAT), c.args[1]), ir.SetTy(NAT))
-    return None
+    name, ty = s.vars[0]
+    bounds = [c for c in ir.flatten_and(s.body) if _interval(c, name, ty) is not None]
+    iv = _interval(ir.conj(bounds), name, ty) if bounds else None
+    if iv is None or iv[0] is None or iv[2] is None:
+        return None
+    return App("icc", (Num(iv[0], ty), Num(iv[2], ty)), ir.SetTy(ty))
 
 
 def _card(t: App, system: str) -> Term:
