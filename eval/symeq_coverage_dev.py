@@ -134,6 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show-suspicious", type=int, default=0, metavar="N", help="print N merges of (b)")
     ap.add_argument("--reason", choices=REASONS, default=None, help="with --show: only this reason")
     ap.add_argument("--top", type=int, default=25, help="constructs listed under opaque/untranslatable")
+    ap.add_argument(
+        "--pairs",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write every labelled pair (problem, i, j, labels, merged) to FILE, to diff two runs",
+    )
     args = ap.parse_args(argv)
     problems = load_math_dev()[: args.limit]
     jobs = [(p.statements, "isabelle") for p in problems]
@@ -142,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     misses: list[Miss] = []
     suspicious: list[tuple[IsaProblem, int, int]] = []
     seconds: list[float] = []
+    rows: list[str] = []
     with SymEqPool(config.workers) as pool:
         for idx, res in tqdm(pool.map(jobs, config), total=len(jobs), desc="SymEq", unit="problem"):
             p = problems[idx]
@@ -152,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             for j in range(len(labels)):
                 for i in range(j):
                     same = cls[i] == cls[j]
+                    rows.append(f"{p.id}\t{i}\t{j}\t{int(labels[i])}{int(labels[j])}\t{int(same)}")
                     if labels[i] and labels[j]:
                         both += 1
                         merged += same
@@ -162,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
                         if same:
                             suspicious_n += 1
                             suspicious.append((p, i, j))
+    if args.pairs is not None:
+        args.pairs.write_text("".join(r + "\n" for r in rows))
     load = os.getloadavg()
     print(f"{len(problems)} dev problems (MATH outside the paper's 400), k = 10, SymEqConfig defaults")
     print(f"(a) both-correct pairs merged: {merged} / {both} ({100 * merged / max(both, 1):.1f}%)")

@@ -4,16 +4,12 @@ that keep the meaning (must merge) and near misses that change it (must stay apa
 import pytest
 
 from atf.symeq.equivalence import SymEq
+from tests.isabelle_statements import thm
 
 
 @pytest.fixture(scope="module")
 def symeq():
     return SymEq("isabelle", timeout_ms=1000)
-
-
-def thm(fixes: str, assumes: list[str], shows: str) -> str:
-    hyps = " and ".join(f'h{k} : "{a}"' for k, a in enumerate(assumes))
-    return f"theorem fixes {fixes} " + (f"assumes {hyps} " if hyps else "") + f'shows "{shows}"'
 
 
 ROOT_MERGE = [

@@ -457,9 +457,14 @@ class Elaborator:
                 empty = self.emptiness(s, "forall") if _is_empty_set(other) else None
                 if empty is not None:  # `s = ∅` is `∀ x, x ∉ s` (Set.eq_empty_iff_forall_not_mem)
                     return App("not", (empty,), BOOL) if op == "ne" else empty
+            if self.system == "isabelle" and _set_form(lhs, self.lookup) and _set_form(rhs, self.lookup):
+                same = self.extensional(lhs, rhs)
+                if same is not None:  # Set.thy, set_eq_iff: A = B ⟷ (∀x. x ∈ A ⟷ x ∈ B)
+                    return App("not", (same,), BOOL) if op == "ne" else same
         a = self.elab(lhs, None)
         ta = self.resolve(ir.type_of(a))
-        if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, (Fun, Tup, Sort)) and not self._numeric_side(rhs)):
+        valued = (Fun, Tup, Sort, SetTy) if self.system == "isabelle" else (Fun, Tup, Sort)
+        if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, valued) and not self._numeric_side(rhs)):
             b = self.elab(rhs, ta)
             if ta == BOOL:
                 out = App("iff", (a, b), BOOL)
@@ -474,6 +479,20 @@ class Elaborator:
         else:
             out = App("eq" if op == "ne" else op, (a, b), BOOL)
         return App("not", (out,), BOOL) if op == "ne" else out
+
+    def extensional(self, a: Term, b: Term) -> Term | None:
+        """`∀x. x ∈ a ⟷ x ∈ b` for two sets, x of their element type (None where it cannot be told)."""
+        el = None
+        for side in (a, b):
+            if not (isinstance(side, App) and side.op == "call"):  # (elaborating `range f` would declare it)
+                el = elem_of_set(self.deep(ir.type_of(self.elab(side, None))))
+            if el is not None and not isinstance(el, TVar):
+                break
+        if el is None:
+            return None
+        x = ir.fresh_name("x", ir.free_vars(a) | ir.free_vars(b))
+        same = App("iff", (App("in", (Var(x), a)), App("in", (Var(x), b))))
+        return self.elab(Bind("forall", ((x, el),), same), BOOL)
 
     def emptiness(self, s: Term, kind: str) -> Term | None:
         """`∀ x, x ∉ s` (kind forall) or `∃ x, x ∈ s` (exists: `s.Nonempty`, by definition) for a set s whose
@@ -548,6 +567,21 @@ class Elaborator:
             if s.dom is not None:
                 return App("and", (self.membership(x, s.dom), cond), BOOL)
             return cond
+        if self.system == "isabelle" and s == Var("UNIV") and self.lookup("UNIV") is None:
+            self.elab(x, None)
+            return App("true", (), BOOL)  # Set.thy: UNIV_I
+        if self.system == "isabelle" and _set_call(s, self.lookup, ("op:union", "op:inter"), 2):
+            # Set.thy: Un_iff, Int_iff
+            either = "or" if s.args[0].name == "op:union" else "and"  # type: ignore[union-attr]
+            return App(either, (self.membership(x, s.args[1]), self.membership(x, s.args[2])), BOOL)
+        if self.system == "isabelle" and (
+            _set_call(s, self.lookup, ("range",), 1) or _set_call(s, self.lookup, ("op:image",), 2)
+        ):
+            # Set.thy: image_iff (`x ∈ f ` A ⟷ ∃y ∈ A. x = f y`), range f = f ` UNIV
+            f, dom = s.args[1], s.args[2] if len(s.args) == 3 else None
+            y = ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s))
+            at = App("eq", (x, App("call", (f, Var(y)))))
+            return self.elab(Bind("exists", ((y, None),), at, dom=dom), BOOL)
         if isinstance(s, Var) and s.name in ("Ints", "Nats", "Reals", "Rats") and self.lookup(s.name) is None:
             xe = self.elab(x, None)
             t = self.resolve(ir.type_of(xe))
@@ -647,6 +681,15 @@ class Elaborator:
             if target != name:
                 return self.elab_call(Var(target), args, expected, orig)
         hit = self.lookup(name)
+        if hit is None and self.system == "isabelle" and name == "id" and len(args) == 1:
+            return self.elab(args[0], expected)  # Fun.thy: id = (λx. x)
+        if hit is None and self.system == "isabelle" and name == "dist" and len(args) == 2:
+            return self.elab_dist(args, expected, orig)
+        if hit is None and self.system == "isabelle" and name in _SERIES and args and isinstance(args[0], Bind):
+            # Series.thy: suminf, summable :: (nat ⇒ 'a) ⇒ ..., so the index of `∑n. f n` is a natural number
+            f = args[0]
+            if f.kind == "lambda" and len(f.vars) == 1 and f.vars[0][1] is None:
+                args = [replace(f, vars=((f.vars[0][0], NAT),)), *args[1:]]
         if hit is None:
             dotted = self.field_access(name, args)
             if dotted is not None:
@@ -658,6 +701,32 @@ class Elaborator:
                 return self.elab_uf_call(Var(name), args, expected, global_=True)
             return self.elab_uf_call(head, args, expected, global_=False)
         return self.elab_uf_call(Var(name, hit[1]), args, expected, global_=False)
+
+    def elab_dist(self, args: list[Term], expected: Ty | None, orig: Term) -> Term:
+        """Isabelle `dist` on ℝ and on products of ℝ (Real_Vector_Spaces.thy, dist_real_def: `dist x y = |x - y|`;
+        Product_Vector.thy, dist_prod_def: `dist x y = sqrt ((dist (fst x) (fst y))² + (dist (snd x) (snd y))²)`);
+        on other types an uninterpreted function."""
+        x, y = self.arith_tree_or_unify(list(args), None)
+        ty = self.deep(ir.type_of(x))
+        if isinstance(ty, TVar):
+            self.unify(ty, REAL)
+            ty = REAL
+
+        def square(a: Term, b: Term, t: Ty | None) -> Term | None:
+            if t == REAL:
+                return App("pow", (App("sub", (a, b), REAL), Num(Fraction(2), NAT)), REAL)
+            if isinstance(t, Tup) and len(t.items) == 2:
+                parts = [square(App(p, (a,), u), App(p, (b,), u), u) for p, u in zip(("fst", "snd"), t.items)]
+                if None not in parts:
+                    return App("add", tuple(parts), REAL)  # type: ignore[arg-type]
+            return None
+
+        if ty == REAL:
+            return App("abs", (App("sub", (x, y), REAL),), REAL)
+        sq = square(x, y, ty)
+        if sq is None:
+            return self.elab_uf_call(Var("dist"), args, expected, global_=False)
+        return App("sqrt", (sq,), REAL)
 
     def elab_uf_call(self, head: Var, args: list[Term], expected: Ty | None, global_: bool) -> Term:
         """Apply a variable (or unknown constant) of function type."""
@@ -925,6 +994,33 @@ def list_elem(t: Ty | None) -> Ty | None:
         el = t.name[: -len(" list")]
         return ir.Base(el) if el in ("nat", "int", "rat", "real", "complex", "bool") else None
     return None
+
+
+_SERIES = {"suminf", "prodinf", "summable", "sums"}
+
+
+def _set_call(t: Term, lookup, names: tuple[str, ...], *arity: int) -> bool:
+    """t applies one of the library set functions `names` (not a variable of that name) to `arity` arguments."""
+    return (
+        isinstance(t, App)
+        and t.op == "call"
+        and isinstance(t.args[0], Var)
+        and t.args[0].name in names
+        and len(t.args) - 1 in arity
+        and lookup(t.args[0].name) is None
+    )
+
+
+def _set_form(t: Term, lookup) -> bool:
+    """A set written so that membership in it has a meaning here: `{x. P x}`, intervals, rays, `{a, b}`, `range f`,
+    `f ` A`, and unions and intersections of those."""
+    if isinstance(t, Bind):
+        return t.kind == "setof"
+    if isinstance(t, App) and t.op in SET_OPS:
+        return True
+    if _set_call(t, lookup, ("op:union", "op:inter"), 2):
+        return all(_set_form(a, lookup) for a in t.args[1:])  # type: ignore[union-attr]
+    return _set_call(t, lookup, ("range",), 1) or _set_call(t, lookup, ("op:image",), 2)
 
 
 def _is_empty_set(t: Term) -> bool:

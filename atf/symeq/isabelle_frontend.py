@@ -721,11 +721,13 @@ class _Parser(TokenCursor):
         return left
 
     def type_product(self) -> Ty:
-        items = [self.type_postfix()]
-        while self.at("*") or self.at("TIMES"):
+        """`a * b * c` is `a * (b * c)` (Product_Type.thy: the product is binary, infixr), as `(x, y, z)` is
+        `(x, (y, z))`: `snd` of it is a pair."""
+        left = self.type_postfix()
+        if self.at("*") or self.at("TIMES"):
             self.next()
-            items.append(self.type_postfix())
-        return items[0] if len(items) == 1 else ir.Tup(tuple(items))
+            return ir.Tup((left, self.type_product()))
+        return left
 
     def type_postfix(self) -> Ty:
         t = self.next()
@@ -741,7 +743,9 @@ class _Parser(TokenCursor):
         else:
             raise ParseError(f"bad type at {t[1]!r}")
         while self.peek() is not None and self.peek()[0] == "ident" and self.peek()[1] in TYPE_CONSTRUCTORS:
-            base = ir.Sort(f"{base} {self.next()[1]}")
+            con = self.next()[1]
+            # `real set` is the type the elaborator gives `{x. P x}` and `{a..b}` (HOL has one kind of set)
+            base = ir.SetTy(base) if con == "set" else ir.Sort(f"{base} {con}")
         return base
 
 

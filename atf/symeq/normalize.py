@@ -8,7 +8,8 @@ and cardinalities over intervals with literal bounds.
   1. leading `∀`/`→` of the conclusion become variables/premises (`⊢ ∀ x, P x → Q x` is `(x) (h : P x) ⊢ Q x`);
   2. conjunctive premises are split;
   3. definitions are inlined: a premise `v = e` (v a variable not in e), `∀ x y. f x y = e` (a total
-     function definition) or `b ↔ e` is substituted away, until none is left;
+     function definition) or `b ↔ e` is substituted away, and a function given by cases (`∀ x. x < 3 ⟶ f x = e`)
+     becomes an if-then-else, until none is left;
   4. a numeric conclusion is oriented as `f(x) = α` (the answer on the right);
   5. variables that no longer occur are dropped.
 """
@@ -292,6 +293,11 @@ def _simplify(t: Term, system: str) -> Term:
             return TRUE_B
     if op == "card":
         return _card(t, system)
+    if op == "powr" and system == "isabelle":
+        base, e = args
+        if isinstance(base, Num) and base.value > 0 and isinstance(e, App) and e.op == "cast":
+            if ir.type_of(e.args[0]) == NAT:  # Transcendental.thy, powr_realpow: 0 < x ⟹ x powr real n = x ^ n
+                return simplify(App("pow", (base, e.args[0]), ty), system)
     if op == "pow":
         base, e = args
         if isinstance(e, Num) and e.value == 1:
@@ -456,7 +462,7 @@ def _unroll(t: Bind, system: str) -> Term:
     dom, cond = t.dom, None
     if isinstance(dom, Bind) and dom.kind == "setof" and len(dom.vars) == 1:
         cond = (dom.vars[0][0], dom.body)
-        dom = dom.dom
+        dom = dom.dom if dom.dom is not None else _bounded_domain(dom)
     elems = _literal_elements(dom)
     if elems is None:
         return t
@@ -479,20 +485,16 @@ def _unroll(t: Bind, system: str) -> Term:
 
 
 def _bounded_domain(s: Bind) -> Term | None:
-    """`{x :: nat. x < 4 ∧ ...}` is finite: its domain is {0..<4} (a literal bound among the conjuncts)."""
-    if len(s.vars) != 1 or s.vars[0][1] != NAT:
+    """`{x :: int. -3 ≤ x ∧ x < 4 ∧ ...}` is finite: its domain is {-3..3} (literal bounds among the conjuncts; on ℕ
+    an upper one is enough)."""
+    if len(s.vars) != 1 or s.vars[0][1] not in (NAT, INT):
         return None
-    name = s.vars[0][0]
-    for c in ir.flatten_and(s.body):
-        if (
-            isinstance(c, App)
-            and c.op in ("lt", "le")
-            and isinstance(c.args[0], Var)
-            and c.args[0].name == name
-            and isinstance(c.args[1], Num)
-        ):
-            return App("ico" if c.op == "lt" else "icc", (Num(Fraction(0), NAT), c.args[1]), ir.SetTy(NAT))
-    return None
+    name, ty = s.vars[0]
+    bounds = [c for c in ir.flatten_and(s.body) if _interval(c, name, ty) is not None]
+    iv = _interval(ir.conj(bounds), name, ty) if bounds else None
+    if iv is None or iv[0] is None or iv[2] is None:
+        return None
+    return App("icc", (Num(iv[0], ty), Num(iv[2], ty)), ir.SetTy(ty))
 
 
 def _card(t: App, system: str) -> Term:
@@ -558,19 +560,187 @@ def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
                 and lhs.args[0].name in variables
             ):
                 params = lhs.args[1:]
-                names = [a.name for a in params if isinstance(a, Var)]
+                names = [n for a in params for n in _pattern_names(a)]
                 bound = [n for n, _ in p.vars]
                 if (
-                    len(names) == len(params)
+                    all(_pattern_names(a) for a in params)
                     and sorted(names) == sorted(bound)
                     and len(set(names)) == len(names)
                     and lhs.args[0].name not in ir.free_vars(rhs)
                 ):
                     fty = variables[lhs.args[0].name]
                     vtys = dict(p.vars)
-                    lam = Bind("lambda", tuple((n, vtys[n]) for n in names), rhs, None, fty)
+                    if all(isinstance(a, Var) for a in params):
+                        lam = Bind("lambda", tuple((n, vtys[n]) for n in names), rhs, None, fty)
+                        return lhs.args[0].name, lam
+                    # `∀x1 y1 x2 y2. f (x1, y1) (x2, y2) = e`: every pair is (fst p, snd p), so f is λp q. e with
+                    # x1 = fst p, y1 = snd p, ... (Product_Type.thy, surjective_pairing)
+                    taken = set(bound) | ir.free_vars(rhs)
+                    lam_vars, access = [], {}
+                    for a in params:
+                        name = a.name if isinstance(a, Var) else ir.fresh_name("p", taken)
+                        taken.add(name)
+                        lam_vars.append((name, ir.type_of(a)))
+                        access.update(_pattern_access(a, Var(name, ir.type_of(a))))
+                    lam = Bind("lambda", tuple(lam_vars), ir.substitute(rhs, access), None, fty)
                     return lhs.args[0].name, lam
     return None
+
+
+def _pattern_names(t: Term) -> list[str]:
+    """The variables of a pattern made of variables and pairs (`(x, (y, z))`), [] when t is not one."""
+    if isinstance(t, Var):
+        return [t.name]
+    if isinstance(t, App) and t.op == "pair":
+        parts = [_pattern_names(a) for a in t.args]
+        return [n for part in parts for n in part] if all(parts) and len(t.args) == 2 else []
+    return []
+
+
+def _pattern_access(t: Term, at: Term) -> dict[str, Term]:
+    """For a pattern t matched against the value `at`: each of its variables as a projection of `at`."""
+    if isinstance(t, Var):
+        return {t.name: at}
+    out: dict[str, Term] = {}
+    for proj, part in zip(("fst", "snd"), t.args):  # type: ignore[union-attr]
+        out.update(_pattern_access(part, App(proj, (at,), ir.type_of(part))))
+    return out
+
+
+def _guarded(p: Term, variables: dict[str, Ty]) -> tuple[str, tuple[tuple[str, Ty | None], ...], Term, Term] | None:
+    """(f, params, guard, value) when premise p is `∀xs. guard ⟶ f xs = value` (one piece of a function defined
+    by cases): f a variable of function type applied to the distinct bound names, f in neither guard nor value."""
+    if not (isinstance(p, Bind) and p.kind == "forall" and p.dom is None):
+        return None
+    guards: list[Term] = []
+    body = p.body
+    while isinstance(body, App) and body.op == "implies":
+        guards.append(body.args[0])
+        body = body.args[1]
+    if not guards or not (isinstance(body, App) and body.op == "eq"):
+        return None
+    guard = ir.conj(guards) if len(guards) > 1 else guards[0]
+    vtys = dict(p.vars)
+    for lhs, rhs in (body.args, body.args[::-1]):
+        if not (isinstance(lhs, App) and lhs.op == "call" and isinstance(lhs.args[0], Var)):
+            continue
+        f = lhs.args[0].name
+        names = [a.name for a in lhs.args[1:] if isinstance(a, Var)]
+        if (
+            isinstance(variables.get(f), ir.Fun)
+            and len(names) == len(lhs.args) - 1
+            and len(set(names)) == len(names)
+            and sorted(names) == sorted(vtys)
+            and f not in ir.free_vars(rhs) | ir.free_vars(guard)
+        ):
+            return f, tuple((n, vtys[n]) for n in names), guard, rhs
+    return None
+
+
+def _interval(guard: Term, x: str, ty: Ty | None) -> tuple[Fraction | None, bool, Fraction | None, bool] | None:
+    """The set of values of x a guard made of literal bounds on x admits: (lo, lo_closed, hi, hi_closed), None
+    for an unbounded side; on ℕ and ℤ the bounds are integers and closed. None when the guard is not such."""
+    lo: tuple[Fraction | None, bool] = (Fraction(0), True) if ty == NAT else (None, False)
+    hi: tuple[Fraction | None, bool] = (None, False)
+    for c in ir.flatten_and(guard):
+        negated = isinstance(c, App) and c.op == "not"
+        if negated:
+            c = c.args[0]
+        if not (isinstance(c, App) and c.op in ("lt", "le")):
+            return None
+        strict = (c.op == "lt") != negated
+        a, b = c.args if not negated else c.args[::-1]
+        if isinstance(a, Var) and a.name == x and isinstance(b, Num):  # x < b
+            bound, upper = b.value, True
+        elif isinstance(b, Var) and b.name == x and isinstance(a, Num):  # a < x
+            bound, upper = a.value, False
+        else:
+            return None
+        if ty in (NAT, INT):
+            if upper:
+                bound, strict = Fraction(math.ceil(bound) - 1 if strict else math.floor(bound)), False
+            else:
+                bound, strict = Fraction(math.floor(bound) + 1 if strict else math.ceil(bound)), False
+        elif ty not in (REAL, RAT):
+            return None
+        if upper and (hi[0] is None or bound < hi[0] or bound == hi[0] and strict):
+            hi = (bound, not strict)
+        if not upper and (lo[0] is None or bound > lo[0] or bound == lo[0] and strict):
+            lo = (bound, not strict)
+    return lo[0], lo[1], hi[0], hi[1]
+
+
+def _partition(guards: list[Term], x: str, ty: Ty | None) -> tuple[bool, bool]:
+    """(disjoint, exhaustive) for guards on one variable, as far as literal bounds show (False when unknown)."""
+    ivs = [_interval(g, x, ty) for g in guards]
+    if any(iv is None for iv in ivs):
+        return False, False
+    discrete = ty in (NAT, INT)
+    ivs = sorted(ivs, key=lambda iv: (iv[0] is not None, iv[0] or 0, not iv[1]))  # type: ignore[index]
+    disjoint, exhaustive = True, ivs[0][0] is None or (ty == NAT and ivs[0][0] == 0)
+    for (_, _, hi, hi_c), (lo, lo_c, _, _) in zip(ivs, ivs[1:]):
+        if hi is None or lo is None:
+            return False, False
+        if discrete:
+            disjoint &= hi < lo
+            exhaustive &= lo <= hi + 1
+        else:
+            disjoint &= hi < lo or hi == lo and not (hi_c and lo_c)
+            exhaustive &= lo < hi or lo == hi and (hi_c or lo_c)
+    return disjoint, exhaustive and ivs[-1][2] is None
+
+
+def _complementary(a: Term, b: Term) -> bool:
+    """b is the negation of a, as the elaborator writes it (`x < c` and `c ≤ x`, `P` and `¬ P`)."""
+    for p, q in ((a, b), (b, a)):
+        if isinstance(p, App) and p.op == "not" and ir.alpha_key(p.args[0]) == ir.alpha_key(q):
+            return True
+        if isinstance(p, App) and isinstance(q, App) and {p.op, q.op} == {"lt", "le"}:
+            if [ir.alpha_key(x) for x in p.args] == [ir.alpha_key(x) for x in q.args[::-1]]:
+                return True
+    return False
+
+
+def _cases_definition(premises: list[Term], variables: dict[str, Ty]) -> tuple[str, Term, list[int], list[Term]] | None:
+    """A function given by cases, `∀x. g₁ x ⟶ f x = e₁ x`, ..., `∀x. gₖ x ⟶ f x = eₖ x`, as a substitution:
+    (f, λx. if g₁ x then e₁ x else ... else f x, the premises it replaces, the premises it adds). The f that
+    is left is any function: the premises hold exactly for the functions of that form for which the pieces
+    agree where guards overlap (`∀x. gᵢ x ∧ gⱼ x ⟶ eᵢ x = eⱼ x`, added unless the guards are disjoint); where
+    the guards cover every x, no `f x` is left."""
+    pieces: dict[str, list[tuple[int, tuple, Term, Term]]] = {}
+    for k, p in enumerate(premises):
+        g = _guarded(p, variables)
+        if g is not None:
+            pieces.setdefault(g[0], []).append((k, *g[1:]))
+    if not pieces:
+        return None
+    f, found = next(iter(pieces.items()))
+    params = found[0][1]
+    guards, values = [], []
+    for _, ps, guard, value in found:
+        ren = {n: Var(m, ty) for (n, _), (m, ty) in zip(ps, params) if n != m}
+        guards.append(ir.substitute(guard, ren))
+        values.append(ir.substitute(value, ren))
+    fty = variables[f]
+    assert isinstance(fty, ir.Fun)
+    if len(params) == 1:
+        disjoint, exhaustive = _partition(guards, params[0][0], params[0][1])
+    else:
+        disjoint = exhaustive = False
+    if len(guards) == 2 and _complementary(*guards):
+        disjoint = exhaustive = True
+    args = tuple(Var(n, ty) for n, ty in params)
+    body: Term = values[-1] if exhaustive else App("call", (Var(f, fty), *args), fty.ret)
+    for g, v in reversed(list(zip(guards, values))[: len(guards) - 1 if exhaustive else len(guards)]):
+        body = App("ite", (g, v, body), fty.ret)
+    added: list[Term] = []
+    if not disjoint:
+        for i in range(len(guards)):
+            for j in range(i + 1, len(guards)):
+                both = App("and", (guards[i], guards[j]), BOOL)
+                agree = App("implies", (both, App("eq", (values[i], values[j]), BOOL)), BOOL)
+                added.append(Bind("forall", params, agree, None, BOOL))
+    return f, Bind("lambda", params, body, None, fty), [k for k, *_ in found], added
 
 
 def _conjuncts(t: Term, system: str) -> list[Term]:
@@ -600,8 +770,17 @@ def standardize(st: Statement) -> Statement:
     sys = st.system
     st = _lift(st)
     variables = dict(st.variables)
-    premises = [simplify(p, sys) for p in st.premises]
-    concl = simplify(st.conclusion, sys)
+    premises, concl = list(st.premises), st.conclusion
+    for _ in range(64):  # function definitions first: simplification splits `∀x. f x = (a, b)` into projections
+        hit = next((k for k, p in enumerate(premises) if isinstance(p, Bind) and _definition(p, variables)), None)
+        if hit is None:
+            break
+        name, value = _definition(premises.pop(hit), variables)  # type: ignore[misc]
+        premises = [ir.substitute(p, {name: value}) for p in premises]
+        concl = ir.substitute(concl, {name: value})
+        variables.pop(name, None)
+    premises = [simplify(p, sys) for p in premises]
+    concl = simplify(concl, sys)
     for _ in range(64):
         flat: list[Term] = []
         for p in premises:
@@ -614,7 +793,14 @@ def standardize(st: Statement) -> Statement:
                 hit = (k, d)
                 break
         if hit is None:
-            break
+            cases = _cases_definition(premises, variables)
+            if cases is None:
+                break
+            name, value, used, added = cases
+            premises = [p for k, p in enumerate(premises) if k not in used] + added
+            premises = [simplify(ir.substitute(p, {name: value}), sys) for p in premises]
+            concl = simplify(ir.substitute(concl, {name: value}), sys)
+            continue
         k, (name, value) = hit
         del premises[k]
         premises = [simplify(ir.substitute(p, {name: value}), sys) for p in premises]
