@@ -412,3 +412,18 @@ def test_exhaustive_cases_leave_no_unknown_function():
 def test_vacuous_cases_are_vacuous(symeq):
     a = thm(F, ["ALL x. x <= 3 --> f x = 9 - 2 * x", "ALL x. x >= 3 --> f x = x + 1"], "f 5 = 6")
     assert symeq.is_vacuous(symeq.parse(a))
+
+
+def test_a_function_of_a_nested_product_is_applied_to_its_flattened_components():
+    # `real * real * real` is `real * (real * real)`: its values are nested tuples, and an uninterpreted
+    # function of such a variable takes all three components (this raised Z3's "parser error").
+    a = (
+        'theorem\nfixes point :: "real * real * real"\n'
+        'and rot_y :: "real * real * real \\<Rightarrow> real * real * real"\n'
+        'and ref_yz :: "real * real * real \\<Rightarrow> real * real * real"\n'
+        'assumes h0 : "point = (1, 1, 1)"\nand h1 : "rot_y point = (-1, 1, -1)"\n'
+        'and h2 : "ref_yz (rot_y point) = (-1, 1, 1)"\nshows  "ref_yz (rot_y point) = (-1, 1, 1)"'
+    )
+    b = a.replace('shows  "ref_yz (rot_y point) = (-1, 1, 1)"', 'shows  "ref_yz (rot_y point) = (-1, 1, 2)"')
+    res = SymEq("isabelle").compare(a, b)
+    assert (res.status, res.detail) == ("different", "conclusions")

@@ -132,7 +132,7 @@ class Translator:
         if not exact:
             self.exact = False
         f = self.function(name, Fun(arg_tys, ret))
-        flat = [x for a in args for x in (a if isinstance(a, tuple) else (a,))]
+        flat = [x for a in args for x in _flat(a)]  # (a nested product value is a nested tuple)
         if isinstance(f, tuple):
             return tuple(g(*flat) for g in f)
         out = f(*flat) if flat else f()
