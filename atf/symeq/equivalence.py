@@ -735,9 +735,8 @@ class SymEq:
         decide that, the answer is False, and candidate `idx` is hard for Z3 in `cache` (see PairCache).
         quick: a fifth of the timeout, and None when that does not decide it (the candidate is not hard then).
         The full check is rationed like the pairs' queries: its time comes out of the problem's solver budget,
-        and once that is spent (or the candidate is hard) the answer is False without asking. What a fifth
-        of the timeout leaves open the full timeout hardly ever decides: on the dev set (the 397 MATH problems
-        outside the paper's 400) it never did, in 64 checks that took 8 s."""
+        and once that is spent (or the candidate is hard) the answer is False without asking (a contradiction
+        among premises is usually found at once, and one the quick check misses the full one rarely finds)."""
         if not st.premises:
             return False
         import z3
