@@ -535,9 +535,9 @@ class ClusterBuilder:
         )
 
 
-def _premise_key(st: Statement) -> tuple:
-    """st's premises up to bound names, with their variables' types (what its vacuity depends on)."""
-    key = st.key()
+def _premise_key(key: tuple) -> tuple:
+    """From a statement's `Statement.key`, its premises up to bound names with their variables' types (what its
+    vacuity depends on)."""
     return key[0], key[2]
 
 
@@ -606,18 +606,22 @@ class SymEq:
         statements: list[Statement | None] = []
         vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
         qualified = peer_names(candidates, self.language)
+        st_keys: list[tuple | None] = []  # each statement's alpha key (Statement.key), computed once
         # Vacuity depends on the premises alone: candidates with alpha-equal premises share one check.
         same_premises: dict[tuple, list[int]] = {}
         for idx, text in enumerate(candidates):
             st, err, vac = skip.read.get(idx, (None, skip.failed.get(idx), False))
-            if err is None and st is None:
+            fresh = err is None and st is None
+            if fresh:
                 yield ("begin", "parse", idx, idx)
                 st, err = self._parse_one(text, qualified)
-                if st is not None:
-                    peers = same_premises.get(_premise_key(st), [])
+            key = st.key() if st is not None else None
+            st_keys.append(key)
+            if key is not None:
+                peers = same_premises.setdefault(_premise_key(key), [])
+                if fresh:
                     vac = vacuous[peers[0]] if peers else self.is_vacuous(st, cache, idx, quick=True)
-            if st is not None:
-                same_premises.setdefault(_premise_key(st), []).append(idx)
+                peers.append(idx)
             statements.append(st)
             vacuous.append(vac)
             yield ("parsed", idx, st, err, vac)
@@ -626,7 +630,7 @@ class SymEq:
             for x in idxs:
                 if vacuous[x] is None:
                     verdict = self.is_vacuous(statements[x], cache, x)
-                    for y in same_premises[_premise_key(statements[x])]:
+                    for y in same_premises[_premise_key(st_keys[x])]:
                         if vacuous[y] is None:
                             vacuous[y] = verdict
                             yield ("vacuous", y, verdict)
@@ -639,7 +643,7 @@ class SymEq:
         uf = UnionFind(k)
         keys: dict[tuple, int] = {}
         texts: dict[str, int] = {}
-        for idx, st in enumerate(statements):  # identical standard forms / texts join for free
+        for idx, key in enumerate(st_keys):  # identical standard forms / texts join for free
             if vacuous[idx]:
                 continue
             norm = _normalize_text(candidates[idx])
@@ -651,9 +655,8 @@ class SymEq:
                     yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
                 continue
             texts[norm] = idx
-            if st is None:
+            if key is None:
                 continue
-            key = st.key()
             if key in keys:
                 yield from settle(keys[key])
                 yield from inherit(idx, keys[key])
