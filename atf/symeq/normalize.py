@@ -772,10 +772,12 @@ def standardize(st: Statement) -> Statement:
     variables = dict(st.variables)
     premises, concl = list(st.premises), st.conclusion
     for _ in range(64):  # function definitions first: simplification splits `∀x. f x = (a, b)` into projections
-        hit = next((k for k, p in enumerate(premises) if isinstance(p, Bind) and _definition(p, variables)), None)
-        if hit is None:
+        found = ((k, _definition(p, variables)) for k, p in enumerate(premises) if isinstance(p, Bind))
+        k, d = next(((k, d) for k, d in found if d is not None), (None, None))
+        if d is None:
             break
-        name, value = _definition(premises.pop(hit), variables)  # type: ignore[misc]
+        del premises[k]
+        name, value = d
         premises = [ir.substitute(p, {name: value}) for p in premises]
         concl = ir.substitute(concl, {name: value})
         variables.pop(name, None)
