@@ -5,15 +5,12 @@ pairs did not merge before (those concepts were opaque), and the "apart" pairs g
 import pytest
 
 from atf.symeq.equivalence import SymEq, parse
+from tests.lean_statements import apart, merged, thm
 
 
 @pytest.fixture(scope="module")
 def symeq():
     return SymEq("lean", timeout_ms=2000)
-
-
-def thm(binders: str, concl: str) -> str:
-    return f"theorem t {binders} : {concl} := by sorry"
 
 
 MERGE = [
@@ -81,13 +78,12 @@ APART = [
 
 @pytest.mark.parametrize("a,b", MERGE)
 def test_modelled_concepts_merge(symeq, a, b):
-    assert symeq.compare(a, b).equivalent
+    assert merged(symeq, a, b)
 
 
 @pytest.mark.parametrize("a,b", APART)
 def test_modelled_concepts_keep_apart(symeq, a, b):
-    assert not symeq.compare(a, b).equivalent
-    assert not symeq.compare(b, a).equivalent
+    assert apart(symeq, a, b)
 
 
 def test_digit_sum_of_a_literal_is_folded():

@@ -7,17 +7,19 @@ import pytest
 
 from atf.symeq.equivalence import SymEq
 from atf.symeq.lean_frontend import tokenize, tokens_to_type
+from tests.lean_statements import apart, merged
+from tests.lean_statements import thm as lean_thm
 
 HEADER = "import Mathlib\nopen Function Fintype Subgroup Set\nopen scoped BigOperators\n\n"
+
+
+def thm(binders: str, concl: str) -> str:
+    return lean_thm(binders, concl, HEADER)
 
 
 @pytest.fixture(scope="module")
 def symeq():
     return SymEq("lean", timeout_ms=2000)
-
-
-def thm(binders: str, concl: str) -> str:
-    return f"{HEADER}theorem t {binders} : {concl} := by sorry"
 
 
 GROUPS = "{A B C : Type*} [Group A] [Group B] [Group C]"
@@ -138,13 +140,12 @@ APART = [
 
 @pytest.mark.parametrize("a,b", MERGE)
 def test_one_meaning_written_two_ways_merges(symeq, a, b):
-    assert symeq.compare(a, b).equivalent
+    assert merged(symeq, a, b)
 
 
 @pytest.mark.parametrize("a,b", APART)
 def test_near_misses_stay_apart(symeq, a, b):
-    assert not symeq.compare(a, b).equivalent
-    assert not symeq.compare(b, a).equivalent
+    assert apart(symeq, a, b)
 
 
 @pytest.mark.parametrize(

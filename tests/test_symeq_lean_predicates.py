@@ -7,17 +7,17 @@ applies through its coercion. The "apart" pairs are near misses that differ in m
 import pytest
 
 from atf.symeq.equivalence import SymEq
+from tests.lean_statements import MATHLIB, apart, merged
+from tests.lean_statements import thm as lean_thm
 
-HEADER = "import Mathlib\nopen Fintype Subgroup Set\nopen scoped BigOperators\n\n"
+
+def thm(binders: str, concl: str) -> str:
+    return lean_thm(binders, concl, MATHLIB)
 
 
 @pytest.fixture(scope="module")
 def symeq():
     return SymEq("lean", timeout_ms=2000)
-
-
-def thm(binders: str, concl: str) -> str:
-    return f"{HEADER}theorem t {binders} : {concl} := by sorry"
 
 
 MERGE = [
@@ -128,10 +128,9 @@ APART += [
 
 @pytest.mark.parametrize("a,b", MERGE)
 def test_predicates_merge_with_what_they_state(symeq, a, b):
-    assert symeq.compare(a, b).equivalent
+    assert merged(symeq, a, b)
 
 
 @pytest.mark.parametrize("a,b", APART)
 def test_predicates_stay_apart_from_near_misses(symeq, a, b):
-    assert not symeq.compare(a, b).equivalent
-    assert not symeq.compare(b, a).equivalent
+    assert apart(symeq, a, b)

@@ -6,15 +6,12 @@ import pytest
 
 from atf.symeq.equivalence import SymEq, parse
 from atf.symeq.ir import NAT, Sort, walk
+from tests.lean_statements import MATHLIB, apart, merged, thm
 
 
 @pytest.fixture(scope="module")
 def symeq():
     return SymEq("lean", timeout_ms=1000)
-
-
-def thm(binders: str, concl: str) -> str:
-    return f"theorem t {binders} : {concl} := by sorry"
 
 
 # ----------------------------------------------------------------------------------------- soundness
@@ -113,8 +110,7 @@ def thm(binders: str, concl: str) -> str:
     ],
 )
 def test_statements_that_differ_are_not_merged(symeq, a, b):
-    assert not symeq.compare(a, b).equivalent
-    assert not symeq.compare(b, a).equivalent
+    assert apart(symeq, a, b)
 
 
 def test_unknown_function_result_is_an_uninterpreted_sort_not_nat():
@@ -252,7 +248,7 @@ def test_isabelle_coercion_argument_type_comes_from_the_function_not_the_text():
     ],
 )
 def test_meaning_preserving_rewrites_merge(symeq, a, b):
-    assert symeq.compare(a, b).equivalent
+    assert merged(symeq, a, b)
 
 
 @pytest.mark.parametrize(
@@ -314,20 +310,17 @@ def test_nat_valued_function_variable_is_nat_at_bound_points():
     assert res.status == "different" and res.exact  # f = 0, c = 1 is a real counter-example
 
 
-HEADER = "import Mathlib\nopen Fintype Subgroup Set\nopen scoped BigOperators\n\n"
-
-
 @pytest.mark.parametrize(
     "a,b",
     [
         # under `open Subgroup`, `Normal H` is the `Subgroup.Normal H` the other statement writes
         (
-            HEADER + thm("{G : Type*} [Group G] (H : Subgroup G) [Characteristic H]", "Normal H"),
-            HEADER + thm("{G : Type*} [Group G] {K : Subgroup G} (h : Subgroup.Characteristic K)", "Subgroup.Normal K"),
+            MATHLIB + thm("{G : Type*} [Group G] (H : Subgroup G) [Characteristic H]", "Normal H"),
+            thm("{G : Type*} [Group G] {K : Subgroup G} (h : Subgroup.Characteristic K)", "Subgroup.Normal K", MATHLIB),
         ),
         (
-            HEADER + thm("(G : Type*) [Group G] (hG : IsCyclic (G ⧸ center G))", "center G = ⊤"),
-            HEADER + thm("{G : Type*} [Group G] [IsCyclic (G ⧸ Subgroup.center G)]", "Subgroup.center G = ⊤"),
+            MATHLIB + thm("(G : Type*) [Group G] (hG : IsCyclic (G ⧸ center G))", "center G = ⊤"),
+            MATHLIB + thm("{G : Type*} [Group G] [IsCyclic (G ⧸ Subgroup.center G)]", "Subgroup.center G = ⊤"),
         ),
         # also in binder types, where the binder's own type is not one of its bound names
         (
@@ -344,7 +337,7 @@ HEADER = "import Mathlib\nopen Fintype Subgroup Set\nopen scoped BigOperators\n\
     ],
 )
 def test_names_resolve_through_the_header_opens(symeq, a, b):
-    assert symeq.compare(a, b).equivalent
+    assert merged(symeq, a, b)
 
 
 @pytest.mark.parametrize(
@@ -358,17 +351,17 @@ def test_names_resolve_through_the_header_opens(symeq, a, b):
         ),
         # two open namespaces both have a `closure` written: which one `closure` means is not decided here
         (
-            HEADER + thm("{G : Type*} [Group G] (s : Set G)", "closure s = ⊤"),
-            HEADER + thm("{G : Type*} [Group G] (s : Set G)", "Subgroup.closure s = ⊤ ∧ Set.closure s = s"),
+            MATHLIB + thm("{G : Type*} [Group G] (s : Set G)", "closure s = ⊤"),
+            MATHLIB + thm("{G : Type*} [Group G] (s : Set G)", "Subgroup.closure s = ⊤ ∧ Set.closure s = s"),
         ),
         # a local name shadows the open namespace's declaration
         (
-            HEADER + thm("{G : Type*} [Group G] (center : Subgroup G)", "center = ⊤"),
-            HEADER + thm("{G : Type*} [Group G] (c : Subgroup G)", "Subgroup.center G = ⊤"),
+            MATHLIB + thm("{G : Type*} [Group G] (center : Subgroup G)", "center = ⊤"),
+            MATHLIB + thm("{G : Type*} [Group G] (c : Subgroup G)", "Subgroup.center G = ⊤"),
         ),
         (
-            HEADER + thm("{G : Type*} [Group G]", "∀ center : Subgroup G, center = ⊤"),
-            HEADER + thm("{G : Type*} [Group G]", "∀ c : Subgroup G, Subgroup.center G = ⊤"),
+            MATHLIB + thm("{G : Type*} [Group G]", "∀ center : Subgroup G, center = ⊤"),
+            MATHLIB + thm("{G : Type*} [Group G]", "∀ c : Subgroup G, Subgroup.center G = ⊤"),
         ),
     ],
 )
