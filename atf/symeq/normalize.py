@@ -771,8 +771,12 @@ def standardize(st: Statement) -> Statement:
     st = _lift(st)
     variables = dict(st.variables)
     premises, concl = list(st.premises), st.conclusion
+    # A variable a type depends on (`n` in `x : ZMod n`, `Fin n`) is never substituted: the types would keep
+    # the name and lose what the premise said about it (`n = 6` gone, `ZMod n` read for every n).
+    dependent = ir.sort_names(variables.values(), [concl, *premises]) & set(variables)
+    definable = {n: t for n, t in variables.items() if n not in dependent}
     for _ in range(64):  # function definitions first: simplification splits `∀x. f x = (a, b)` into projections
-        found = ((k, _definition(p, variables)) for k, p in enumerate(premises) if isinstance(p, Bind))
+        found = ((k, _definition(p, definable)) for k, p in enumerate(premises) if isinstance(p, Bind))
         k, d = next(((k, d) for k, d in found if d is not None), (None, None))
         if d is None:
             break
@@ -781,6 +785,7 @@ def standardize(st: Statement) -> Statement:
         premises = [ir.substitute(p, {name: value}) for p in premises]
         concl = ir.substitute(concl, {name: value})
         variables.pop(name, None)
+        definable.pop(name, None)
     premises = [simplify(p, sys) for p in premises]
     concl = simplify(concl, sys)
     for _ in range(64):
@@ -790,12 +795,12 @@ def standardize(st: Statement) -> Statement:
         premises = [p for p in flat if not is_true(p)]
         hit = None
         for k, p in enumerate(premises):
-            d = _definition(p, variables)
+            d = _definition(p, definable)
             if d is not None:
                 hit = (k, d)
                 break
         if hit is None:
-            cases = _cases_definition(premises, variables)
+            cases = _cases_definition(premises, definable)
             if cases is None:
                 break
             name, value, used, added = cases
@@ -808,6 +813,7 @@ def standardize(st: Statement) -> Statement:
         premises = [simplify(ir.substitute(p, {name: value}), sys) for p in premises]
         concl = simplify(ir.substitute(concl, {name: value}), sys)
         variables.pop(name, None)
+        definable.pop(name, None)
     concl = _orient(concl)
     used: set[str] = set(ir.free_vars(concl))
     for p in premises:
