@@ -12,6 +12,7 @@
     x ^ (y : ℝ)    Lean rpow: a literal integer exponent is the monoid power, `x ^ (1/2) = √x`
     casts          ℕ → ℤ is the identity, ℕ/ℤ → ℝ is `ToReal`, `Int.toNat`/Isabelle `nat` is `max x 0`
     ⌊x⌋, ⌈x⌉, round  `ToInt` (floor), `-⌊-x⌋`, `⌊x + 1/2⌋`
+    ZMod m         Lean, m a literal or a variable: integer representatives (see `Translator.zmod`)
 
 Everything else (ln, exp, trigonometry, gcd of non-literals, Opaque terms, unknown constants) is an
 uninterpreted function: a proof with them holds for every interpretation, so "equivalent" stays sound,
@@ -26,6 +27,7 @@ level axioms.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -36,6 +38,9 @@ from atf.symeq import facts, ir
 from atf.symeq.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, App, Bind, Fun, Num, Opaque, Sort, Term, Tup, Ty, Var
 
 MAX_EXPAND_POW = 16
+_ZMOD = re.compile(r"ZMod (\d+|[^\W\d][\w.'!?]*)")
+# what a value of `ZMod m` does as in ℤ, on representatives: the commutative ring operations
+_ZMOD_RING = ("add", "sub", "mul", "neg")
 
 
 class Untranslatable(Exception):
@@ -63,7 +68,7 @@ class Translator:
 
     # ------------------------------------------------------------------ sorts and symbols
     def sort(self, ty: Ty | None) -> z3.SortRef:
-        if ty in (NAT, INT):
+        if ty in (NAT, INT) or self.zmod(ty) is not None:
             return z3.IntSort()
         if ty in (REAL, RAT):
             return z3.RealSort()
@@ -75,6 +80,33 @@ class Translator:
         if name not in self.sorts:
             self.sorts[name] = z3.DeclareSort(name)
         return self.sorts[name]
+
+    def zmod(self, ty: Ty | None) -> str | None:
+        """m for Lean's `ZMod m`, m a literal or a variable (Mathlib/Data/ZMod/Defs.lean: `ZMod 0 = ℤ`,
+        `ZMod (n + 1) = Fin (n + 1)`, a commutative ring either way). Its values are modelled by their integer
+        representatives: numerals, `+`, `-`, `*`, `x ^ k` and the casts from ℕ and ℤ are the integer ones (ring
+        homomorphisms from ℤ), and `a = b` is `a ≡ b [ZMOD m]` (`ZMod.intCast_eq_intCast_iff`; for m = 0 plain
+        equality). Anything else applied to a value (`ZMod.val`, `⁻¹`, `<`, an unknown function) is an
+        uninterpreted function of a representative: it may tell apart representatives of one class, which the real
+        one cannot, so a proof over every interpretation holds for the real one and such a model is not exact."""
+        if self.system != "lean" or not isinstance(ty, Sort):
+            return None
+        m = _ZMOD.fullmatch(ty.name)
+        return m.group(1) if m else None
+
+    def modulus(self, m: str, env: dict[str, Any]) -> Any:
+        if m.isdigit():
+            return z3.IntVal(int(m))
+        val, _ = self.lookup(m, env)
+        if val is None:
+            val = self.free_var(m, NAT)  # an auto-bound implicit: `ZMod n` with n bound nowhere
+        if isinstance(val, tuple) or not z3.is_int(val):
+            raise Untranslatable(f"ZMod of a non-number {m}")
+        return val
+
+    def has_zmod(self, ty: Ty | None) -> bool:
+        """Whether a value of ty holds a `ZMod m` value: Z3's `==` on it is not its equality."""
+        return isinstance(ty, Tup) and any(map(self.has_zmod, ty.items)) or self.zmod(ty) is not None
 
     def flat_sorts(self, ty: Ty) -> list[z3.SortRef]:
         if isinstance(ty, Tup):
@@ -231,7 +263,7 @@ class Translator:
         return self.free_var(t.name, ty)
 
     def num(self, v: Fraction, ty: Ty | None) -> Any:
-        if ty in (NAT, INT) and v.denominator == 1:
+        if (ty in (NAT, INT) or self.zmod(ty) is not None) and v.denominator == 1:
             return z3.IntVal(v.numerator)
         if ty in (NAT, INT, REAL, RAT, None):
             return (
@@ -291,6 +323,8 @@ class Translator:
         if t.kind == "exists":
             return z3.Exists(consts, z3.And(*guards, *local, body))
         # ∃! x. P x  ==  ∃ x. P x ∧ ∀ y. P y → y = x
+        if any(self.has_zmod(ty) for _, ty in t.vars):
+            raise Untranslatable("∃! over ZMod representatives")  # its `y = x` would not be the class equality
         others = {}
         ys, yguards = [], []
         for name, ty in t.vars:
@@ -346,6 +380,8 @@ class Translator:
             return z3.Implies(a[0], a[1])
         if op == "iff":
             return a[0] == a[1]
+        if self.zmod(ty) is not None or any(self.zmod(ir.type_of(x)) is not None for x in t.args):
+            return self.zmod_app(t, a, env)
         if op == "eq":
             return self.eq(t.args[0], t.args[1], a[0], a[1], env)
         if op in ("lt", "le"):
@@ -432,11 +468,46 @@ class Translator:
         raise Untranslatable(op)
 
     def eq(self, lt: Term, rt: Term, a: Any, b: Any, env: dict[str, Any]) -> Any:
+        if self.has_zmod(ir.type_of(lt)) or self.has_zmod(ir.type_of(rt)):
+            raise Untranslatable("a pair holding a ZMod value")  # (a ZMod value alone goes to `zmod_app`)
         if isinstance(a, tuple) or isinstance(b, tuple):
             if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
                 raise Untranslatable("pair compared with a non-pair")
             return z3.And(*[_eq(x, y) for x, y in zip(_flat(a), _flat(b))])
         return _eq(a, b)
+
+    def zmod_app(self, t: App, a: list[Any], env: dict[str, Any]) -> Any:
+        """An operation on or into `ZMod m` (see `zmod`)."""
+        op, ty = t.op, t.ty
+        src = [self.zmod(ir.type_of(x)) for x in t.args]
+        if op == "eq":
+            if src[0] is None or src[0] != src[1]:
+                raise Untranslatable("a ZMod value compared with a value of another type")
+            m = self.modulus(src[0], env)
+            diff = a[0] - a[1]
+            return diff == 0 if z3.is_int_value(m) and m.as_long() == 0 else z3.If(m == 0, diff == 0, diff % m == 0)
+        m = self.zmod(ty)
+        if op in _ZMOD_RING and all(s == m for s in src):
+            if op == "add":
+                return a[0] + a[1]
+            if op == "sub":
+                return a[0] - a[1]
+            return a[0] * a[1] if op == "mul" else -a[0]
+        if op == "pow" and src[0] == m and _small_nat(t.args[1]):  # Monoid.npow
+            out = z3.IntVal(1)
+            for _ in range(int(t.args[1].value)):
+                out = out * a[0]
+            return out
+        if op == "ite" and src[1] == src[2] == m:
+            return z3.If(a[0], a[1], a[2])
+        if op == "cast" and m is not None and ir.type_of(t.args[0]) in (NAT, INT):  # Int.cast, Nat.cast
+            return a[0]
+        return self.uf(
+            f"{op}:{ty}:" + ",".join(map(str, map(ir.type_of, t.args))),
+            tuple(ir.type_of(x) or REAL for x in t.args),
+            ty or REAL,
+            a,
+        )
 
     def division(self, op: str, ty: Ty, a: Any, b: Any) -> Any:
         if ty in (REAL, RAT):
