@@ -85,6 +85,13 @@ MERGE = [
     ),
 ]
 
+# a pair's fields, however written (Prod in Init/Prelude.lean: `.1` is `.fst`)
+MERGE += [
+    (thm("(p : ℝ × ℝ) (h : p.1 = 2)", "p.2 = 3"), thm("(p : ℝ × ℝ) (h : Prod.fst p = 2)", "p.snd = 3")),
+    (thm("(f : ℕ → ℕ × ℕ)", "(f 1).1 = 2"), thm("(f : ℕ → ℕ × ℕ)", "(f 1).fst = 2")),
+    (thm("", "∀ p q : ℤ × ℤ, p.1 = q.1 ∧ p.2 = q.2 → p = q"), thm("", "True")),
+]
+
 APART = [
     (thm(GROUPS, "Nonempty (A ≃* B ≃* C)"), thm(GROUPS, "Nonempty (A ≃* (B ≃* C))")),
     (thm(GROUPS, "Nonempty (A →* B →* C)"), thm(GROUPS, "Nonempty ((A →* B) →* C)")),
@@ -135,6 +142,8 @@ APART = [
         thm("{G H : Type*} [Group G] [Group H] (φ : G →* H)", "(MonoidHom.range φ).Normal"),
         thm("{G H : Type*} [Group G] [Group H] (φ : G →* H)", "Subgroup.Normal (MonoidHom.range φ)"),
     ),
+    (thm("(p : ℝ × ℝ) (h : p.1 = 2)", "p.2 = 3"), thm("(p : ℝ × ℝ) (h : p.2 = 2)", "p.1 = 3")),
+    (thm("(p : ℕ × ℕ) (h : p.fst = 2)", "p.snd = 3"), thm("(p : ℕ × ℕ) (h : p.fst = 2)", "p.fst = 3")),
 ]
 
 

@@ -43,6 +43,10 @@ APART = [
     # ∃! and equality of pairs compare classes, not representatives (1 and 6 are one element of ZMod 5)
     (thm("", "∃! a : ZMod 5, a = 1"), thm("", "False")),
     (thm("(p : ZMod 5 × ZMod 5)", "p = (1, 2) ↔ p = (6, 2)"), thm("(p : ZMod 5 × ZMod 5)", "False")),
+    (
+        thm("(a : ZMod 5) (p q : ZMod 5 × ZMod 5) (h : p.1 = q.1 ∧ p.2 = q.2)", "p = q ∨ a = 0"),
+        thm("(a : ZMod 5) (p q : ZMod 5 × ZMod 5) (h : p.1 = q.1 ∧ p.2 = q.2)", "a = 0"),
+    ),
     # n = 6 restricts ZMod n: without it x * 6 = 0 fails for n = 4
     (thm("(n : ℕ) (hn : n = 6) (x : ZMod n)", "x * 6 = 0"), thm("(n : ℕ) (x : ZMod n)", "x * 6 = 0")),
     (thm("(n : ℕ) (hn : n = 6) (x : Fin n)", "x.val < 6"), thm("(n : ℕ) (x : Fin n)", "x.val < 6")),

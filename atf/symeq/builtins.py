@@ -99,6 +99,11 @@ ISABELLE: dict[str, Builtin] = {
 
 LEAN: dict[str, Builtin] = {
     **_COMMON,
+    # a pair's fields: `p.1`, `p.fst`, `Prod.fst p` (structure Prod in Init/Prelude.lean; `.1` is its first field)
+    "Prod.fst": _b("fst", "fst"),
+    "Prod.snd": _b("snd", "snd"),
+    "Prod.1": _b("fst", "fst"),
+    "Prod.2": _b("snd", "snd"),
     "Real.sqrt": _b("sqrt", "real1"),
     "Real.exp": _b("uf:exp", "real1"),
     "Real.log": _b("uf:ln", "real1"),

@@ -118,6 +118,8 @@ def namespace_of(ty: Ty | None) -> str | None:
         return _NAMESPACES[ty]
     if isinstance(ty, SetTy):
         return "Finset"
+    if isinstance(ty, Tup):
+        return "Prod"
     if isinstance(ty, Sort):
         head = ty.name.split()[0] if ty.name.split() else ""
         if head[:1].isupper() and head.replace(".", "").replace("_", "").isalnum():
