@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import sys
 from collections import Counter
@@ -126,12 +127,28 @@ def shows(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def spread(pairs: list[tuple[IsaProblem, int, int]], seed: int) -> list[tuple[IsaProblem, int, int]]:
+    """The pairs shuffled with `seed`, one per problem first, then a second per problem, and so on."""
+    rng = random.Random(seed)
+    by_problem: dict[str, list[tuple[IsaProblem, int, int]]] = {}
+    for x in rng.sample(pairs, len(pairs)):
+        by_problem.setdefault(x[0].id, []).append(x)
+    rounds = max((len(v) for v in by_problem.values()), default=0)
+    return [v[r] for r in range(rounds) for v in by_problem.values() if r < len(v)]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--limit", type=int, default=None, help="first N dev problems (default: all 397)")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (default %(default)s)")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N examples of every reason in (c)")
     ap.add_argument("--show-suspicious", type=int, default=0, metavar="N", help="print N merges of (b)")
+    ap.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="with --show-suspicious: a sample drawn with this seed, spread over problems (default: the first N)",
+    )
     ap.add_argument("--reason", choices=REASONS, default=None, help="with --show: only this reason")
     ap.add_argument("--top", type=int, default=25, help="constructs listed under opaque/untranslatable")
     ap.add_argument(
@@ -199,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n--- {r}: {m.problem.id} #{m.i} #{m.j} {'; '.join(m.what)}\n    {m.detail}")
             for x in (m.i, m.j):
                 print(f"    [{x}] {shows(m.problem.statements[x])}")
+    if args.seed is not None:
+        suspicious = spread(suspicious, args.seed)
     for p, i, j in suspicious[: args.show_suspicious]:
         print(f"\n--- merged, labels differ: {p.id} #{i} ({p.labels[i]}) #{j} ({p.labels[j]})")
         print(f"    problem: {shows(p.problem)[:300]}")
