@@ -236,8 +236,9 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "mod": (70, 71, "mod"),
     "choose": (65, 66, "choose"),
     "TIMES": (70, 71, "op:times"),
-    "^": (80, 80, "pow"),
-    "powr": (80, 80, "powr"),
+    # HOL Power.thy `power (infixr "^" 80)`, Transcendental.thy `powr (infixr "powr" 80)`: 2 ^ 3 ^ 2 = 2 ^ 9
+    "^": (80, 79, "pow"),
+    "powr": (80, 79, "powr"),
     "`": (90, 90, "op:image"),
 }
 RELATION_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "in", "notin", "dvd"}

@@ -1,0 +1,55 @@
+"""Isabelle statements SymEq once read with a meaning they do not have in Isabelle/HOL (issue 10: "never a merge of
+statements that differ in meaning"), found by an audit of the correct-incorrect merges on the MATH dev set and near
+variants of them. One section per class of defect: the pair that differs in meaning stays apart, and the genuine
+equivalence nearby still merges (the fix is not a blanket refusal)."""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from tests.isabelle_statements import thm
+
+TRUE = 'theorem "True"'
+FALSE = 'theorem "False"'
+
+
+def stmt(prop: str) -> str:
+    return f'theorem "{prop}"'
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("isabelle", timeout_ms=1000)
+
+
+# ---------------------------------------- infix associativity
+# HOL Power.thy declares `power (infixr "^" 80)` and Transcendental.thy `powr (infixr "powr" 80)`: `2 ^ 3 ^ 2` is
+# `2 ^ 9 = 512`, not `(2 ^ 3) ^ 2 = 64` (read left-associatively, the false `2 ^ 3 ^ 2 = 64` merged with True).
+
+N = "n :: nat"
+ASSOC_MERGE = [
+    pytest.param(stmt("(2::nat) ^ 3 ^ 2 = 512"), TRUE, id="power-is-right-associative"),
+    pytest.param(thm(N, [], "2 ^ 2 ^ n = 2 ^ (2 ^ n)"), TRUE, id="power-tower"),
+    pytest.param(thm("x :: real", [], "x powr 2 powr 3 = x powr (2 powr 3)"), TRUE, id="powr-is-right-associative"),
+    pytest.param(stmt("- 2 ^ 2 = (-4::int)"), TRUE, id="minus-binds-looser-than-power"),
+]
+ASSOC_APART = [
+    pytest.param(stmt("(2::nat) ^ 3 ^ 2 = 64"), TRUE, id="power-read-left"),
+    pytest.param(thm(N, [], "2 ^ 2 ^ n = (2 ^ 2) ^ n"), TRUE, id="power-tower-read-left"),
+    pytest.param(thm("x :: real", ["x > 0"], "x powr 2 powr 3 = x powr 6"), TRUE, id="powr-read-left"),
+]
+
+
+MERGE = [*ASSOC_MERGE]
+APART = [*ASSOC_APART]
+
+
+@pytest.mark.parametrize("a,b", MERGE)
+def test_genuine_equivalences_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", APART)
+def test_statements_that_differ_in_meaning_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()
