@@ -39,8 +39,29 @@ ASSOC_APART = [
 ]
 
 
-MERGE = [*ASSOC_MERGE]
-APART = [*ASSOC_APART]
+# ---------------------------------------- relations as operands
+# HOL's `=` is infixl 50 and a parenthesised relation is a boolean operand: `(P = Q) = R` compares the truth of
+# `P = Q` with R. Only an unparenthesised `a < b < c` is read as the chain `a < b ∧ b < c` (GPT-4's shorthand);
+# `(P = Q) = R` read as the chain `P = Q ∧ Q = R` merged with it (P = Q = False, R = True tells them apart).
+
+B = "P Q R :: bool"
+R3 = "a b c :: real"
+R4 = "a b c d :: real"
+REL_MERGE = [
+    pytest.param(thm(B, [], "(P = Q) = R"), thm(B, [], "(P <-> Q) <-> R"), id="boolean-equality-of-a-relation"),
+    pytest.param(thm(R3, [], "(a < b) = (b < c)"), thm(R3, [], "a < b <-> b < c"), id="equal-truth-values"),
+    pytest.param(thm(R3, ["a < b < c"], "a < c"), TRUE, id="chain-still-reads-as-a-chain"),
+    pytest.param(thm(R4, [], "a < b < c < d"), thm(R4, [], "a < b & b < c & c < d"), id="long-chain"),
+]
+REL_APART = [
+    pytest.param(thm(B, [], "(P = Q) = R"), thm(B, [], "P = Q & Q = R"), id="parenthesised-relation-is-no-chain"),
+    pytest.param(thm(R3, [], "(a < b) = (b < c)"), thm(R3, [], "a < b & b = (b < c)"), id="no-chain-into-a-bool"),
+    pytest.param(thm(R3, [], "(a < b) = (b < c)"), thm(R3, [], "a < b & b < c"), id="truth-values-not-both-true"),
+]
+
+
+MERGE = [*ASSOC_MERGE, *REL_MERGE]
+APART = [*ASSOC_APART, *REL_APART]
 
 
 @pytest.mark.parametrize("a,b", MERGE)

@@ -303,6 +303,9 @@ class _Parser(TokenCursor):
     # -- expressions
     def expr(self, min_bp: int) -> Term:
         left = self.prefix()
+        # the last operand of a relation this loop built: `a < b < c` reads as a chain, `(P = Q) = R` never (HOL's `=`
+        # is infixl 50: a parenthesised relation is a boolean operand)
+        last: Term | None = None
         while True:
             t = self.peek()
             if t is None or t[0] not in ("op", "ident"):
@@ -331,10 +334,11 @@ class _Parser(TokenCursor):
             right = self.expr(rbp)
             if op.startswith("op:"):
                 left = App("call", (Var(op), left, right))
-            elif op in RELATION_OPS and isinstance(left, App) and left.op in RELATION_OPS and lbp == 50:
-                left = App("and", (left, App(op, (left.args[-1], right))))  # a < b < c (chained)
+            elif op in RELATION_OPS and last is not None and lbp == 50:
+                left = App("and", (left, App(op, (last, right))))  # a < b < c (chained)
             else:
                 left = App(op, (left, right))
+            last = right if op in RELATION_OPS and lbp == 50 else None
         return left
 
     def prefix(self) -> Term:
