@@ -60,8 +60,31 @@ REL_APART = [
 ]
 
 
-MERGE = [*ASSOC_MERGE, *REL_MERGE]
-APART = [*ASSOC_APART, *REL_APART]
+# ---------------------------------------- pieces of a function given by cases
+# `∀x. x < 0 ⟶ f x = 0` and `∀y. y ≥ 0 ⟶ f y = x` (x a fixed variable) define f by cases; the pieces are read with
+# one name for the argument, and renaming y to x captured the fixed x: f 1 = 1 was read where f 1 = x is meant.
+
+XF = 'x :: real and f :: "real => real"'
+PIECES = ["ALL x. x < 0 --> f x = 0", "ALL y. y >= 0 --> f y = x"]
+CASES_MERGE = [
+    pytest.param(thm(XF, PIECES, "f 1 = x"), TRUE, id="value-names-the-fixed-variable"),
+    pytest.param(thm(XF, PIECES, "f 1 = 1"), thm("x :: real", [], "x = 1"), id="value-is-the-fixed-variable"),
+    pytest.param(
+        thm(XF, ["ALL x. x < 0 --> f x = 0", "ALL y. y >= x --> f y = 1"], "f (x + 1) = 1"),
+        TRUE,
+        id="guard-names-the-fixed-variable",
+    ),
+]
+CASES_APART = [
+    pytest.param(thm(XF, PIECES, "f 1 = 1"), TRUE, id="captured-value"),
+    pytest.param(
+        thm(XF, ["ALL x. x < 0 --> f x = 0", "ALL y. y >= x --> f y = 1"], "f 5 = 1"), TRUE, id="captured-guard"
+    ),
+]
+
+
+MERGE = [*ASSOC_MERGE, *REL_MERGE, *CASES_MERGE]
+APART = [*ASSOC_APART, *REL_APART, *CASES_APART]
 
 
 @pytest.mark.parametrize("a,b", MERGE)

@@ -715,7 +715,18 @@ def _cases_definition(premises: list[Term], variables: dict[str, Ty]) -> tuple[s
     if not pieces:
         return None
     f, found = next(iter(pieces.items()))
-    params = found[0][1]
+    # Each piece names the arguments itself; they are renamed to one set of names, which must not occur free in
+    # any piece (`∀x. x < 0 ⟶ f x = 0` and `∀y. y ≥ 0 ⟶ f y = x`, x a fixed variable: renaming y to x captures it)
+    outer = {f}
+    for _, ps, guard, value in found:
+        outer |= (ir.free_vars(guard) | ir.free_vars(value)) - {n for n, _ in ps}
+    taken = outer | {n for _, ps, _, _ in found for n, _ in ps}
+    params_list: list[tuple[str, Ty | None]] = []
+    for n, ty in found[0][1]:
+        name = n if n not in outer else ir.fresh_name(n, taken)
+        taken.add(name)
+        params_list.append((name, ty))
+    params = tuple(params_list)
     guards, values = [], []
     for _, ps, guard, value in found:
         ren = {n: Var(m, ty) for (n, _), (m, ty) in zip(ps, params) if n != m}
