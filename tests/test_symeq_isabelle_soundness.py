@@ -83,8 +83,40 @@ CASES_APART = [
 ]
 
 
-MERGE = [*ASSOC_MERGE, *REL_MERGE, *CASES_MERGE]
-APART = [*ASSOC_APART, *REL_APART, *CASES_APART]
+# ---------------------------------------- where a coercion goes
+# Isabelle's coercion inference (Traytel, Berghofer, Nipkow 2011; Real.thy declares `real` and `int` coercions) types
+# a subtree by its own leaves and coerces it where it meets a larger type: with n :: nat, `x = n - 3` (x :: real) is
+# `x = real (n - 3)`, truncated at 0, and `f (n - 1)` with f :: real ⇒ real is `f (real (n - 1))`. Read with Lean's
+# coercions at the leaves (`↑n - 3`), `x = n - 3` merged with `x = real n - 3`, which differ at n = 0.
+
+NX = "n :: nat and x :: real"
+NI = "n :: nat and i :: int"
+NF = 'n :: nat and f :: "real => real"'
+COERCION_MERGE = [
+    pytest.param(thm(NX, [], "x = n - 3"), thm(NX, [], "x = real (n - 3)"), id="subtraction-then-cast"),
+    pytest.param(thm(NX, ["x = n - 3", "n = 1"], "x = 0"), TRUE, id="truncated-at-zero"),
+    pytest.param(thm(NI, [], "i = n - 5"), thm(NI, [], "i = int (n - 5)"), id="into-int"),
+    pytest.param(thm(NX, [], "x = (n - 1) / 2"), thm(NX, [], "x = real (n - 1) / 2"), id="under-field-division"),
+    pytest.param(thm(NF, [], "f (n - 1) = 0"), thm(NF, [], "f (real (n - 1)) = 0"), id="function-argument"),
+    pytest.param(thm(NX, [], "x = n div 2"), thm(NX, [], "x = real (n div 2)"), id="natural-division"),
+    # where the cast commutes with the operations the place does not matter
+    pytest.param(thm(NX, [], "x = n * (n + 1)"), thm(NX, [], "x = real n * (real n + 1)"), id="homomorphic"),
+    pytest.param(thm(NX, [], "x = n - 0.5"), thm(NX, [], "x = real n - 0.5"), id="a-decimal-is-real"),
+    pytest.param(thm(NI, [], "i = - n + 1"), thm(NI, [], "i = - int n + 1"), id="no-negation-on-nat"),
+    pytest.param(thm(NX, ["x = (n - 2) * 180", "x = 1080"], "n = 8"), TRUE, id="polygon-angles"),
+]
+COERCION_APART = [
+    pytest.param(thm(NX, [], "x = n - 3"), thm(NX, [], "x = real n - 3"), id="cast-then-subtraction"),
+    pytest.param(thm(NX, ["x = n - 3", "n = 1"], "x = -2"), TRUE, id="not-below-zero"),
+    pytest.param(thm(NI, [], "i = n - 5"), thm(NI, [], "i = int n - 5"), id="into-int-at-the-leaves"),
+    pytest.param(thm(NX, [], "x = (n - 1) / 2"), thm(NX, [], "x = (real n - 1) / 2"), id="field-division-of-leaves"),
+    pytest.param(thm(NF, [], "f (n - 1) = 0"), thm(NF, [], "f (real n - 1) = 0"), id="argument-at-the-leaves"),
+    pytest.param(thm(NX, [], "x = (n - 1) ^ 2"), thm(NX, [], "x = (real n - 1) ^ 2"), id="square-of-a-difference"),
+]
+
+
+MERGE = [*ASSOC_MERGE, *REL_MERGE, *CASES_MERGE, *COERCION_MERGE]
+APART = [*ASSOC_APART, *REL_APART, *CASES_APART, *COERCION_APART]
 
 
 @pytest.mark.parametrize("a,b", MERGE)

@@ -296,23 +296,71 @@ class Elaborator:
         if isinstance(exp, TVar):
             self.unify(exp, target)
 
-        def rebuild(t: Term) -> Term:
+        numeral = object()  # a subtree of numerals only: they take their siblings' type
+
+        def natural(t: Term) -> Ty | object | None:
+            """The type Isabelle gives a subtree on its own, the join of its leaves' types; `numeral` for numerals
+            only (they take their siblings' type); None where the context decides (`of_nat x`, a decimal or negative
+            numeral, or an operation the leaves' type lacks: `/` on ℕ and ℤ, `-x` on ℕ)."""
+            if isinstance(t, Num):
+                return numeral if t.value.denominator == 1 and t.value >= 0 else None
+            if isinstance(t, App) and (t.op in ARITH or t.op == "pow"):
+                kids = [natural(a) for a in (t.args[:1] if t.op == "pow" else t.args)]
+                if None in kids:
+                    return None
+                known = [k for k in kids if k is not numeral]
+                if not known:
+                    return None if t.op in ("div", "inv", "neg") else numeral
+                out = known[0]
+                for k in known[1:]:
+                    out = numeric_join(out, k)
+                if out in (NAT, INT) and (t.op in ("div", "inv") or (t.op == "neg" and out == NAT)):
+                    return None
+                return out
+            if isinstance(t, App) and t.op == "coe" or id(t) not in typed:
+                return None
+            got = self.resolve(ir.type_of(typed[id(t)]))
+            return got if is_numeric(got) else None
+
+        def commutes(t: Term, target: Ty) -> bool:
+            """Whether casting t's leaves to target gives what casting t does: `-` on ℕ truncates, `div`/`mod` on
+            ℕ and ℤ are not field operations."""
+            if not (isinstance(t, App) and (t.op in ARITH or t.op == "pow")):
+                return True
+            here = natural(t)
+            if here is numeral or here is None:
+                here = target
+            if t.op == "sub" and here == NAT and target != NAT:
+                return False
+            if t.op in ("idiv", "mod") and here in (NAT, INT) and target not in (NAT, INT):
+                return False
+            return all(commutes(a, target) for a in (t.args[:1] if t.op == "pow" else t.args))
+
+        def rebuild(t: Term, target: Ty) -> Term:
+            if self.system == "isabelle" and isinstance(t, App) and (t.op in ARITH or t.op == "pow"):
+                # Isabelle's coercion inference (Traytel, Berghofer, Nipkow 2011) types a subtree by its own leaves
+                # and coerces it where it meets a larger type: `x = n - 3` (n :: nat, x :: real) is
+                # `x = real (n - 3)`, truncated at 0, not Lean's `x = ↑n - 3`.
+                own = natural(t)
+                if isinstance(own, Ty) and own != target and is_numeric(target):
+                    if numeric_join(own, target) == target and not commutes(t, target):
+                        return self.coerce(rebuild(t, own), target)
             if isinstance(t, Num):
                 return Num(t.value, target)
             if isinstance(t, App) and t.op == "coe":
                 inner = self.elab(t.args[0], None)
                 return self.coerce(inner, target)
             if isinstance(t, App) and t.op in ARITH:
-                return App(t.op, tuple(rebuild(a) for a in t.args), target)
+                return App(t.op, tuple(rebuild(a, target) for a in t.args), target)
             if isinstance(t, App) and t.op == "pow":
-                base = rebuild(t.args[0])
+                base = rebuild(t.args[0], target)
                 return self.elab_pow(base, t.args[1], target)
             leaf = typed[id(t)]
             if self.is_unknown(target) and is_numeric(self.resolve(ir.type_of(leaf))):
                 return App("cast", (leaf,), target)
             return self.coerce(leaf, target)
 
-        return [rebuild(r) for r in roots]
+        return [rebuild(r, target) for r in roots]
 
     def coerce(self, t: Term, target: Ty) -> Term:
         src = self.resolve(ir.type_of(t))
