@@ -42,7 +42,8 @@ ASSOC_APART = [
 # ---------------------------------------- relations as operands
 # HOL's `=` is infixl 50 and a parenthesised relation is a boolean operand: `(P = Q) = R` compares the truth of
 # `P = Q` with R. Only an unparenthesised `a < b < c` is read as the chain `a < b ∧ b < c` (GPT-4's shorthand);
-# `(P = Q) = R` read as the chain `P = Q ∧ Q = R` merged with it (P = Q = False, R = True tells them apart).
+# `(P = Q) = R` read as the chain `P = Q ∧ Q = R` merged with it (P = Q = False, R = True tells them apart), and a
+# proposition or truth value on the right (`a < b = (b < c)`, `a < b = False`) is compared, not chained.
 
 B = "P Q R :: bool"
 R3 = "a b c :: real"
@@ -52,11 +53,15 @@ REL_MERGE = [
     pytest.param(thm(R3, [], "(a < b) = (b < c)"), thm(R3, [], "a < b <-> b < c"), id="equal-truth-values"),
     pytest.param(thm(R3, ["a < b < c"], "a < c"), TRUE, id="chain-still-reads-as-a-chain"),
     pytest.param(thm(R4, [], "a < b < c < d"), thm(R4, [], "a < b & b < c & c < d"), id="long-chain"),
+    pytest.param(thm(R3, [], "a < b = (b < c)"), thm(R3, [], "a < b <-> b < c"), id="a-proposition-on-the-right"),
+    pytest.param(thm(R3, [], "a < b = False"), thm(R3, [], "b <= a"), id="compared-with-a-truth-value"),
 ]
 REL_APART = [
     pytest.param(thm(B, [], "(P = Q) = R"), thm(B, [], "P = Q & Q = R"), id="parenthesised-relation-is-no-chain"),
     pytest.param(thm(R3, [], "(a < b) = (b < c)"), thm(R3, [], "a < b & b = (b < c)"), id="no-chain-into-a-bool"),
     pytest.param(thm(R3, [], "(a < b) = (b < c)"), thm(R3, [], "a < b & b < c"), id="truth-values-not-both-true"),
+    pytest.param(thm(R3, [], "a < b = (b < c)"), thm(R3, [], "a < b & b < c"), id="proposition-is-no-chain-link"),
+    pytest.param(thm(R3, [], "a < b = False"), thm(R3, [], "a < b"), id="truth-value-is-no-chain-link"),
 ]
 
 

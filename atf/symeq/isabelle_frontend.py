@@ -242,6 +242,17 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "`": (90, 90, "op:image"),
 }
 RELATION_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "in", "notin", "dvd"}
+_BOOLEAN_OPS = RELATION_OPS | {"and", "or", "not", "implies", "iff", "true", "false"}
+
+
+def _boolean(t: Term) -> bool:
+    """A proposition by its form: `x < y = (y > 0)` and `x < y = False` compare truth values (HOL's `=` is
+    infixl 50), they are no chain."""
+    return (
+        isinstance(t, Bind)
+        and t.kind in ("forall", "exists", "exists1")
+        or (isinstance(t, App) and t.op in _BOOLEAN_OPS)
+    )
 
 
 def tokenize(text: str) -> list[tuple[str, str]]:
@@ -334,7 +345,7 @@ class _Parser(TokenCursor):
             right = self.expr(rbp)
             if op.startswith("op:"):
                 left = App("call", (Var(op), left, right))
-            elif op in RELATION_OPS and last is not None and lbp == 50:
+            elif op in RELATION_OPS and last is not None and lbp == 50 and not _boolean(right):
                 left = App("and", (left, App(op, (last, right))))  # a < b < c (chained)
             else:
                 left = App(op, (left, right))
