@@ -109,6 +109,9 @@ COERCION_MERGE = [
     pytest.param(thm(NX, [], "x = n - 0.5"), thm(NX, [], "x = real n - 0.5"), id="a-decimal-is-real"),
     pytest.param(thm(NI, [], "i = - n + 1"), thm(NI, [], "i = - int n + 1"), id="no-negation-on-nat"),
     pytest.param(thm(NX, ["x = (n - 2) * 180", "x = 1080"], "n = 8"), TRUE, id="polygon-angles"),
+    # an ascription types the term itself, no coercion goes above it: `(n - 3 :: real)` is `real n - 3`
+    pytest.param(thm(N, [], "(n - 3 :: real) = real n - 3"), TRUE, id="ascribed-difference"),
+    pytest.param(thm(N, [], "((n - 1) * 2 :: real) = real (n - 1) * 2"), TRUE, id="ascribed-product"),
 ]
 COERCION_APART = [
     pytest.param(thm(NX, [], "x = n - 3"), thm(NX, [], "x = real n - 3"), id="cast-then-subtraction"),
@@ -117,6 +120,7 @@ COERCION_APART = [
     pytest.param(thm(NX, [], "x = (n - 1) / 2"), thm(NX, [], "x = (real n - 1) / 2"), id="field-division-of-leaves"),
     pytest.param(thm(NF, [], "f (n - 1) = 0"), thm(NF, [], "f (real n - 1) = 0"), id="argument-at-the-leaves"),
     pytest.param(thm(NX, [], "x = (n - 1) ^ 2"), thm(NX, [], "x = (real n - 1) ^ 2"), id="square-of-a-difference"),
+    pytest.param(thm(N, [], "(n - 3 :: real) = real (n - 3)"), TRUE, id="ascription-is-no-coercion"),
 ]
 
 

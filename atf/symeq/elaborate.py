@@ -246,8 +246,9 @@ class Elaborator:
         else:
             leaves.append(t)
 
-    def arith_tree(self, roots: list[Term], expected: Ty | None) -> list[Term]:
-        """Elaborate several arithmetic trees that must share one type (relation sides, max args)."""
+    def arith_tree(self, roots: list[Term], expected: Ty | None, typed_roots: bool = False) -> list[Term]:
+        """Elaborate several arithmetic trees that must share one type (relation sides, max args). typed_roots:
+        the roots have the expected type themselves (Isabelle `(t :: real)`), no coercion goes above them."""
         leaves: list[Term] = []
         for r in roots:
             self.collect(r, leaves)
@@ -336,13 +337,13 @@ class Elaborator:
                 return False
             return all(commutes(a, target) for a in (t.args[:1] if t.op == "pow" else t.args))
 
-        def rebuild(t: Term, target: Ty) -> Term:
+        def rebuild(t: Term, target: Ty, root: bool = False) -> Term:
             if self.system == "isabelle" and isinstance(t, App) and (t.op in ARITH or t.op == "pow"):
                 # Isabelle's coercion inference (Traytel, Berghofer, Nipkow 2011) types a subtree by its own leaves
                 # and coerces it where it meets a larger type: `x = n - 3` (n :: nat, x :: real) is
                 # `x = real (n - 3)`, truncated at 0, not Lean's `x = ↑n - 3`.
                 own = natural(t)
-                if isinstance(own, Ty) and own != target and is_numeric(target):
+                if isinstance(own, Ty) and own != target and is_numeric(target) and not (root and typed_roots):
                     if numeric_join(own, target) == target and not commutes(t, target):
                         return self.coerce(rebuild(t, own), target)
             if isinstance(t, Num):
@@ -360,7 +361,7 @@ class Elaborator:
                 return App("cast", (leaf,), target)
             return self.coerce(leaf, target)
 
-        return [rebuild(r, target) for r in roots]
+        return [rebuild(r, target, root=True) for r in roots]
 
     def coerce(self, t: Term, target: Ty) -> Term:
         src = self.resolve(ir.type_of(t))
@@ -394,7 +395,10 @@ class Elaborator:
                 x = self.elab_set(inner, t.target)
                 if elem_of_set(ir.type_of(x)) == ir.collection_elem(self.deep(t.target)):
                     return x  # `({a, b} : Set G)` is the set {a, b} of elements of G
-            x = self.elab(t.args[0], t.target)
+            if self.system == "isabelle" and isinstance(inner, App) and (inner.op in ARITH or inner.op == "pow"):
+                x = self.arith_tree([inner], t.target, typed_roots=True)[0]  # `(n - 3 :: real)` is `real n - 3`
+            else:
+                x = self.elab(t.args[0], t.target)
             got, want = self.deep(ir.type_of(x)), self.deep(t.target)
             if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):
                 return App("cast", (x,), want)  # `({a} : Set (Fin 2))`: keep the type the text gives
