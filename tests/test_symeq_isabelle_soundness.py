@@ -124,8 +124,31 @@ COERCION_APART = [
 ]
 
 
-MERGE = [*ASSOC_MERGE, *REL_MERGE, *CASES_MERGE, *COERCION_MERGE]
-APART = [*ASSOC_APART, *REL_APART, *CASES_APART, *COERCION_APART]
+# ---------------------------------------- division is field division
+# Fields.thy: `/` (and `inverse`) belong to class `inverse`, which ℕ and ℤ are not in: with k :: nat, `k / 2` is
+# `real k / 2` wherever it stands, a sum's body included. Read as ℕ's floor division, `S = (∑k = 1..4. k / 2)`
+# gave S = 4 (Isabelle: 5) and `∑k = 1..4. 1 / k` gave 1 (Isabelle: 25/12).
+
+SR = "S :: real"
+HALVES = "S = (SUM k = (1::nat)..4. k / 2)"
+HARMONIC = "S = (SUM k = (1::nat)..4. 1 / k)"
+FIELD_MERGE = [
+    pytest.param(thm(SR, [HALVES], "S = 5"), TRUE, id="halves-in-a-sum"),
+    pytest.param(thm(SR, [HARMONIC], "S = 25 / 12"), TRUE, id="harmonic-sum"),
+    pytest.param(thm("a b :: nat and m :: real", ["m = (a + b) / 2"], "2 * m = a + b"), TRUE, id="average"),
+    pytest.param(thm(SR, ["S = (SUM k = (1::nat)..4. k div 2)"], "S = 4"), TRUE, id="floor-division-is-div"),
+]
+FIELD_APART = [
+    pytest.param(thm(SR, [HALVES], "S = 4"), TRUE, id="halves-floored"),
+    pytest.param(thm(SR, [HARMONIC], "S = 1"), TRUE, id="harmonic-floored"),
+    pytest.param(
+        thm("a b :: nat and m :: real", ["a = 3", "b = 4", "m = (a + b) / 2"], "m = 3"), TRUE, id="average-floored"
+    ),
+]
+
+
+MERGE = [*ASSOC_MERGE, *REL_MERGE, *CASES_MERGE, *COERCION_MERGE, *FIELD_MERGE]
+APART = [*ASSOC_APART, *REL_APART, *CASES_APART, *COERCION_APART, *FIELD_APART]
 
 
 @pytest.mark.parametrize("a,b", MERGE)

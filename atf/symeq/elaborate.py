@@ -51,6 +51,13 @@ RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": (
 SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum", *RAYS}
 
 
+def _field_op(t: Term) -> bool:
+    """Whether an arithmetic tree divides (`/`, `inverse`) above its leaves."""
+    if isinstance(t, App) and (t.op in ARITH or t.op == "pow"):
+        return t.op in ("div", "inv") or any(_field_op(a) for a in (t.args[:1] if t.op == "pow" else t.args))
+    return False
+
+
 def set_of(elem: Ty) -> SetTy:
     return SetTy(elem)
 
@@ -274,6 +281,10 @@ class Elaborator:
             for t in numeric[1:]:
                 target = numeric_join(target, t)
             if has_decimal and target in (NAT, INT):
+                target = REAL
+            if self.system == "isabelle" and target in (NAT, INT) and any(_field_op(r) for r in roots):
+                # Fields.thy: `/` and `inverse` exist in fields only (class inverse), so Isabelle coerces the
+                # ℕ/ℤ leaves to real (`k / 2` with k :: nat is `real k / 2`, never the floor division)
                 target = REAL
             unknown = [t for t in (self.resolve(ir.type_of(x)) for x in typed.values()) if self.is_unknown(t)]
             if unknown and target in (NAT, INT) and not is_numeric(exp):
