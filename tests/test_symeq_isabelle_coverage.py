@@ -447,6 +447,34 @@ PATTERN_APART = [
 ]
 
 
+POINT_F = 'f :: "nat \\<Rightarrow> real" and y :: real'
+POINT_MERGE = [
+    # a declared function applied to one argument only is a value: `∀f. Φ (f t)` iff `∀r. Φ r`
+    pytest.param(thm(POINT_F, ["f 3 = y + 1"], "f 3 > 2"), thm("y :: real", [], "y > 1"), id="value-at-one-point"),
+    pytest.param(
+        thm(
+            'z :: real and P R :: "real \\<Rightarrow> real"',
+            ["\\<forall>z. P z = z * z + 1", "P z * 2 = R z"],
+            "R z = 2",
+        ),
+        thm("z :: real", [], "(z * z + 1) * 2 = 2"),
+        id="defined-where-it-is-used",
+    ),
+]
+POINT_APART = [
+    pytest.param(thm(POINT_F, ["f 2 = y + 1"], "f 3 > 2"), thm("y :: real", [], "y > 1"), id="two-points"),
+    pytest.param(
+        thm(
+            'z :: real and P R :: "real \\<Rightarrow> real"',
+            ["\\<forall>z. P z = z * z + 1", "P z * 2 = R 1"],
+            "R z = 2",
+        ),
+        thm("z :: real", [], "(z * z + 1) * 2 = 2"),
+        id="defined-elsewhere",
+    ),
+    pytest.param(thm(POINT_F, ["\\<forall>n. f n > y"], "f 3 > 2"), thm("y :: real", [], "y > 1"), id="bound-argument"),
+]
+
 # every class above: the meaning-preserving variants merge, the near misses stay apart
 MERGE = [
     *ROOT_MERGE,
@@ -458,6 +486,7 @@ MERGE = [
     *SERIES_MERGE,
     *BUILDER_MERGE,
     *PATTERN_MERGE,
+    *POINT_MERGE,
 ]
 APART = [
     *ROOT_APART,
@@ -470,6 +499,7 @@ APART = [
     *SERIES_APART,
     *BUILDER_APART,
     *PATTERN_APART,
+    *POINT_APART,
 ]
 
 

@@ -484,6 +484,8 @@ class Statement:
     conclusion: a boolean term.
     opaque: descriptions of the pieces the front-end could not model (kept as Opaque terms).
     source: the text the statement came from.
+    declared: the variables the text declares (Isabelle `fixes`, constants defined before the theorem); the
+        others are fixed implicitly, and may be library constants SymEq does not know.
     """
 
     system: str
@@ -492,6 +494,7 @@ class Statement:
     conclusion: Term
     opaque: list[str] = field(default_factory=list)
     source: str = ""
+    declared: frozenset[str] = frozenset()
 
     def key(self, free_map: dict[str, str] | None = None) -> tuple:
         """Alpha-equivalence key: premises as a multiset, conclusion as is, then the type signatures of each

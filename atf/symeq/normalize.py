@@ -754,6 +754,58 @@ def _cases_definition(premises: list[Term], variables: dict[str, Ty]) -> tuple[s
     return f, Bind("lambda", params, body, None, fty), [k for k, *_ in found], added
 
 
+def _one_point(terms: list[Term], f: str, arity: int) -> tuple[Term, ...] | None:
+    """The arguments when every occurrence of the free function variable f in terms is `f a₁ … aₙ` (n its
+    arity) with one and the same arguments, none of them bound where it occurs; None otherwise."""
+    found: list[tuple[Term, ...]] = []
+
+    def go(t: Term, bound: frozenset[str]) -> bool:
+        if f in bound:
+            return True  # a bound f is another variable
+        if isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == f:
+            args = t.args[1:]
+            if len(args) != arity or any(ir.free_vars(a) & bound for a in args) or found and args != found[0]:
+                return False
+            found.append(args)
+            return all(go(a, bound) for a in args)
+        if isinstance(t, Var):
+            return t.name != f
+        if isinstance(t, Bind):
+            return (t.dom is None or go(t.dom, bound)) and go(t.body, bound | {n for n, _ in t.vars})
+        return all(go(c, bound) for c in t.children())
+
+    return found[0] if all(go(t, frozenset()) for t in terms) and found else None
+
+
+def _point_value(t: Term, f: str, value: Var) -> Term:
+    """t with each free `f a₁ … aₙ` replaced by value (see _one_point)."""
+    if isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == f:
+        return value
+    if isinstance(t, Bind) and any(n == f for n, _ in t.vars):
+        return t
+    return ir.map_children(t, lambda c: _point_value(c, f, value))
+
+
+def _applied_at_one_point(
+    premises: list[Term], concl: Term, variables: dict[str, Ty], declared: frozenset[str]
+) -> tuple[list[Term], Term, dict[str, Ty]] | None:
+    """A declared function variable the statement only ever applies to the same arguments becomes a value
+    variable: `∀f. Φ (f t)` holds exactly when `∀r. Φ r` does (given r, take f = λ_. r; given f, take r = f t),
+    so `P z * Q z = R z ⊢ R z = e` says what `r = P z * Q z ⊢ r = e` says. Only declared ones: an undeclared
+    name may be a library constant (`is_arg_min`), which is no variable. None when there is no such variable."""
+    terms = [*premises, concl]
+    for f, fty in variables.items():
+        if f not in declared or not isinstance(fty, ir.Fun) or _one_point(terms, f, len(fty.args)) is None:
+            continue
+        value = Var(f, fty.ret)
+        return (
+            [_point_value(p, f, value) for p in premises],
+            _point_value(concl, f, value),
+            {**variables, f: fty.ret},
+        )
+    return None
+
+
 def _conjuncts(t: Term, system: str) -> list[Term]:
     """A hypothesis as the hypotheses it amounts to: `∀x. P ∧ Q` is `∀x. P` and `∀x. Q`, and `A ⟶ P ∧ Q` is
     `A ⟶ P` and `A ⟶ Q`. In Isabelle/HOL every type is inhabited, so `∀x. P` is P where x does not occur in
@@ -813,7 +865,13 @@ def standardize(st: Statement) -> Statement:
         if hit is None:
             cases = _cases_definition(premises, definable)
             if cases is None:
-                break
+                point = _applied_at_one_point(premises, concl, variables, st.declared)
+                if point is None:
+                    break
+                premises, concl, variables = point
+                premises = [simplify(p, sys) for p in premises]
+                concl = simplify(concl, sys)
+                continue
             name, value, used, added = cases
             premises = [p for k, p in enumerate(premises) if k not in used] + added
             premises = [simplify(ir.substitute(p, {name: value}), sys) for p in premises]
