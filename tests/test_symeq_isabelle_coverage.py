@@ -475,6 +475,46 @@ POINT_APART = [
     pytest.param(thm(POINT_F, ["\\<forall>n. f n > y"], "f 3 > 2"), thm("y :: real", [], "y > 1"), id="bound-argument"),
 ]
 
+MIDPOINT_MERGE = [
+    # HOL-Analysis: midpoint a b = (1/2) *R (a + b), componentwise on pairs
+    pytest.param(
+        thm('A B M :: "real * real"', ["A = (3, 5)", "B = (-6, 2)", "M = midpoint A B"], "fst M = -3/2"),
+        thm(
+            'A B M :: "real * real"',
+            ["A = (3, 5)", "B = (-6, 2)", "M = ((fst A + fst B) / 2, (snd A + snd B) / 2)"],
+            "fst M = -3/2",
+        ),
+        id="midpoint-of-pairs",
+    ),
+    pytest.param(
+        thm("a b :: real", [], "midpoint a b = 4"), thm("a b :: real", [], "a + b = 8"), id="midpoint-of-reals"
+    ),
+    pytest.param(
+        thm("x y :: real", ["midpoint (3, 9) (x, y) = (1, 2)"], "x + y = -6"),
+        thm("x y :: real", ["x = 2 * 1 - 3", "y = 2 * 2 - 9"], "x + y = -6"),
+        id="unknown-endpoint",
+    ),
+]
+MIDPOINT_APART = [
+    pytest.param(thm("a b :: real", [], "midpoint a b = 4"), thm("a b :: real", [], "a + b = 4"), id="not-the-sum"),
+    pytest.param(
+        thm('A B M :: "real * real"', ["A = (3, 5)", "B = (-6, 2)", "M = midpoint A B"], "snd M = -3/2"),
+        thm(
+            'A B M :: "real * real"',
+            ["A = (3, 5)", "B = (-6, 2)", "M = ((fst A + fst B) / 2, (snd A + snd B) / 2)"],
+            "fst M = -3/2",
+        ),
+        id="other-component",
+    ),
+    pytest.param(
+        # a midpoint the statement fixes itself is any function
+        thm('a b :: real and midpoint :: "real \\<Rightarrow> real \\<Rightarrow> real"', [], "midpoint a b = 4"),
+        thm("a b :: real", [], "a + b = 8"),
+        id="fixed-midpoint",
+    ),
+]
+
+
 # every class above: the meaning-preserving variants merge, the near misses stay apart
 MERGE = [
     *ROOT_MERGE,
@@ -487,6 +527,7 @@ MERGE = [
     *BUILDER_MERGE,
     *PATTERN_MERGE,
     *POINT_MERGE,
+    *MIDPOINT_MERGE,
 ]
 APART = [
     *ROOT_APART,
@@ -500,6 +541,7 @@ APART = [
     *BUILDER_APART,
     *PATTERN_APART,
     *POINT_APART,
+    *MIDPOINT_APART,
 ]
 
 

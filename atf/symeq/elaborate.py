@@ -748,6 +748,8 @@ class Elaborator:
             return self.elab(args[0], expected)  # Fun.thy: id = (λx. x)
         if hit is None and self.system == "isabelle" and name == "dist" and len(args) == 2:
             return self.elab_dist(args, expected, orig)
+        if hit is None and self.system == "isabelle" and name == "midpoint" and len(args) == 2:
+            return self.elab_midpoint(args, expected)
         if hit is None and self.system == "isabelle" and name in _SERIES and args and isinstance(args[0], Bind):
             # Series.thy: suminf, summable :: (nat ⇒ 'a) ⇒ ..., so the index of `∑n. f n` is a natural number
             f = args[0]
@@ -790,6 +792,15 @@ class Elaborator:
         if sq is None:
             return self.elab_uf_call(Var("dist"), args, expected, global_=False)
         return App("sqrt", (sq,), REAL)
+
+    def elab_midpoint(self, args: list[Term], expected: Ty | None) -> Term:
+        """Isabelle `midpoint :: 'a ⇒ 'a ⇒ 'a` (HOL-Analysis); what it means depends on 'a, known once every type is
+        (`∀p q. midpoint p q = (.., fst p ..)`): `zonk` reads it with `_midpoint`."""
+        a, b = self.arith_tree_or_unify(list(args), expected)
+        ty = ir.type_of(a) if ir.type_of(a) is not None else self.fresh()
+        if expected is not None:
+            self.unify(ty, expected)
+        return App("midpoint", (a, b), ty)
 
     def elab_uf_call(self, head: Var, args: list[Term], expected: Ty | None, global_: bool) -> Term:
         """Apply a variable (or unknown constant) of function type."""
@@ -1017,6 +1028,8 @@ class Elaborator:
                 out = replace(x, args=args, ty=ty(x.ty))
                 if out.op == "cast" and ir.type_of(args[0]) == out.ty:
                     return args[0]
+                if out.op == "midpoint":
+                    return _midpoint(*out.args, out.ty)
                 if out.op in ("iic", "iio") and out.ty == SetTy(NAT):  # on ℕ, {..u} is {0..u}
                     return App("icc" if out.op == "iic" else "ico", (Num(Fraction(0), NAT), args[0]), out.ty)
                 return out
@@ -1049,6 +1062,24 @@ class Elaborator:
         if isinstance(t, SetTy):
             return SetTy(self._default(t.elem))
         return t
+
+
+def _midpoint(a: Term, b: Term, ty: Ty | None) -> Term:
+    """`midpoint a b = (1/2) *⇩R (a + b)` (HOL-Analysis, Line_Segment.thy, midpoint_def) on ℝ and on products of ℝ,
+    where `+` and `*⇩R` act on each component (Product_Plus.thy, plus_prod_def; Product_Vector.thy, scaleR_prod_def);
+    on other types an uninterpreted function."""
+
+    def half_sum(x: Term, y: Term, t: Ty | None) -> Term | None:
+        if t == REAL:
+            return App("div", (App("add", (x, y), REAL), Num(Fraction(2), REAL)), REAL)
+        if isinstance(t, Tup) and len(t.items) == 2:
+            parts = [half_sum(App(p, (x,), u), App(p, (y,), u), u) for p, u in zip(("fst", "snd"), t.items)]
+            if None not in parts:
+                return App("pair", tuple(parts), t)  # type: ignore[arg-type]
+        return None
+
+    out = half_sum(a, b, ty)
+    return out if out is not None else App("call", (Var("uf:midpoint", Fun((ty, ty), ty)), a, b), ty)  # type: ignore[arg-type]
 
 
 def list_elem(t: Ty | None) -> Ty | None:
