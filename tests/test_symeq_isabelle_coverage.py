@@ -514,6 +514,49 @@ MIDPOINT_APART = [
     ),
 ]
 
+SEQ = 'a :: "nat \\<Rightarrow> real" and c :: real'
+RECURRENCE_MERGE = [
+    # a sequence given by a recurrence, used at literal indices: its values, in terms of its first one
+    pytest.param(
+        thm(SEQ, ["a 1 = 3", "\\<forall>n. n \\<ge> 1 \\<longrightarrow> a (n + 1) = 2 * a n"], "a 5 = c"),
+        thm("c :: real", [], "c = 48"),
+        id="from-the-first-value",
+    ),
+    pytest.param(
+        thm(SEQ, ["a 1 = 3", "\\<forall>n > 1. a n = 2 * a (n - 1)"], "a 5 = c"),
+        thm(SEQ, ["a 1 = 3", "\\<forall>n. a (Suc n) = 2 * a n"], "a 5 = c"),
+        id="backward-and-unguarded",
+    ),
+    pytest.param(
+        thm(
+            'a :: "nat \\<Rightarrow> nat"',
+            ["\\<forall>n. n \\<ge> 1 \\<and> n < 3 \\<longrightarrow> a (n + 1) = a n div 2", "a 1 + a 2 + a 3 = 14"],
+            "a 1 = 8",
+        ),
+        thm("x :: nat", ["x + x div 2 + x div 2 div 2 = 14"], "x = 8"),
+        id="bounded-recurrence",
+    ),
+]
+RECURRENCE_APART = [
+    pytest.param(
+        thm(SEQ, ["a 1 = 3", "\\<forall>n. n \\<ge> 1 \\<longrightarrow> a (n + 1) = 2 * a n"], "a 5 = c"),
+        thm("c :: real", [], "c = 96"),
+        id="other-value",
+    ),
+    pytest.param(
+        thm(SEQ, ["a 1 = 3", "\\<forall>n. n \\<ge> 2 \\<longrightarrow> a (n + 1) = 2 * a n"], "a 5 = c"),
+        thm("c :: real", [], "c = 48"),
+        id="recurrence-starts-later",
+    ),
+    pytest.param(
+        thm(
+            SEQ, ["a 1 = 3", "\\<forall>n. n \\<ge> 1 \\<and> n < 3 \\<longrightarrow> a (n + 1) = 2 * a n"], "a 5 = c"
+        ),
+        thm("c :: real", [], "c = 48"),
+        id="recurrence-stops",
+    ),
+]
+
 
 # every class above: the meaning-preserving variants merge, the near misses stay apart
 MERGE = [
@@ -528,6 +571,7 @@ MERGE = [
     *PATTERN_MERGE,
     *POINT_MERGE,
     *MIDPOINT_MERGE,
+    *RECURRENCE_MERGE,
 ]
 APART = [
     *ROOT_APART,
@@ -542,6 +586,7 @@ APART = [
     *PATTERN_APART,
     *POINT_APART,
     *MIDPOINT_APART,
+    *RECURRENCE_APART,
 ]
 
 

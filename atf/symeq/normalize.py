@@ -42,6 +42,8 @@ from atf.symeq.ir import (
 MAX_UNROLL = 200
 MAX_POW = 64
 MAX_DIGITS = 400
+MAX_RECURSION = 1000  # values of a recursively defined sequence computed, at most
+MAX_RECURSION_SIZE = 200  # nodes in one such value, at most (a value that grows is not computed)
 
 
 # ----------------------------------------------------------------------------------------------- arithmetic
@@ -754,36 +756,144 @@ def _cases_definition(premises: list[Term], variables: dict[str, Ty]) -> tuple[s
     return f, Bind("lambda", params, body, None, fty), [k for k, *_ in found], added
 
 
-def _one_point(terms: list[Term], f: str, arity: int) -> tuple[Term, ...] | None:
-    """The arguments when every occurrence of the free function variable f in terms is `f a₁ … aₙ` (n its
-    arity) with one and the same arguments, none of them bound where it occurs; None otherwise."""
-    found: list[tuple[Term, ...]] = []
+def _calls(t: Term, f: str) -> list[tuple[App, frozenset[str]]] | None:
+    """The applications of the free function variable f in t, each with the names bound where it occurs; None when
+    f also occurs otherwise (as an argument, say)."""
+    out: list[tuple[App, frozenset[str]]] = []
 
-    def go(t: Term, bound: frozenset[str]) -> bool:
+    def go(x: Term, bound: frozenset[str]) -> bool:
         if f in bound:
             return True  # a bound f is another variable
-        if isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == f:
-            args = t.args[1:]
-            if len(args) != arity or any(ir.free_vars(a) & bound for a in args) or found and args != found[0]:
-                return False
-            found.append(args)
-            return all(go(a, bound) for a in args)
-        if isinstance(t, Var):
-            return t.name != f
-        if isinstance(t, Bind):
-            return (t.dom is None or go(t.dom, bound)) and go(t.body, bound | {n for n, _ in t.vars})
-        return all(go(c, bound) for c in t.children())
+        if isinstance(x, App) and x.op == "call" and isinstance(x.args[0], Var) and x.args[0].name == f:
+            out.append((x, bound))
+            return all(go(a, bound) for a in x.args[1:])
+        if isinstance(x, Var):
+            return x.name != f
+        if isinstance(x, Bind):
+            return (x.dom is None or go(x.dom, bound)) and go(x.body, bound | {n for n, _ in x.vars})
+        return all(go(c, bound) for c in x.children())
 
-    return found[0] if all(go(t, frozenset()) for t in terms) and found else None
+    return out if go(t, frozenset()) else None
 
 
-def _point_value(t: Term, f: str, value: Var) -> Term:
-    """t with each free `f a₁ … aₙ` replaced by value (see _one_point)."""
+def _recurrence_step(p: Term, f: str) -> tuple[int, int | None, str, int, Term] | None:
+    """(m0, m1, n, shift, e) when premise p gives f m from f (m - 1) for every m0 ≤ m ≤ m1 (m1 None: no end) and
+    says nothing else: `∀n. [a ≤ n ≤ b ⟶] f (n + 1) = e` (shift 1: n = m - 1) or `∀n. b ≤ n [≤ c] ⟶ f n = e` with
+    b ≥ 1 (shift 0: n = m), e applying f only to the previous index (`f n`, `f (n - 1)`)."""
+    if not (isinstance(p, Bind) and p.kind == "forall" and p.dom is None and len(p.vars) == 1):
+        return None
+    n, nty = p.vars[0]
+    if nty != NAT:
+        return None
+    guards: list[Term] = []
+    body = p.body
+    while isinstance(body, App) and body.op == "implies":
+        guards.append(body.args[0])
+        body = body.args[1]
+    if not (isinstance(body, App) and body.op == "eq"):
+        return None
+    bounds = _interval(ir.conj(guards), n, NAT) if guards else (Fraction(0), True, None, False)
+    if bounds is None or bounds[0] is None or any(_calls(g, f) != [] for g in guards):
+        return None
+    lo, hi = int(bounds[0]), None if bounds[2] is None else int(bounds[2])
+    one = Num(Fraction(1), NAT)
+    for lhs, e in (body.args, body.args[::-1]):
+        if not (isinstance(lhs, App) and lhs.op == "call" and lhs.args[0] == Var(f, lhs.args[0].ty)):
+            continue
+        index = lhs.args[1:]
+        if index == (App("add", (Var(n, NAT), one), NAT),):
+            shift, prev = 1, Var(n, NAT)
+        elif index == (Var(n, NAT),) and lo >= 1:
+            shift, prev = 0, App("sub", (Var(n, NAT), one), NAT)
+        else:
+            continue
+        calls = _calls(e, f)
+        if calls is not None and all(c.args[1:] == (prev,) for c, _ in calls):
+            return lo + shift, None if hi is None else hi + shift, n, shift, e
+    return None
+
+
+def _recurrence(
+    premises: list[Term], concl: Term, variables: dict[str, Ty], declared: frozenset[str], system: str
+) -> tuple[list[Term], Term, dict[str, Ty]] | None:
+    """A sequence given by a recurrence and used elsewhere only at literal indices it reaches, in terms of its
+    first value: with `∀n. f (n + 1) = e n (f n)`, `f 1 = 3 ⊢ P (f 5)` becomes `v₁ = 3 ⊢ P v₅` where v₀ is a new
+    variable and vₘ = e (m - 1) vₘ₋₁. The recurrence holds for some f whatever v₀ and the other variables are
+    (f m = vₘ where it reaches, anything elsewhere: it defines each f m once, from f (m - 1)), and for each f it
+    holds for, f m = vₘ with v₀ = f m₀₋₁; so `∀f. rec f ⟶ Φ (f j)` iff `∀v₀. Φ vⱼ`. Only for a declared,
+    ℕ-indexed f (an undeclared name may be a library constant). None when there is no such sequence."""
+    for f, fty in variables.items():
+        if f not in declared or not (isinstance(fty, ir.Fun) and fty.args == (NAT,)):
+            continue
+        steps = [(k, found) for k, p in enumerate(premises) if (found := _recurrence_step(p, f)) is not None]
+        if len(steps) != 1:
+            continue
+        step_at, (m0, m1, n, shift, e) = steps[0]
+        rest = [p for k, p in enumerate(premises) if k != step_at]
+        uses = [_calls(t, f) for t in [*rest, concl]]
+        if any(u is None for u in uses):
+            continue
+        indices = [c.args[1] for u in uses for c, _ in u]  # type: ignore[union-attr]
+        if not all(isinstance(i, Num) and i.value.denominator == 1 and m0 - 1 <= i.value for i in indices):
+            continue
+        top = int(max((i.value for i in indices), default=m0 - 1))  # type: ignore[union-attr]
+        if top - m0 >= MAX_RECURSION or m1 is not None and top > m1:
+            continue
+        taken = ir.free_vars(e) | set(variables)
+        prev, first = ir.fresh_name("prev", taken), ir.fresh_name(f + "_" + str(m0 - 1), taken)
+        e = _replace_calls(e, f, Var(prev, fty.ret))
+        values: dict[int, Term] = {m0 - 1: Var(first, fty.ret)}
+        base = next((k for k, p in enumerate(rest) if _first_value(p, f, m0 - 1) is not None), None)
+        if base is not None:  # `f k = c`: v₀ is c (what the definition v₀ = c would give)
+            values[m0 - 1] = _first_value(rest.pop(base), f, m0 - 1)  # type: ignore[assignment]
+            first = ""
+        for m in range(m0, top + 1):
+            v = simplify(ir.substitute(e, {n: Num(Fraction(m - shift), NAT), prev: values[m - 1]}), system)
+            if ir.size(v) > MAX_RECURSION_SIZE:
+                break
+            values[m] = v
+        else:
+            out = [_replace_calls(t, f, values) for t in [*rest, concl]]
+            variables = {k: v for k, v in variables.items() if k != f}
+            if first:
+                variables[first] = fty.ret
+            return out[:-1], out[-1], variables
+    return None
+
+
+def _first_value(p: Term, f: str, k: int) -> Term | None:
+    """c when premise p is `f k = c` (or `c = f k`) with c free of f."""
+    if isinstance(p, App) and p.op == "eq":
+        for lhs, c in (p.args, p.args[::-1]):
+            if isinstance(lhs, App) and lhs.op == "call" and lhs.args[1:] == (Num(Fraction(k), NAT),):
+                if isinstance(lhs.args[0], Var) and lhs.args[0].name == f and _calls(c, f) == []:
+                    return c
+    return None
+
+
+def _replace_calls(t: Term, f: str, value: Term | dict[int, Term]) -> Term:
+    """t with each free application of f replaced by value (a dict: by the value at the call's literal index)."""
     if isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == f:
+        if isinstance(value, dict):
+            return value[int(t.args[1].value)]  # type: ignore[union-attr]
         return value
     if isinstance(t, Bind) and any(n == f for n, _ in t.vars):
         return t
-    return ir.map_children(t, lambda c: _point_value(c, f, value))
+    return ir.map_children(t, lambda c: _replace_calls(c, f, value))
+
+
+def _one_point(terms: list[Term], f: str, arity: int) -> tuple[Term, ...] | None:
+    """The arguments when every occurrence of the free function variable f in terms is `f a₁ … aₙ` (n its
+    arity) with one and the same arguments, none of them bound where it occurs; None otherwise."""
+    uses = [_calls(t, f) for t in terms]
+    if any(u is None for u in uses):
+        return None
+    calls = [c for u in uses for c in u]  # type: ignore[union-attr]
+    if not calls:
+        return None
+    args = calls[0][0].args[1:]
+    ok = all(c.args[1:] == args and not (ir.free_vars(c) & bound) for c, bound in calls)
+    return args if ok and len(args) == arity else None
 
 
 def _applied_at_one_point(
@@ -799,8 +909,8 @@ def _applied_at_one_point(
             continue
         value = Var(f, fty.ret)
         return (
-            [_point_value(p, f, value) for p in premises],
-            _point_value(concl, f, value),
+            [_replace_calls(p, f, value) for p in premises],
+            _replace_calls(concl, f, value),
             {**variables, f: fty.ret},
         )
     return None
@@ -865,10 +975,12 @@ def standardize(st: Statement) -> Statement:
         if hit is None:
             cases = _cases_definition(premises, definable)
             if cases is None:
-                point = _applied_at_one_point(premises, concl, variables, st.declared)
-                if point is None:
+                found = _recurrence(premises, concl, variables, st.declared, sys)
+                if found is None:
+                    found = _applied_at_one_point(premises, concl, variables, st.declared)
+                if found is None:
                     break
-                premises, concl, variables = point
+                premises, concl, variables = found
                 premises = [simplify(p, sys) for p in premises]
                 concl = simplify(concl, sys)
                 continue
