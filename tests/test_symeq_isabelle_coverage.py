@@ -557,6 +557,27 @@ RECURRENCE_APART = [
     ),
 ]
 
+LONG_SUM_MERGE = [
+    # a literal range too long to unroll term by term is still added up when the terms are numbers
+    pytest.param(
+        thm("m c :: real", ["m = (\\<Sum>i = 1..300. real i)"], "m = c"),
+        thm("c :: real", [], "c = 45150"),
+        id="long-sum",
+    ),
+]
+LONG_SUM_APART = [
+    pytest.param(
+        thm("m c :: real", ["m = (\\<Sum>i = 1..300. real i)"], "m = c"),
+        thm("c :: real", [], "c = 45151"),
+        id="long-sum-value",
+    ),
+    pytest.param(
+        thm("m c :: real", ["m = (\\<Sum>i \\<in> {1..<300}. real i)"], "m = c"),
+        thm("c :: real", [], "c = 45150"),
+        id="long-sum-open-end",
+    ),
+]
+
 
 # every class above: the meaning-preserving variants merge, the near misses stay apart
 MERGE = [
@@ -572,6 +593,7 @@ MERGE = [
     *POINT_MERGE,
     *MIDPOINT_MERGE,
     *RECURRENCE_MERGE,
+    *LONG_SUM_MERGE,
 ]
 APART = [
     *ROOT_APART,
@@ -587,6 +609,7 @@ APART = [
     *POINT_APART,
     *MIDPOINT_APART,
     *RECURRENCE_APART,
+    *LONG_SUM_APART,
 ]
 
 

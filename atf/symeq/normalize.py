@@ -40,6 +40,7 @@ from atf.symeq.ir import (
 )
 
 MAX_UNROLL = 200
+MAX_LITERAL_SUM = 5000  # terms of a sum over a literal range added up when every term is a number
 MAX_POW = 64
 MAX_DIGITS = 400
 MAX_RECURSION = 1000  # values of a recursively defined sequence computed, at most
@@ -422,8 +423,8 @@ def _fold(t: App, v: list[Fraction], system: str) -> Term:
 # ----------------------------------------------------------------------------------------------- finite domains
 
 
-def _literal_elements(dom: Term | None) -> list[Num] | None:
-    """The elements of a finite set with literal bounds, in order (None when not literal)."""
+def _literal_elements(dom: Term | None, limit: int = MAX_UNROLL) -> list[Num] | None:
+    """The elements of a finite set with literal bounds, in order (None when not literal or more than limit)."""
     if dom is None:
         return None
     el = elem_of_set(ir.type_of(dom))
@@ -439,12 +440,12 @@ def _literal_elements(dom: Term | None) -> list[Num] | None:
             a += 1
         if dom.op in ("ico", "ioo") and hi.value == b:
             b -= 1
-        if b - a + 1 > MAX_UNROLL:
+        if b - a + 1 > limit:
             return None
         return [Num(Fraction(k), ety) for k in range(a, b + 1)]
     if isinstance(dom, App) and dom.op == "range":
         n = dom.args[0]
-        if isinstance(n, Num) and 0 <= n.value <= MAX_UNROLL:
+        if isinstance(n, Num) and 0 <= n.value <= limit:
             return [Num(Fraction(k), NAT) for k in range(int(n.value))]
         return None
     if isinstance(dom, App) and dom.op == "setenum":
@@ -467,7 +468,7 @@ def _unroll(t: Bind, system: str) -> Term:
         dom = dom.dom if dom.dom is not None else _bounded_domain(dom)
     elems = _literal_elements(dom)
     if elems is None:
-        return t
+        return _literal_sum(t, name, cond, dom, system)
     ty = t.ty
     unit = _num(0 if t.kind == "sum" else 1, ty)
     terms: list[Term] = []
@@ -484,6 +485,21 @@ def _unroll(t: Bind, system: str) -> Term:
     for x in terms[1:]:
         acc = simplify(App(op, (acc, x), ty), system)
     return acc
+
+
+def _literal_sum(t: Bind, name: str, cond: tuple[str, Term] | None, dom: Term | None, system: str) -> Term:
+    """A sum over a literal range too long to unroll (`∑i = 1..250. i`), added up when every term is a number;
+    t unchanged otherwise."""
+    elems = _literal_elements(dom, MAX_LITERAL_SUM) if t.kind == "sum" and cond is None else None
+    if elems is None:
+        return t
+    total = Fraction(0)
+    for e in elems:
+        v = simplify(ir.substitute(t.body, {name: e}), system)
+        if not isinstance(v, Num):
+            return t
+        total += v.value
+    return _num(total, t.ty)
 
 
 def _bounded_domain(s: Bind) -> Term | None:
