@@ -578,6 +578,43 @@ LONG_SUM_APART = [
     ),
 ]
 
+V2 = 'a b :: "real^2"'
+V3 = 'v :: "real^3" and c :: real'
+PAIR = 'p q :: "real * real"'
+VECTOR_MERGE = [
+    # + - and unary - on pairs act on each component (Product_Plus.thy); `real^n` vectors and `vector [..]` too
+    pytest.param(thm(PAIR, ["p = (1, 2)"], "p - q = (0, 0)"), thm(PAIR, [], "q = (1, 2)"), id="pair-difference"),
+    pytest.param(thm(PAIR, [], "- p = (1, 2)"), thm(PAIR, [], "p = (-1, -2)"), id="pair-negation"),
+    pytest.param(
+        thm(V2, ["a = vector [5, -4]"], "a + b = vector [-6, 6]"),
+        thm(V2, [], "b = vector [-11, 10]"),
+        id="vector-sum",
+    ),
+    pytest.param(
+        thm(V3, ["v = vector [1, c, 3]"], "v + v = vector [2, 4, 6]"),
+        thm('v :: "real * real * real" and c :: real', ["v = (1, c, 3)"], "v + v = (2, 4, 6)"),
+        id="three-components",
+    ),
+    pytest.param(
+        thm(V2, ["a = vector [5, -4]"], "a + b = vector [-6, 6]"),
+        thm('a b :: "real * real"', ["a = (5, -4)"], "a + b = (-6, 6)"),
+        id="vector-is-pair",
+    ),
+]
+VECTOR_APART = [
+    pytest.param(thm(PAIR, ["p = (1, 2)"], "p - q = (0, 0)"), thm(PAIR, [], "q = (-1, -2)"), id="difference-not-sum"),
+    pytest.param(
+        thm(V2, ["a = vector [5, -4]"], "a + b = vector [-6, 6]"),
+        thm(V2, [], "b = vector [10, -11]"),
+        id="component-order",
+    ),
+    pytest.param(
+        thm(V3, ["v = vector [1, c, 3]"], "v + v = vector [2, 4, 6]"),
+        thm('v :: "real * real * real" and c :: real', ["v = (1, c, 3)"], "v + v = (2, 4, 7)"),
+        id="component-value",
+    ),
+]
+
 
 # every class above: the meaning-preserving variants merge, the near misses stay apart
 MERGE = [
@@ -594,6 +631,7 @@ MERGE = [
     *MIDPOINT_MERGE,
     *RECURRENCE_MERGE,
     *LONG_SUM_MERGE,
+    *VECTOR_MERGE,
 ]
 APART = [
     *ROOT_APART,
@@ -610,6 +648,7 @@ APART = [
     *MIDPOINT_APART,
     *RECURRENCE_APART,
     *LONG_SUM_APART,
+    *VECTOR_APART,
 ]
 
 

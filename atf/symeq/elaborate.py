@@ -750,6 +750,10 @@ class Elaborator:
             return self.elab_dist(args, expected, orig)
         if hit is None and self.system == "isabelle" and name == "midpoint" and len(args) == 2:
             return self.elab_midpoint(args, expected)
+        if hit is None and self.system == "isabelle" and name == "vector" and len(args) == 1:
+            vec = self.elab_vector(args[0], expected)
+            if vec is not None:
+                return vec
         if hit is None and self.system == "isabelle" and name in _SERIES and args and isinstance(args[0], Bind):
             # Series.thy: suminf, summable :: (nat ⇒ 'a) ⇒ ..., so the index of `∑n. f n` is a natural number
             f = args[0]
@@ -801,6 +805,19 @@ class Elaborator:
         if expected is not None:
             self.unify(ty, expected)
         return App("midpoint", (a, b), ty)
+
+    def elab_vector(self, items: Term, expected: Ty | None) -> Term | None:
+        """`vector [x₁, ..., xₙ] :: 'a^n` is the vector of those components (HOL-Analysis, vector_def; `'a^n` is read
+        as a product, see isabelle_frontend.vector_type), when the type expected has n components; None otherwise."""
+        ty = self.deep(expected)
+        if not (isinstance(items, App) and items.op == "list" and isinstance(ty, Tup)):
+            return None
+        elem, comps, rest = ty.items[0], 1, ty.items[1]
+        while isinstance(rest, Tup) and rest.items[0] == elem:
+            comps, rest = comps + 1, rest.items[1]
+        if rest != elem or comps + 1 != len(items.args):
+            return None
+        return self.nest_pair([self.elab(x, elem) for x in items.args])
 
     def elab_uf_call(self, head: Var, args: list[Term], expected: Ty | None, global_: bool) -> Term:
         """Apply a variable (or unknown constant) of function type."""

@@ -762,7 +762,19 @@ class _Parser(TokenCursor):
             con = self.next()[1]
             # `real set` is the type the elaborator gives `{x. P x}` and `{a..b}` (HOL has one kind of set)
             base = ir.SetTy(base) if con == "set" else ir.Sort(f"{base} {con}")
+        while self.at("^") and self.peek(1) is not None and self.peek(1)[0] == "num":
+            self.next()
+            base = vector_type(base, int(self.next()[1]))
         return base
+
+
+def vector_type(elem: Ty, n: int) -> Ty:
+    """`'a^n` (HOL-Analysis, Finite_Cartesian_Product.thy: functions from an n-element index type) read as the
+    product `'a * ... * 'a` of n factors: +, -, scaling, `=`, norm, dist and inner act on each component in both
+    (vec_eq_iff, plus_vec_def, norm_vec_def / plus_prod_def, norm_prod_def). Other sizes stay one opaque type."""
+    if not 2 <= n <= MAX_VECTOR:
+        return ir.Sort(f"{elem}^{n}")
+    return ir.Tup((elem, elem if n == 2 else vector_type(elem, n - 1)))
 
 
 def _image_set(e: Term, names: list[str], body: Term) -> Term:
@@ -773,6 +785,7 @@ def _image_set(e: Term, names: list[str], body: Term) -> Term:
     return Bind("setof", ((u, None),), witness)
 
 
+MAX_VECTOR = 8  # `real^n` up to this n is a product of reals
 TYPE_CONSTRUCTORS = {"set", "list", "poly", "multiset", "fset", "option", "vec", "mat", "seq"}
 _BASE_TYPES = {"nat": ir.NAT, "int": ir.INT, "rat": ir.RAT, "real": ir.REAL, "complex": ir.COMPLEX, "bool": ir.BOOL}
 

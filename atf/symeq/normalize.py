@@ -269,6 +269,11 @@ def _simplify(t: Term, system: str) -> Term:
         if isinstance(head, Var) and head.name in _LIST_FOLDS and len(args) == 2:
             return _list_value(head.name, args[1], ty, system) or t
         return t
+    if op in ("add", "sub", "neg") and system == "isabelle" and isinstance(ty, Tup) and len(ty.items) == 2:
+        # on pairs, + - and unary - act on each component (Product_Plus.thy: plus_prod_def, minus_prod_def,
+        # uminus_prod_def)
+        parts = (App(op, tuple(App(p, (a,), u) for a in args), u) for p, u in zip(("fst", "snd"), ty.items))
+        return simplify(App("pair", tuple(parts), ty), system)
     if op in ("fst", "snd"):
         a = args[0]
         if isinstance(a, App) and a.op == "pair":
