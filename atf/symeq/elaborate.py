@@ -14,6 +14,7 @@ Desugaring done here, while types are known: `x ∈ {a..b}` / `Finset.Icc` / `Fi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 
@@ -781,18 +782,12 @@ class Elaborator:
             self.unify(ty, REAL)
             ty = REAL
 
-        def square(a: Term, b: Term, t: Ty | None) -> Term | None:
-            if t == REAL:
-                return App("pow", (App("sub", (a, b), REAL), Num(Fraction(2), NAT)), REAL)
-            if isinstance(t, Tup) and len(t.items) == 2:
-                parts = [square(App(p, (a,), u), App(p, (b,), u), u) for p, u in zip(("fst", "snd"), t.items)]
-                if None not in parts:
-                    return App("add", tuple(parts), REAL)  # type: ignore[arg-type]
-            return None
+        def square(a: Term, b: Term) -> Term:
+            return App("pow", (App("sub", (a, b), REAL), Num(Fraction(2), NAT)), REAL)
 
         if ty == REAL:
             return App("abs", (App("sub", (x, y), REAL),), REAL)
-        sq = square(x, y, ty)
+        sq = _by_component(x, y, ty, square, lambda parts, t: App("add", parts, REAL))
         if sq is None:
             return self.elab_uf_call(Var("dist"), args, expected, global_=False)
         return App("sqrt", (sq,), REAL)
@@ -1081,21 +1076,30 @@ class Elaborator:
         return t
 
 
+def _by_component(
+    x: Term, y: Term, t: Ty | None, real: Callable[[Term, Term], Term], join: Callable[[tuple, Ty], Term]
+) -> Term | None:
+    """real(x, y) for x, y : ℝ; for pairs (of pairs ...) of ℝ, join((parts for fst, snd), t); None on other types."""
+    if t == REAL:
+        return real(x, y)
+    if isinstance(t, Tup) and len(t.items) == 2:
+        parts = [
+            _by_component(App(p, (x,), u), App(p, (y,), u), u, real, join) for p, u in zip(("fst", "snd"), t.items)
+        ]
+        if None not in parts:
+            return join(tuple(parts), t)
+    return None
+
+
 def _midpoint(a: Term, b: Term, ty: Ty | None) -> Term:
     """`midpoint a b = (1/2) *⇩R (a + b)` (HOL-Analysis, Line_Segment.thy, midpoint_def) on ℝ and on products of ℝ,
     where `+` and `*⇩R` act on each component (Product_Plus.thy, plus_prod_def; Product_Vector.thy, scaleR_prod_def);
     on other types an uninterpreted function."""
 
-    def half_sum(x: Term, y: Term, t: Ty | None) -> Term | None:
-        if t == REAL:
-            return App("div", (App("add", (x, y), REAL), Num(Fraction(2), REAL)), REAL)
-        if isinstance(t, Tup) and len(t.items) == 2:
-            parts = [half_sum(App(p, (x,), u), App(p, (y,), u), u) for p, u in zip(("fst", "snd"), t.items)]
-            if None not in parts:
-                return App("pair", tuple(parts), t)  # type: ignore[arg-type]
-        return None
+    def half_sum(x: Term, y: Term) -> Term:
+        return App("div", (App("add", (x, y), REAL), Num(Fraction(2), REAL)), REAL)
 
-    out = half_sum(a, b, ty)
+    out = _by_component(a, b, ty, half_sum, lambda parts, t: App("pair", parts, t))
     return out if out is not None else App("call", (Var("uf:midpoint", Fun((ty, ty), ty)), a, b), ty)  # type: ignore[arg-type]
 
 

@@ -630,16 +630,21 @@ def _pattern_access(t: Term, at: Term) -> dict[str, Term]:
     return out
 
 
+def _guarded_body(t: Term) -> tuple[list[Term], Term]:
+    """`g₁ ⟶ g₂ ⟶ b` as ([g₁, g₂], b)."""
+    guards: list[Term] = []
+    while isinstance(t, App) and t.op == "implies":
+        guards.append(t.args[0])
+        t = t.args[1]
+    return guards, t
+
+
 def _guarded(p: Term, variables: dict[str, Ty]) -> tuple[str, tuple[tuple[str, Ty | None], ...], Term, Term] | None:
     """(f, params, guard, value) when premise p is `∀xs. guard ⟶ f xs = value` (one piece of a function defined
     by cases): f a variable of function type applied to the distinct bound names, f in neither guard nor value."""
     if not (isinstance(p, Bind) and p.kind == "forall" and p.dom is None):
         return None
-    guards: list[Term] = []
-    body = p.body
-    while isinstance(body, App) and body.op == "implies":
-        guards.append(body.args[0])
-        body = body.args[1]
+    guards, body = _guarded_body(p.body)
     if not guards or not (isinstance(body, App) and body.op == "eq"):
         return None
     guard = ir.conj(guards) if len(guards) > 1 else guards[0]
@@ -806,11 +811,7 @@ def _recurrence_step(p: Term, f: str) -> tuple[int, int | None, str, int, Term] 
     n, nty = p.vars[0]
     if nty != NAT:
         return None
-    guards: list[Term] = []
-    body = p.body
-    while isinstance(body, App) and body.op == "implies":
-        guards.append(body.args[0])
-        body = body.args[1]
+    guards, body = _guarded_body(p.body)
     if not (isinstance(body, App) and body.op == "eq"):
         return None
     bounds = _interval(ir.conj(guards), n, NAT) if guards else (Fraction(0), True, None, False)
