@@ -369,8 +369,8 @@ SERIES_APART = [
         id="series-not-product",
     ),
     pytest.param(
-        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. 2 * r ^ n) = 3 / 2"),
-        thm("r :: real", ["r = 1 / 3"], "(\\<Sum>n. r ^ n / 2) = 3 / 2"),
+        thm("r b :: real", ["r = 1 / 3"], "(\\<Sum>n. 2 * r ^ n) = b"),
+        thm("r b :: real", ["r = 1 / 3"], "(\\<Sum>n. r ^ n / 2) = b"),
         id="not-a-unit",
     ),
     # on nat, 0 - x is not x (truncated subtraction)
@@ -615,6 +615,25 @@ VECTOR_APART = [
     ),
 ]
 
+AB = "a b :: real"
+GEOMETRIC_MERGE = [
+    # Series.thy: suminf_geometric (|r| < 1), suminf_mult, suminf_divide
+    pytest.param(thm(AB, [], "(\\<Sum>n. a * (1/3) ^ n) = b"), thm(AB, [], "3 * a / 2 = b"), id="geometric"),
+    pytest.param(thm(AB, [], "suminf (\\<lambda>n. a / 2 ^ n) = b"), thm(AB, [], "2 * a = b"), id="geometric-divided"),
+    pytest.param(
+        thm("a b :: real and r :: real", ["r = -2/7"], "(\\<Sum>n. a * r ^ n) = b"),
+        thm(AB, [], "7 * a / 9 = b"),
+        id="geometric-negative-ratio",
+    ),
+]
+GEOMETRIC_APART = [
+    pytest.param(thm(AB, [], "(\\<Sum>n. a * 2 ^ n) = b"), thm(AB, [], "- a = b"), id="divergent"),
+    pytest.param(thm(AB, [], "(\\<Sum>n. a * (1/3) ^ n) = b"), thm(AB, [], "3 * a = b"), id="geometric-value"),
+    pytest.param(
+        thm(AB, [], "(\\<Sum>n. a * (1/3) ^ (n + 1)) = b"), thm(AB, [], "3 * a / 2 = b"), id="geometric-from-one"
+    ),
+]
+
 
 # every class above: the meaning-preserving variants merge, the near misses stay apart
 MERGE = [
@@ -632,6 +651,7 @@ MERGE = [
     *RECURRENCE_MERGE,
     *LONG_SUM_MERGE,
     *VECTOR_MERGE,
+    *GEOMETRIC_MERGE,
 ]
 APART = [
     *ROOT_APART,
@@ -649,6 +669,7 @@ APART = [
     *RECURRENCE_APART,
     *LONG_SUM_APART,
     *VECTOR_APART,
+    *GEOMETRIC_APART,
 ]
 
 

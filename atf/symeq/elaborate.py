@@ -760,6 +760,10 @@ class Elaborator:
             f = args[0]
             if f.kind == "lambda" and len(f.vars) == 1 and f.vars[0][1] is None:
                 args = [replace(f, vars=((f.vars[0][0], NAT),)), *args[1:]]
+        if hit is None and self.system == "isabelle" and name == "suminf" and len(args) == 1:
+            series = self.elab_series(args[0], expected)
+            if series is not None:
+                return series
         if hit is None:
             dotted = self.field_access(name, args)
             if dotted is not None:
@@ -791,6 +795,20 @@ class Elaborator:
         if sq is None:
             return self.elab_uf_call(Var("dist"), args, expected, global_=False)
         return App("sqrt", (sq,), REAL)
+
+    def elab_series(self, f: Term, expected: Ty | None) -> Term | None:
+        """`suminf f` with f a λ or a function of ℕ: `suminf :: (nat ⇒ 'a) ⇒ 'a` (Series.thy), so the sum has the terms'
+        type (uninterpreted, one function per type); None for another f."""
+        named = isinstance(f, Var) and (hit := self.lookup(f.name)) is not None and isinstance(self.deep(hit[1]), Fun)
+        if not (isinstance(f, Bind) and f.kind == "lambda" or named):
+            return None
+        series = self.elab(f, None)
+        fty = self.deep(ir.type_of(series))
+        if not (isinstance(fty, Fun) and fty.args == (NAT,)):
+            return self.fallback(App("call", (Var("suminf"), f)), expected)
+        if expected is not None:
+            self.unify(fty.ret, expected)
+        return App("call", (Var("uf:suminf", Fun((fty,), fty.ret)), series), fty.ret)
 
     def elab_midpoint(self, args: list[Term], expected: Ty | None) -> Term:
         """Isabelle `midpoint :: 'a ⇒ 'a ⇒ 'a` (HOL-Analysis); what it means depends on 'a, known once every type is

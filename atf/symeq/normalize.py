@@ -268,6 +268,8 @@ def _simplify(t: Term, system: str) -> Term:
             return simplify(body, system)
         if isinstance(head, Var) and head.name in _LIST_FOLDS and len(args) == 2:
             return _list_value(head.name, args[1], ty, system) or t
+        if isinstance(head, Var) and head.name == "uf:suminf" and system == "isabelle" and len(args) == 2:
+            return _geometric(args[1], system) or t
         return t
     if op in ("add", "sub", "neg") and system == "isabelle" and isinstance(ty, Tup) and len(ty.items) == 2:
         # on pairs, + - and unary - act on each component (Product_Plus.thy: plus_prod_def, minus_prod_def,
@@ -426,6 +428,37 @@ def _fold(t: App, v: list[Fraction], system: str) -> Term:
 
 
 # ----------------------------------------------------------------------------------------------- finite domains
+
+
+def _geometric(f: Term, system: str) -> Term | None:
+    """`∑n. c * r ^ n` (also `c / b ^ n`, r = 1/b) for a literal |r| < 1 and c free of n is c / (1 - r) (Series.thy:
+    suminf_geometric, suminf_mult, suminf_divide; summable_geometric), on ℝ; None for another series."""
+    if not (isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1 and ir.type_of(f.body) == REAL):
+        return None
+    n = f.vars[0][0]
+    factors, divisors = [f.body], []
+    while any(isinstance(x, App) and x.op in ("mul", "div") for x in factors):
+        x = next(x for x in factors if isinstance(x, App) and x.op in ("mul", "div"))
+        factors.remove(x)
+        factors.append(x.args[0])
+        (factors if x.op == "mul" else divisors).append(x.args[1])
+    powers = [x for x in (*factors, *divisors) if n in ir.free_vars(x)]
+    if len(powers) != 1:
+        return None
+    p = powers[0]
+    if not (isinstance(p, App) and p.op == "pow" and p.args[1] == Var(n, NAT) and isinstance(p.args[0], Num)):
+        return None
+    r = p.args[0].value if p in factors else 1 / p.args[0].value if p.args[0].value else None
+    if r is None or abs(r) >= 1:
+        return None
+    factors = [x for x in factors if x is not p]
+    divisors = [x for x in divisors if x is not p]
+    value: Term = _num(1 / (1 - r), REAL)
+    for x in factors:
+        value = App("mul", (x, value), REAL)
+    for x in divisors:
+        value = App("div", (value, x), REAL)
+    return simplify(value, system)
 
 
 def _literal_elements(dom: Term | None, limit: int = MAX_UNROLL) -> list[Num] | None:
