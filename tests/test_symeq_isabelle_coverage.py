@@ -447,34 +447,6 @@ PATTERN_APART = [
 ]
 
 
-POINT_F = 'f :: "nat \\<Rightarrow> real" and y :: real'
-POINT_MERGE = [
-    # a declared function applied to one argument only is a value: `∀f. Φ (f t)` iff `∀r. Φ r`
-    pytest.param(thm(POINT_F, ["f 3 = y + 1"], "f 3 > 2"), thm("y :: real", [], "y > 1"), id="value-at-one-point"),
-    pytest.param(
-        thm(
-            'z :: real and P R :: "real \\<Rightarrow> real"',
-            ["\\<forall>z. P z = z * z + 1", "P z * 2 = R z"],
-            "R z = 2",
-        ),
-        thm("z :: real", [], "(z * z + 1) * 2 = 2"),
-        id="defined-where-it-is-used",
-    ),
-]
-POINT_APART = [
-    pytest.param(thm(POINT_F, ["f 2 = y + 1"], "f 3 > 2"), thm("y :: real", [], "y > 1"), id="two-points"),
-    pytest.param(
-        thm(
-            'z :: real and P R :: "real \\<Rightarrow> real"',
-            ["\\<forall>z. P z = z * z + 1", "P z * 2 = R 1"],
-            "R z = 2",
-        ),
-        thm("z :: real", [], "(z * z + 1) * 2 = 2"),
-        id="defined-elsewhere",
-    ),
-    pytest.param(thm(POINT_F, ["\\<forall>n. f n > y"], "f 3 > 2"), thm("y :: real", [], "y > 1"), id="bound-argument"),
-]
-
 MIDPOINT_MERGE = [
     # HOL-Analysis: midpoint a b = (1/2) *R (a + b), componentwise on pairs
     pytest.param(
@@ -646,7 +618,6 @@ MERGE = [
     *SERIES_MERGE,
     *BUILDER_MERGE,
     *PATTERN_MERGE,
-    *POINT_MERGE,
     *MIDPOINT_MERGE,
     *RECURRENCE_MERGE,
     *LONG_SUM_MERGE,
@@ -664,7 +635,6 @@ APART = [
     *SERIES_APART,
     *BUILDER_APART,
     *PATTERN_APART,
-    *POINT_APART,
     *MIDPOINT_APART,
     *RECURRENCE_APART,
     *LONG_SUM_APART,

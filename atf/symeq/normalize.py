@@ -815,16 +815,15 @@ def _cases_definition(premises: list[Term], variables: dict[str, Ty]) -> tuple[s
     return f, Bind("lambda", params, body, None, fty), [k for k, *_ in found], added
 
 
-def _calls(t: Term, f: str) -> list[tuple[App, frozenset[str]]] | None:
-    """The applications of the free function variable f in t, each with the names bound where it occurs; None when
-    f also occurs otherwise (as an argument, say)."""
-    out: list[tuple[App, frozenset[str]]] = []
+def _calls(t: Term, f: str) -> list[App] | None:
+    """The applications of the free function variable f in t; None when f also occurs otherwise (as an argument)."""
+    out: list[App] = []
 
     def go(x: Term, bound: frozenset[str]) -> bool:
         if f in bound:
             return True  # a bound f is another variable
         if isinstance(x, App) and x.op == "call" and isinstance(x.args[0], Var) and x.args[0].name == f:
-            out.append((x, bound))
+            out.append(x)
             return all(go(a, bound) for a in x.args[1:])
         if isinstance(x, Var):
             return x.name != f
@@ -863,7 +862,7 @@ def _recurrence_step(p: Term, f: str) -> tuple[int, int | None, str, int, Term] 
         else:
             continue
         calls = _calls(e, f)
-        if calls is not None and all(c.args[1:] == (prev,) for c, _ in calls):
+        if calls is not None and all(c.args[1:] == (prev,) for c in calls):
             return lo + shift, None if hi is None else hi + shift, n, shift, e
     return None
 
@@ -888,7 +887,7 @@ def _recurrence(
         uses = [_calls(t, f) for t in [*rest, concl]]
         if any(u is None for u in uses):
             continue
-        indices = [c.args[1] for u in uses for c, _ in u]  # type: ignore[union-attr]
+        indices = [c.args[1] for u in uses for c in u]  # type: ignore[union-attr]
         if not all(isinstance(i, Num) and i.value.denominator == 1 and m0 - 1 <= i.value for i in indices):
             continue
         top = int(max((i.value for i in indices), default=m0 - 1))  # type: ignore[union-attr]
@@ -935,40 +934,6 @@ def _replace_calls(t: Term, f: str, value: Term | dict[int, Term]) -> Term:
     if isinstance(t, Bind) and any(n == f for n, _ in t.vars):
         return t
     return ir.map_children(t, lambda c: _replace_calls(c, f, value))
-
-
-def _one_point(terms: list[Term], f: str, arity: int) -> tuple[Term, ...] | None:
-    """The arguments when every occurrence of the free function variable f in terms is `f a₁ … aₙ` (n its
-    arity) with one and the same arguments, none of them bound where it occurs; None otherwise."""
-    uses = [_calls(t, f) for t in terms]
-    if any(u is None for u in uses):
-        return None
-    calls = [c for u in uses for c in u]  # type: ignore[union-attr]
-    if not calls:
-        return None
-    args = calls[0][0].args[1:]
-    ok = all(c.args[1:] == args and not (ir.free_vars(c) & bound) for c, bound in calls)
-    return args if ok and len(args) == arity else None
-
-
-def _applied_at_one_point(
-    premises: list[Term], concl: Term, variables: dict[str, Ty], declared: frozenset[str]
-) -> tuple[list[Term], Term, dict[str, Ty]] | None:
-    """A declared function variable the statement only ever applies to the same arguments becomes a value
-    variable: `∀f. Φ (f t)` holds exactly when `∀r. Φ r` does (given r, take f = λ_. r; given f, take r = f t),
-    so `P z * Q z = R z ⊢ R z = e` says what `r = P z * Q z ⊢ r = e` says. Only declared ones: an undeclared
-    name may be a library constant (`is_arg_min`), which is no variable. None when there is no such variable."""
-    terms = [*premises, concl]
-    for f, fty in variables.items():
-        if f not in declared or not isinstance(fty, ir.Fun) or _one_point(terms, f, len(fty.args)) is None:
-            continue
-        value = Var(f, fty.ret)
-        return (
-            [_replace_calls(p, f, value) for p in premises],
-            _replace_calls(concl, f, value),
-            {**variables, f: fty.ret},
-        )
-    return None
 
 
 def _conjuncts(t: Term, system: str) -> list[Term]:
@@ -1031,10 +996,8 @@ def standardize(st: Statement) -> Statement:
             cases = _cases_definition(premises, definable)
             if cases is None:
                 found = None
-                if sys == "isabelle":  # (Lean statements keep their function variables: not measured there yet)
+                if sys == "isabelle":  # (not measured on Lean statements yet)
                     found = _recurrence(premises, concl, variables, st.declared, sys)
-                    if found is None:
-                        found = _applied_at_one_point(premises, concl, variables, st.declared)
                 if found is None:
                     break
                 premises, concl, variables = found
