@@ -64,3 +64,13 @@ def test_transformations_that_do_not_apply_say_so():
     p = cut("theorem t (x : ℝ) : x ^ 2 ≥ 0 := by sorry")
     assert REWRITES["reorder"](p) is None and MUTATIONS["drop_hypothesis"](p) is None
     assert cut("def f := 1") is None
+
+
+def test_binders_typed_by_a_type_variable_are_not_hypotheses():
+    """`(c : F)` under `{F V : Type*}` declares a variable: moving it into the conclusion or an `∧` would unbind c
+    (every name of a multi-name type group counts, not only the first)."""
+    p = cut("theorem t {F V : Type*} [Field F] (S : V → V) (h : S = S) (c : F) (v : V) : S v = c • v := by sorry")
+    assert [p.binders[k][1][1] for k in p.hyps] == ["h"]
+    assert REWRITES["hyp_to_conclusion"](p) is None and REWRITES["merge_and"](p) is None
+    q = cut("theorem t (X I : Type*) (T : I → Set (Set X)) (h : ∀ i, T i = T i) : T = T := by sorry")
+    assert [q.binders[k][1][1] for k in q.hyps] == ["h"]

@@ -102,11 +102,15 @@ def cut(text: str) -> Parts | None:
     if not concl:
         return None
     parts = Parts(name, binders, concl)
-    type_vars = {b[1][1] for b in binders if len(b) > 3 and b[2][1] == ":" and b[3][1].startswith(("Type", "Sort"))}
+    type_vars: set[str] = set()  # every name of a `{F V : Type*}` group, not only the first
     for k, b in enumerate(binders):
         inner = b[1:-1]
         colon = next((p for p, (_, t) in enumerate(inner) if t == ":"), None)
-        if b[0][1] == "(" and colon is not None and not is_type_binder(inner[colon + 1 :], type_vars):
+        if colon is None:
+            continue
+        if colon + 1 < len(inner) and inner[colon + 1][1].startswith(("Type", "Sort")):
+            type_vars.update(t for _, t in inner[:colon])
+        elif b[0][1] == "(" and not is_type_binder(inner[colon + 1 :], type_vars):
             parts.hyps.append(k)
     return parts
 
