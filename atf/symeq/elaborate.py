@@ -145,6 +145,25 @@ class Elaborator:
             return self.unify(a.elem, b.elem)
         return False
 
+    def try_unify(self, a: Ty | None, b: Ty | None) -> bool:
+        """unify, undone where it fails (a failed unification may have bound some type variables on its way)."""
+        saved = dict(self.bindings), set(self.numeral_ids)
+        if self.unify(a, b):
+            return True
+        self.bindings, self.numeral_ids = saved
+        return False
+
+    def global_const(self, gname: str, ty: Ty) -> Var:
+        """An unknown constant used at type ty. Lean's constants take implicit type arguments, so
+        `UniformContinuous f` and `UniformContinuous g` with f : α → β, g : β → γ apply two instances: a use that
+        does not unify with the earlier ones gets its own (the SMT symbol is keyed by name and type), and no use
+        falls back to an opaque blob because another came first."""
+        if gname not in self.globals:
+            self.globals[gname] = self.unknown(ty, gname)
+        elif not self.try_unify(self.globals[gname], ty):
+            return Var(gname, self.unknown(ty, gname))
+        return Var(gname, self.globals[gname])
+
     def occurs(self, v: TVar, t: Ty | None) -> bool:
         t = self.resolve(t)
         if isinstance(t, TVar):
@@ -183,12 +202,7 @@ class Elaborator:
         if self.system == "isabelle" and "." not in name and name not in builtins.ISABELLE_CONSTANTS:
             self.declare_free(name, ty)  # Isabelle fixes free variables of a theorem implicitly
             return Var(name, self.free[name])
-        gname = "uf:" + name
-        if gname not in self.globals:
-            self.globals[gname] = self.unknown(ty, gname)
-        else:
-            self.unify(self.globals[gname], ty)
-        return Var(gname, self.globals[gname])
+        return self.global_const("uf:" + name, ty)
 
     # ------------------------------------------------------------------ entry points
     def elab_prop(self, t: Term) -> Term:
@@ -839,15 +853,18 @@ class Elaborator:
             arg_e = [self.elab(a, None) for a in args]
             for k, a in enumerate(arg_e):  # `𝓝 (1 / 2)`: Lean knows the argument's type, we do not (not ℕ)
                 self.unknown(ir.type_of(a), f"{head.name}#{k}")
-            fty = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
+            ret = expected if expected is not None else self.fresh()
+            if head.name == "op:comp" and len(arg_e) == 2:
+                g, f = (self.resolve(ir.type_of(a)) for a in arg_e)
+                if isinstance(g, Fun) and isinstance(f, Fun) and len(g.args) == 1:
+                    ret = Fun(f.args, g.ret)  # Function.comp : (β → γ) → (α → β) → α → γ
+                    if expected is not None:
+                        self.unify(ret, expected)
+            fty = Fun(tuple(ir.type_of(a) for a in arg_e), ret)
             if global_:
                 gname = head.name if head.name.startswith("op:") else "uf:" + head.name
                 gname = "uf:" + head.name if head.name.startswith("op:") else gname
-                if gname not in self.globals:
-                    self.globals[gname] = self.unknown(fty, gname)
-                else:
-                    self.unify(self.globals[gname], fty)
-                f = Var(gname, self.globals[gname])
+                f = self.global_const(gname, fty)
             else:
                 f = self.undeclared(head.name, fty)
             ft = self.resolve(ir.type_of(f))

@@ -1,0 +1,55 @@
+"""A Mathlib constant SymEq does not know is one symbol per type it is used at: Lean fills its implicit type
+arguments at each use, so `UniformContinuous f` and `UniformContinuous g` with f : α → β and g : β → γ apply two
+instances (`atf.symeq.elaborate.Elaborator.global_const`). The reading must not depend on which use comes first,
+and `g ∘ f` has type α → γ (Function.comp)."""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from tests.lean_statements import apart, merged, thm
+
+UNIFORM = "{α β γ : Type*} [UniformSpace α] [UniformSpace β] [UniformSpace γ] {f : α → β} {g : β → γ}"
+SAME = "{α : Type*} [UniformSpace α] {f g : α → α}"
+SETS = "(s : Set ℝ) (t : Set ℕ)"
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("lean", timeout_ms=2000)
+
+
+MERGE = [
+    (
+        thm(f"{UNIFORM} (hf : UniformContinuous f) (hg : UniformContinuous g)", "UniformContinuous (g ∘ f)"),
+        thm(f"{UNIFORM} (hg : UniformContinuous g) (hf : UniformContinuous f)", "UniformContinuous (g ∘ f)"),
+    ),
+    (
+        thm(f"{UNIFORM} (hf : UniformContinuous f) (hg : UniformContinuous g)", "UniformContinuous (g ∘ f)"),
+        thm(f"{UNIFORM} (h : UniformContinuous g ∧ UniformContinuous f)", "UniformContinuous (g ∘ f)"),
+    ),
+    (thm(f"{SETS} (hs : IsOpen s) (ht : IsOpen t)", "IsOpen s"), thm(f"{SETS} (ht : IsOpen t)", "IsOpen s → IsOpen s")),
+    (thm(f"{SETS} (hs : IsOpen s)", "IsOpen t"), thm(f"{SETS}", "IsOpen s → IsOpen t")),
+]
+
+APART = [
+    (
+        thm(f"{SAME} (hf : UniformContinuous f)", "UniformContinuous (g ∘ f)"),
+        thm(f"{SAME} (hf : UniformContinuous f)", "UniformContinuous (f ∘ g)"),
+    ),
+    (
+        thm(f"{UNIFORM} (hf : UniformContinuous f)", "UniformContinuous g"),
+        thm(f"{UNIFORM} (hg : UniformContinuous g)", "UniformContinuous f"),
+    ),
+    (thm(f"{SETS} (hs : IsOpen s)", "IsOpen t"), thm(f"{SETS} (ht : IsOpen t)", "IsOpen s")),
+    (thm(f"{SETS} (hs : IsOpen s)", "IsOpen t"), thm(f"{SETS} (hs : IsOpen s)", "IsOpen s")),
+]
+
+
+@pytest.mark.parametrize("a,b", MERGE)
+def test_instances_merge(symeq, a, b):
+    assert merged(symeq, a, b) and merged(symeq, b, a)
+
+
+@pytest.mark.parametrize("a,b", APART)
+def test_instances_stay_apart(symeq, a, b):
+    assert apart(symeq, a, b)
