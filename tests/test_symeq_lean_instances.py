@@ -11,6 +11,7 @@ from tests.lean_statements import apart, merged, thm
 UNIFORM = "{α β γ : Type*} [UniformSpace α] [UniformSpace β] [UniformSpace γ] {f : α → β} {g : β → γ}"
 SAME = "{α : Type*} [UniformSpace α] {f g : α → α}"
 SETS = "(s : Set ℝ) (t : Set ℕ)"
+GROUP = "{G : Type*} [Group G] (H : Subgroup G)"
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +30,9 @@ MERGE = [
     ),
     (thm(f"{SETS} (hs : IsOpen s) (ht : IsOpen t)", "IsOpen s"), thm(f"{SETS} (ht : IsOpen t)", "IsOpen s → IsOpen s")),
     (thm(f"{SETS} (hs : IsOpen s)", "IsOpen t"), thm(f"{SETS}", "IsOpen s → IsOpen t")),
+    # the sort of an unknown term is named the same whichever side of `=` is read first
+    (thm(GROUP, "closure ((H : Set G) \\ {1}) = ⊤"), thm(GROUP, "⊤ = closure ((H : Set G) \\ {1})")),
+    (thm(GROUP, "Foo (Bar H 1) = Baz"), thm(GROUP, "Baz = Foo (Bar H 1)")),
 ]
 
 APART = [
@@ -42,6 +46,8 @@ APART = [
     ),
     (thm(f"{SETS} (hs : IsOpen s)", "IsOpen t"), thm(f"{SETS} (ht : IsOpen t)", "IsOpen s")),
     (thm(f"{SETS} (hs : IsOpen s)", "IsOpen t"), thm(f"{SETS} (hs : IsOpen s)", "IsOpen s")),
+    (thm(GROUP, "Foo (Bar H 1) = Baz"), thm(GROUP, "Baz = Foo (Bar H 2)")),
+    (thm(GROUP, "Foo (Bar H 1) = Baz"), thm(GROUP, "Baz = Bar (Foo H 1)")),
 ]
 
 

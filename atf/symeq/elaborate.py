@@ -83,7 +83,8 @@ class Elaborator:
         self.index_vars: list[TVar] = []
         # result types of functions and terms we know nothing about, by name: Lean knows their type, we do
         # not, so an unconstrained one becomes an uninterpreted sort of its own, never a guessed ℕ
-        self.unknown_types: dict[int, str] = {}
+        # (every name given to a type variable is kept: the sort is named by the least, whatever the order of uses)
+        self.unknown_types: dict[int, set[str]] = {}
 
     def is_unknown(self, t: Ty | None) -> bool:
         t = self.resolve(t)
@@ -93,7 +94,7 @@ class Elaborator:
         """Mark ty (the type of an unknown function's result or an opaque term) as not to be defaulted."""
         t = self.resolve(ty)
         if isinstance(t, TVar):
-            self.unknown_types.setdefault(t.id, name)
+            self.unknown_types.setdefault(t.id, set()).add(name)
         elif isinstance(t, Fun):
             self.unknown(t.ret, name)
         return ty
@@ -1098,7 +1099,7 @@ class Elaborator:
         if isinstance(t, TVar):
             if any(self.resolve(v) == t for v in self.index_vars):
                 return NAT
-            names = sorted(n for i, n in self.unknown_types.items() if self.resolve(TVar(i)) == t)
+            names = sorted(n for i, ns in self.unknown_types.items() if self.resolve(TVar(i)) == t for n in ns)
             if names:
                 return Sort("?" + names[0])
             return self.default_num
