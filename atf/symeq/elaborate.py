@@ -234,21 +234,18 @@ class Elaborator:
         raise TypeError(type(t))
 
     def elab_opaque(self, t: Opaque, expected: Ty | None) -> Term:
-        args, parts = [], []
-        for a in t.args:
-            if isinstance(a, Var):
-                hit = self.lookup(a.name)
-                if hit is not None:
-                    args.append(Var(a.name, hit[1]))
-                    continue
-            parts.append(a)
-        # fold arguments that are not variables back into the text
+        # fold arguments that are not variables back into the text; a dotted name on a variable (`H.Normal`)
+        # keeps the variable as an argument, so renaming H renames it there too
+        args: list[Term] = []
         texts: list[str] = []
-        k = 0
         for a in t.args:
-            if isinstance(a, Var) and self.lookup(a.name) is not None:
-                texts.append("{" + str(k) + "}")
-                k += 1
+            head, dot, field = a.name.partition(".") if isinstance(a, Var) else ("", "", "")
+            if isinstance(a, Var) and (hit := self.lookup(a.name)) is not None:
+                texts.append("{" + str(len(args)) + "}")
+                args.append(Var(a.name, hit[1]))
+            elif dot and (hit := self.lookup(head)) is not None:
+                texts.append("{" + str(len(args)) + "}." + field.replace("{", "{{").replace("}", "}}"))
+                args.append(Var(head, hit[1]))
             else:
                 texts.append(str(a).replace("{", "{{").replace("}", "}}"))
         try:

@@ -592,10 +592,18 @@ class TokenCursor:
 # ----------------------------------------------------------------------------------------------- dependent types
 
 
+def _receiver(token: str) -> str | None:
+    """`T` of a dotted token `T.Eigenvalues` (a field of the value T), None for a token without a dot."""
+    head, dot, _ = token.partition(".")
+    return head if dot and head else None
+
+
 def type_names(ty: Ty | None) -> set[str]:
-    """Identifiers written inside uninterpreted sorts (`n` in `Fin n`): the variables a type may depend on."""
+    """Identifiers written inside uninterpreted sorts (`n` in `Fin n`, `T` in `T.Eigenvalues`): the variables a
+    type may depend on."""
     if isinstance(ty, Sort):
-        return set(ty.name.split())
+        parts = ty.name.split()
+        return set(parts) | {r for r in map(_receiver, parts) if r is not None}
     if isinstance(ty, Fun):
         return set().union(*(type_names(a) for a in (*ty.args, ty.ret)))
     if isinstance(ty, Tup):
@@ -627,8 +635,11 @@ def rename_type(ty: Ty | None, mapping: dict[str, str]) -> Ty | None:
         return ty
     if isinstance(ty, Sort):
         parts = ty.name.split()
-        new = [mapping.get(p, p) for p in parts]
-        return ty if new == parts else Sort(" ".join(new))
+        new = [
+            mapping[r] + p[len(r) :] if (r := _receiver(p)) in mapping and p not in mapping else mapping.get(p, p)
+            for p in parts
+        ]
+        return ty if new == parts else replace(ty, name=" ".join(new))
     if isinstance(ty, Fun):
         return Fun(tuple(rename_type(a, mapping) for a in ty.args), rename_type(ty.ret, mapping))
     if isinstance(ty, Tup):
