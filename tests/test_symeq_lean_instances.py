@@ -12,6 +12,8 @@ UNIFORM = "{α β γ : Type*} [UniformSpace α] [UniformSpace β] [UniformSpace 
 SAME = "{α : Type*} [UniformSpace α] {f g : α → α}"
 SETS = "(s : Set ℝ) (t : Set ℕ)"
 GROUP = "{G : Type*} [Group G] (H : Subgroup G)"
+TWO = "{X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (A : Set X) (B : Set Y)"
+SEQ = "{X : Type*} [TopologicalSpace X] {f : ℕ → X → ℝ}"
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +35,16 @@ MERGE = [
     # the sort of an unknown term is named the same whichever side of `=` is read first
     (thm(GROUP, "closure ((H : Set G) \\ {1}) = ⊤"), thm(GROUP, "⊤ = closure ((H : Set G) \\ {1})")),
     (thm(GROUP, "Foo (Bar H 1) = Baz"), thm(GROUP, "Baz = Foo (Bar H 1)")),
+    # a use whose argument type is not known (`Foo A B`) is not the instance of whichever use came first
+    (
+        thm(f"{TWO} (hA : IsConnected A) (hB : IsConnected B)", "IsConnected (Foo A B)"),
+        thm(f"{TWO} (hB : IsConnected B) (hA : IsConnected A)", "IsConnected (Foo A B)"),
+    ),
+    # an opaque partial application keeps its arguments in the order written, whatever their names
+    (
+        thm(f"{SEQ} (hf : ∀ n, Continuous (f n))", "Continuous (f 0)"),
+        thm("{X : Type*} [TopologicalSpace X] {z : ℕ → X → ℝ} (hz : ∀ n, Continuous (z n))", "Continuous (z 0)"),
+    ),
 ]
 
 APART = [
@@ -48,6 +60,14 @@ APART = [
     (thm(f"{SETS} (hs : IsOpen s)", "IsOpen t"), thm(f"{SETS} (hs : IsOpen s)", "IsOpen s")),
     (thm(GROUP, "Foo (Bar H 1) = Baz"), thm(GROUP, "Baz = Foo (Bar H 2)")),
     (thm(GROUP, "Foo (Bar H 1) = Baz"), thm(GROUP, "Baz = Bar (Foo H 1)")),
+    (
+        thm(f"{TWO} (hA : IsConnected A) (hB : IsConnected B)", "IsConnected (Foo A B)"),
+        thm(f"{TWO} (hB : IsConnected B) (hA : IsConnected A)", "IsConnected (Foo B A)"),
+    ),
+    (
+        thm(f"{SEQ} (hf : ∀ n, Continuous (f n))", "Continuous (f 0)"),
+        thm(f"{SEQ} (hf : ∀ n, Continuous (f n))", "Continuous (f 1)"),
+    ),
 ]
 
 

@@ -76,7 +76,7 @@ class Elaborator:
         self.counter = 0
         self.free: dict[str, Ty] = {}
         self.declared: list[str] = []
-        self.globals: dict[str, Ty] = {}
+        self.globals: dict[str, list[Ty]] = {}  # the instances of each unknown constant
         self.scope: list[dict[str, Ty]] = []
         self.notes: list[str] = []
         # numeral types of interval bounds (`{1..5}`): default to ℕ, not to Isabelle's real
@@ -156,14 +156,39 @@ class Elaborator:
 
     def global_const(self, gname: str, ty: Ty) -> Var:
         """An unknown constant used at type ty. Lean's constants take implicit type arguments, so
-        `UniformContinuous f` and `UniformContinuous g` with f : α → β, g : β → γ apply two instances: a use that
-        does not unify with the earlier ones gets its own (the SMT symbol is keyed by name and type), and no use
-        falls back to an opaque blob because another came first."""
-        if gname not in self.globals:
-            self.globals[gname] = self.unknown(ty, gname)
-        elif not self.try_unify(self.globals[gname], ty):
-            return Var(gname, self.unknown(ty, gname))
-        return Var(gname, self.globals[gname])
+        `UniformContinuous f` and `UniformContinuous g` with f : α → β, g : β → γ apply two instances. A function
+        is one instance per tuple of argument types: uses at the same argument types share it (and its result
+        type); a use whose argument types are not known yet gets one of its own rather than the instance of
+        whichever use came first, so the reading never depends on the order of hypotheses (the SMT symbol is
+        keyed by name and type, so instances that end up alike are one symbol)."""
+        ty = self.resolve(ty)
+        if isinstance(ty, Fun):
+            if not all(self.ground(a) for a in ty.args):
+                return Var(gname, self.unknown(ty, gname))
+            for inst in self.globals.setdefault(gname, []):
+                if all(self.resolve(x) == self.resolve(y) for x, y in zip(inst.args, ty.args)):
+                    if len(inst.args) == len(ty.args) and self.try_unify(inst.ret, ty.ret):
+                        return Var(gname, inst)
+            self.globals[gname].append(self.unknown(ty, gname))
+            return Var(gname, ty)
+        for inst in self.globals.setdefault(gname, []):
+            if self.try_unify(inst, ty):
+                return Var(gname, inst)
+        self.globals[gname].append(self.unknown(ty, gname))
+        return Var(gname, ty)
+
+    def ground(self, t: Ty | None) -> bool:
+        """No type variable left in t."""
+        t = self.resolve(t)
+        if isinstance(t, TVar):
+            return False
+        if isinstance(t, Fun):
+            return all(map(self.ground, (*t.args, t.ret)))
+        if isinstance(t, Tup):
+            return all(map(self.ground, t.items))
+        if isinstance(t, SetTy):
+            return self.ground(t.elem)
+        return True
 
     def occurs(self, v: TVar, t: Ty | None) -> bool:
         t = self.resolve(t)
@@ -1046,7 +1071,9 @@ class Elaborator:
     def fallback(self, t: Term, expected: Ty | None) -> Term:
         """An unmodelled construct: opaque over the variables in scope that occur in it."""
         self.notes.append("opaque: " + ir.show(t)[:120])
-        fv = sorted(v for v in ir.free_vars(t) if self.lookup(v) is not None)
+        # in order of occurrence, not of name: renaming f to var2 must not reorder `(f n)`'s arguments
+        free = {v for v in ir.free_vars(t) if self.lookup(v) is not None}
+        fv = list(dict.fromkeys(x.name for x in ir.walk(t) if isinstance(x, Var) and x.name in free))
         args = tuple(Var(v, self.lookup(v)[1]) for v in fv)
         if self.system == "lean":  # Lean types them by the construct we do not read: never a guessed ℕ
             for a in args:
