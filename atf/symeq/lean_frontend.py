@@ -1082,6 +1082,8 @@ def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
         raise ParseError("empty type")
     if any(t in ARROWS or t in SCALAR_ARROWS or t == "ˣ" for _, t in tokens):
         tokens = _strip_parens(spell_out_arrows(tokens))
+    if len(tokens) >= 4 and [t for _, t in tokens[-3:]] == ["[", "X", "]"] and _one_atom(tokens[:-3]):
+        tokens = [("ident", "Polynomial"), *tokens[:-3]]  # `R[X]` is Mathlib's notation for `Polynomial R`
     text = " ".join(t for _, t in tokens).strip()
     # arrows at depth 0
     depth, parts, cur = 0, [], []
@@ -1122,6 +1124,20 @@ def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
     if len(tokens) == 1 and tokens[0][1] in TYPE_NAMES:
         return TYPE_NAMES[tokens[0][1]]
     return ir.Sort(text, _coercion(tokens))
+
+
+def _one_atom(tokens: list[tuple[str, str]]) -> bool:
+    """A single token or one parenthesised group."""
+    if len(tokens) == 1:
+        return True
+    if tokens[0][1] != "(" or tokens[-1][1] != ")":
+        return False
+    depth = 0
+    for k, (_, t) in enumerate(tokens):
+        depth += (t in _OPENERS) - (t in _CLOSERS)
+        if depth == 0 and k < len(tokens) - 1:
+            return False
+    return True
 
 
 # the structures of ARROWS / SCALAR_ARROWS -> how many arguments precede the domain (the ring of `→ₗ[R]`)

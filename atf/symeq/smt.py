@@ -39,6 +39,10 @@ from atf.symeq.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, App, Bind, Fun, Num
 
 MAX_EXPAND_POW = 16
 _ZMOD = re.compile(r"ZMod (\d+|[^\W\d][\w.'!?]*)")
+# polynomial rings over a commutative coefficient ring written as a concrete type: Mathlib's
+# `Polynomial.commRing`/`MvPolynomial.instCommRing` (Polynomial R is commutative when R is), so + and * on them
+# are associative and commutative
+_COMMUTATIVE = re.compile(r"(Polynomial|MvPolynomial (\S+|\( .* \))) (ℕ|ℤ|ℚ|ℝ|ℂ|Nat|Int|Rat|Real|Complex|\( ZMod \S+ \))")
 # what a value of `ZMod m` does as in ℤ, on representatives: the commutative ring operations
 _ZMOD_RING = ("add", "sub", "mul", "neg")
 
@@ -400,6 +404,8 @@ class Translator:
             and 0 <= t.args[1].value <= MAX_EXPAND_POW
         ):
             return self.monoid_power(ty, a[0], int(t.args[1].value))
+        if op in ("add", "mul") and isinstance(ty, Sort) and _COMMUTATIVE.fullmatch(ty.name):
+            return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)
         if ty not in (NAT, INT, REAL, RAT) and op not in ("cast", "dvd", "prime", "even", "odd"):
             return self.uf(f"{op}:{ty}", tuple(ir.type_of(x) or REAL for x in t.args), ty or REAL, a)
         if op == "add":
@@ -508,6 +514,15 @@ class Translator:
             ty or REAL,
             a,
         )
+
+    def ac_fold(self, op: str, ty: Sort, leaves: list[Term], env: dict[str, Any]) -> Any:
+        """`op` over the leaves of a commutative ring's `+` or `*` chain, in one canonical order: `X * 30` and
+        `30 * X` are one term (the operation stays uninterpreted)."""
+        vals = sorted((self.term(x, env) for x in leaves), key=lambda v: v.sexpr())
+        out = vals[0]
+        for v in vals[1:]:
+            out = self.uf(f"{op}:{ty}", (ty, ty), ty, [out, v])
+        return out
 
     def division(self, op: str, ty: Ty, a: Any, b: Any) -> Any:
         if ty in (REAL, RAT):
@@ -689,6 +704,13 @@ def _mentions(e: z3.ExprRef, fresh: list[tuple[Any, Any]]) -> bool:
     shares equal terms (hash-consing), so a substitution that replaces nothing returns the very same term: one call
     into Z3 instead of a walk over e in Python."""
     return bool(fresh) and z3.substitute(e, *fresh).get_id() != e.get_id()
+
+
+def _ac_leaves(t: Term, op: str, ty: Ty) -> list[Term]:
+    """The operands of a chain of `op` at type ty (`(a * b) * c` -> a, b, c)."""
+    if isinstance(t, App) and t.op == op and t.ty == ty:
+        return [x for a in t.args for x in _ac_leaves(a, op, ty)]
+    return [t]
 
 
 def _arith(x: Any) -> bool:
