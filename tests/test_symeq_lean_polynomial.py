@@ -16,6 +16,11 @@ def symeq():
 MAT = "(A B : Matrix (Fin 2) (Fin 2) ℚ)"
 
 MERGE = [
+    # inside a set builder SymEq keeps opaque, the key of the term is blind to the order too
+    (
+        thm("", "Infinite {a : ℤ | Irreducible (X ^ 7 - X * 30 + (a : Polynomial ℚ) : Polynomial ℚ)}"),
+        thm("", "Infinite {a : ℤ | Irreducible (X ^ 7 - 30 * X + (a : Polynomial ℚ) : Polynomial ℚ)}"),
+    ),
     (
         thm("", "Irreducible (X ^ 3 - X * 3 - 1 : Polynomial ℚ)"),
         thm("", "Irreducible (X ^ 3 - 3 * X - 1 : Polynomial ℚ)"),
@@ -30,6 +35,10 @@ MERGE = [
 ]
 
 APART = [
+    (
+        thm("", "Infinite {a : ℤ | Irreducible (X ^ 7 - X * 30 + (a : Polynomial ℚ) : Polynomial ℚ)}"),
+        thm("", "Infinite {a : ℤ | Irreducible (X ^ 7 - 31 * X + (a : Polynomial ℚ) : Polynomial ℚ)}"),
+    ),
     (
         thm("", "Irreducible (X ^ 3 - X * 3 - 1 : Polynomial ℚ)"),
         thm("", "Irreducible (X ^ 3 - 4 * X - 1 : Polynomial ℚ)"),

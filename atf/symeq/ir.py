@@ -24,6 +24,7 @@ Sort(name) for anything else (an uninterpreted sort: `G` in `(G : Type*) [Group 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -374,6 +375,17 @@ def size(t: Term) -> int:
 # Operations whose arguments may be reordered in a key (arguments of `and`/`or` are a set of
 # conjuncts/disjuncts; `a = b` is `b = a`).
 COMMUTATIVE = {"and", "or", "eq", "iff", "add", "mul", "min", "max", "gcd", "lcm"}
+# polynomial rings over a commutative coefficient ring written as a concrete type: Mathlib's
+# `Polynomial.commRing`/`MvPolynomial.instCommRing` (Polynomial R is commutative when R is), so + and * on them
+# are associative and commutative
+_COMMUTATIVE_RING = re.compile(
+    r"(Polynomial|MvPolynomial (\S+|\( .* \))) (ℕ|ℤ|ℚ|ℝ|ℂ|Nat|Int|Rat|Real|Complex|\( ZMod \S+ \))"
+)
+
+
+def commutative_ring(ty: Ty | None) -> bool:
+    """A ring sort whose `+` and `*` commute although SymEq keeps its elements uninterpreted."""
+    return isinstance(ty, Sort) and _COMMUTATIVE_RING.fullmatch(ty.name) is not None
 
 
 def _atom(s: str) -> str:
@@ -397,7 +409,7 @@ def alpha_key(t: Term, free_map: dict[str, str] | None = None) -> str:
             return f"n{x.value}|" + _atom(str(x.ty))
         if isinstance(x, App):
             kids = [go(a, env, depth) for a in x.args]
-            if x.op in COMMUTATIVE and (x.op not in ("add", "mul") or is_numeric(x.ty)):
+            if x.op in COMMUTATIVE and (x.op not in ("add", "mul") or is_numeric(x.ty) or commutative_ring(x.ty)):
                 kids.sort()  # `*` in a group or on matrices does not commute
             return "a" + _atom(x.op) + (_atom(str(x.ty)) if x.op == "cast" else "") + "(" + ",".join(kids) + ")"
         if isinstance(x, Bind):

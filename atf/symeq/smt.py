@@ -39,10 +39,6 @@ from atf.symeq.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, App, Bind, Fun, Num
 
 MAX_EXPAND_POW = 16
 _ZMOD = re.compile(r"ZMod (\d+|[^\W\d][\w.'!?]*)")
-# polynomial rings over a commutative coefficient ring written as a concrete type: Mathlib's
-# `Polynomial.commRing`/`MvPolynomial.instCommRing` (Polynomial R is commutative when R is), so + and * on them
-# are associative and commutative
-_COMMUTATIVE = re.compile(r"(Polynomial|MvPolynomial (\S+|\( .* \))) (ℕ|ℤ|ℚ|ℝ|ℂ|Nat|Int|Rat|Real|Complex|\( ZMod \S+ \))")
 # what a value of `ZMod m` does as in ℤ, on representatives: the commutative ring operations
 _ZMOD_RING = ("add", "sub", "mul", "neg")
 
@@ -404,7 +400,7 @@ class Translator:
             and 0 <= t.args[1].value <= MAX_EXPAND_POW
         ):
             return self.monoid_power(ty, a[0], int(t.args[1].value))
-        if op in ("add", "mul") and isinstance(ty, Sort) and _COMMUTATIVE.fullmatch(ty.name):
+        if op in ("add", "mul") and ir.commutative_ring(ty):
             return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)
         if ty not in (NAT, INT, REAL, RAT) and op not in ("cast", "dvd", "prime", "even", "odd"):
             return self.uf(f"{op}:{ty}", tuple(ir.type_of(x) or REAL for x in t.args), ty or REAL, a)
