@@ -471,6 +471,26 @@ class Elaborator:
             out = App("call", (Var("." + f), out, *extra))  # the receiver's type picks the namespace
         return out
 
+    def bundled_field(self, field: str, args: list[Term], expected: Ty | None) -> Term | None:
+        """The function fields of a bundled map (a receiver whose sort applies through `CoeFun`): `φ.toFun x` is
+        `φ x`; for an `Equiv` (fields toFun, invFun, left_inv, right_inv: Mathlib/Logic/Equiv/Defs.lean) `σ.1` is
+        toFun, and `σ.2 y`, `σ.invFun y`, `σ.symm y` apply the inverse, one function of σ and y."""
+        ty = self.resolve(ir.type_of(self.elab(args[0], None)))
+        if not isinstance(ty, Sort) or ty.coe is None:
+            return None
+        equiv = ty.name.split()[0] == "Equiv"
+        if field == "toFun" or (equiv and field == "1"):
+            return (
+                self.elab(args[0], expected)
+                if len(args) == 1
+                else self.elab_call(args[0], args[1:], expected, App("call", tuple(args)))
+            )
+        if equiv and field in ("2", "invFun", "symm") and len(args) == 2 and len(ty.coe.args) == 1:
+            (dom,), cod = ty.coe.args, ty.coe.ret
+            inv = Var("uf:coe.symm", Fun((ty, cod), dom))
+            return App("call", (inv, self.elab(args[0], ty), self.elab(args[1], cod)), dom)
+        return None
+
     def dot_target(self, field: str, receiver: Term) -> str:
         """Lean's generalized field notation: `x.f` with `x : C ...` is `C.f x` (`n.sqrt` is `Nat.sqrt n` for
         `n : ℕ`, `N.Normal` is `Subgroup.Normal N` for `N : Subgroup G`). Only where the receiver's type is
@@ -778,6 +798,9 @@ class Elaborator:
             if nonempty is not None:
                 return nonempty
         if name.startswith(".") and args and self.system == "lean":
+            bundled = self.bundled_field(name[1:], args, expected)
+            if bundled is not None:
+                return bundled
             target = self.dot_target(name[1:], args[0])
             if target != name:
                 return self.elab_call(Var(target), args, expected, orig)
