@@ -71,6 +71,14 @@ APART = [
 ]
 
 
+def test_a_name_used_as_a_value_and_as_a_function_reads(symeq):
+    """`X` unknown, used as a value and then applied: two instances, no crash (an internal error before)."""
+    a = thm("{I : Type*} (x : ℕ → I) (n : ℕ)", "Tendsto x atTop (𝓝 X) ∧ Tendsto x atTop (𝓝 (X n))")
+    b = thm("{I : Type*} (x : ℕ → I) (n : ℕ)", "Tendsto x atTop (𝓝 (X n)) ∧ Tendsto x atTop (𝓝 X)")
+    assert symeq.parse(a).conclusion is not None
+    assert merged(symeq, a, b)
+
+
 @pytest.mark.parametrize("a,b", MERGE)
 def test_instances_merge(symeq, a, b):
     assert merged(symeq, a, b) and merged(symeq, b, a)

@@ -166,11 +166,16 @@ class Elaborator:
             if not all(self.ground(a) for a in ty.args):
                 return Var(gname, self.unknown(ty, gname))
             for inst in self.globals.setdefault(gname, []):
+                inst = self.resolve(inst)
+                if not isinstance(inst, Fun) or len(inst.args) != len(ty.args):
+                    continue  # (the same name used as a value, or at another arity)
                 if all(self.resolve(x) == self.resolve(y) for x, y in zip(inst.args, ty.args)):
-                    if len(inst.args) == len(ty.args) and self.try_unify(inst.ret, ty.ret):
+                    if self.try_unify(inst.ret, ty.ret):
                         return Var(gname, inst)
             self.globals[gname].append(self.unknown(ty, gname))
             return Var(gname, ty)
+        if not self.ground(ty):  # a value whose type is not known yet: its own instance too
+            return Var(gname, self.unknown(ty, gname))
         for inst in self.globals.setdefault(gname, []):
             if self.try_unify(inst, ty):
                 return Var(gname, inst)
