@@ -1,5 +1,7 @@
 """Lean 4 theorem statements for SymEq tests, written from their parts, and the two verdicts those tests check."""
 
+import pytest
+
 from atf.symeq.equivalence import SymEq
 
 # the header the BEq/ProofNet statements carry; names resolve through its `open`s
@@ -18,3 +20,18 @@ def merged(symeq: SymEq, a: str, b: str) -> bool:
 def apart(symeq: SymEq, a: str, b: str) -> bool:
     """Neither reading order merges the pair."""
     return not symeq.compare(a, b).equivalent and not symeq.compare(b, a).equivalent
+
+
+def verdict_tests(merge: list[tuple[str, str]], keep_apart: list[tuple[str, str]]):
+    """The two tests of a module's tables: each pair of `merge` merges in both reading orders, each of `keep_apart`
+    in neither. The module binds them to `test_...` names and defines a `symeq` fixture."""
+
+    @pytest.mark.parametrize("a,b", merge)
+    def test_merge(symeq, a, b):
+        assert merged(symeq, a, b) and merged(symeq, b, a)
+
+    @pytest.mark.parametrize("a,b", keep_apart)
+    def test_apart(symeq, a, b):
+        assert apart(symeq, a, b)
+
+    return test_merge, test_apart

@@ -5,7 +5,7 @@ The function and its inverse are not confused."""
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from tests.lean_statements import apart, merged, thm
+from tests.lean_statements import thm, verdict_tests
 
 EQ = "(x y : ℝ) (σ : Equiv ℝ ℝ)"
 
@@ -34,11 +34,4 @@ APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", MERGE)
-def test_bundled_fields_merge(symeq, a, b):
-    assert merged(symeq, a, b) and merged(symeq, b, a)
-
-
-@pytest.mark.parametrize("a,b", APART)
-def test_function_and_inverse_stay_apart(symeq, a, b):
-    assert apart(symeq, a, b)
+test_bundled_fields_merge, test_function_and_inverse_stay_apart = verdict_tests(MERGE, APART)

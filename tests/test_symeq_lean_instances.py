@@ -6,7 +6,7 @@ and `g ∘ f` has type α → γ (Function.comp)."""
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from tests.lean_statements import apart, merged, thm
+from tests.lean_statements import merged, thm, verdict_tests
 
 UNIFORM = "{α β γ : Type*} [UniformSpace α] [UniformSpace β] [UniformSpace γ] {f : α → β} {g : β → γ}"
 SAME = "{α : Type*} [UniformSpace α] {f g : α → α}"
@@ -79,11 +79,4 @@ def test_a_name_used_as_a_value_and_as_a_function_reads(symeq):
     assert merged(symeq, a, b)
 
 
-@pytest.mark.parametrize("a,b", MERGE)
-def test_instances_merge(symeq, a, b):
-    assert merged(symeq, a, b) and merged(symeq, b, a)
-
-
-@pytest.mark.parametrize("a,b", APART)
-def test_instances_stay_apart(symeq, a, b):
-    assert apart(symeq, a, b)
+test_instances_merge, test_instances_stay_apart = verdict_tests(MERGE, APART)

@@ -5,7 +5,7 @@ variables of one type must still not be confused there."""
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from tests.lean_statements import apart, merged, thm
+from tests.lean_statements import thm, verdict_tests
 
 GROUP = "{G : Type*} [Group G]"
 ENDO = "{𝕜 E : Type*} [RCLike 𝕜] [NormedAddCommGroup E] [InnerProductSpace 𝕜 E]"
@@ -39,11 +39,4 @@ APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", MERGE)
-def test_renamed_receivers_merge(symeq, a, b):
-    assert merged(symeq, a, b) and merged(symeq, b, a)
-
-
-@pytest.mark.parametrize("a,b", APART)
-def test_distinct_receivers_stay_apart(symeq, a, b):
-    assert apart(symeq, a, b)
+test_renamed_receivers_merge, test_distinct_receivers_stay_apart = verdict_tests(MERGE, APART)
