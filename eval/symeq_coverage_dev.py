@@ -9,7 +9,8 @@ Two candidates of one problem that humans both labelled correct should mean the 
 merge them: (a) counts the both-correct pairs SymEq merged (a recall proxy; labels are noisy, two correct
 formalizations may differ harmlessly, e.g. one proves more). (b) counts merges of a correct with an incorrect
 candidate: each is either a label error or a false merge (a soundness bug: read them with --show-suspicious).
-(c) breaks the unmerged both-correct pairs down by the first reason found:
+(c) breaks the unmerged both-correct pairs down by the first reason found, and (d) is what Table 1 measures, on
+dev: how often the largest class's first member is correct (read the misses with --show-picks):
 
     unparsed       a candidate could not be read, or one of its propositions stayed one opaque blob
     vacuous        a candidate's premises are contradictory (it joins no class)
@@ -41,6 +42,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from atf.data.isabelle import IsaProblem, load_math_dev
+from atf.rerank.combine import rank
 from atf.symeq import ir
 from atf.symeq.config import SymEqConfig
 from atf.symeq.equivalence import PairResult, SymEqResult
@@ -149,6 +151,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="with --show-suspicious: a sample drawn with this seed, spread over problems (default: the first N)",
     )
+    ap.add_argument(
+        "--show-picks",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print N problems whose SymEq pick is wrong although a candidate is correct, with their classes",
+    )
     ap.add_argument("--reason", choices=REASONS, default=None, help="with --show: only this reason")
     ap.add_argument("--top", type=int, default=25, help="constructs listed under opaque/untranslatable")
     ap.add_argument(
@@ -167,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     suspicious: list[tuple[IsaProblem, int, int]] = []
     seconds: list[float] = []
     rows: list[str] = []
+    picked_right = solvable = 0
+    wrong_picks: list[tuple[IsaProblem, SymEqResult, int]] = []
     with SymEqPool(config.workers) as pool:
         for idx, res in tqdm(pool.map(jobs, config), total=len(jobs), desc="SymEq", unit="problem"):
             p = problems[idx]
@@ -174,6 +185,12 @@ def main(argv: list[str] | None = None) -> int:
             cls = {x: n for n, c in enumerate(res.classes) for x in c}
             verdicts = {(v.i, v.j): v for v in res.pairs}
             labels = p.labels
+            pick = rank(res.scores, [st is not None for st in res.statements])[0]
+            picked_right += bool(labels[pick])
+            if any(labels):
+                solvable += 1
+                if not labels[pick]:
+                    wrong_picks.append((p, res, pick))
             for j in range(len(labels)):
                 for i in range(j):
                     same = cls[i] == cls[j]
@@ -209,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    what one statement of a counter-model pair uses and the other not (top {args.top}):")
         for w, n in diff.most_common(args.top):
             print(f"        {n:5d}  {w}")
+    print(
+        f"(d) SymEq 1@k (largest class, ties in sampling order): {picked_right} / {len(problems)}; a correct "
+        f"candidate exists in {solvable}, the pick is wrong in {len(wrong_picks)} of them"
+    )
     print(f"seconds per problem inside the worker: total {sum(seconds):.1f}  (load {load[0]:.2f} {load[1]:.2f})")
     for r in REASONS if args.reason is None else (args.reason,):
         shown = [m for m in misses if m.reason == r][: args.show]
@@ -216,6 +237,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n--- {r}: {m.problem.id} #{m.i} #{m.j} {'; '.join(m.what)}\n    {m.detail}")
             for x in (m.i, m.j):
                 print(f"    [{x}] {shows(m.problem.statements[x])}")
+    for p, res, pick in wrong_picks[: args.show_picks]:
+        print(f"\n--- wrong pick: {p.id} #{pick}; classes (members, label): ")
+        print(f"    problem: {shows(p.problem)[:300]}")
+        for c in res.classes:
+            print("    class " + " ".join(f"#{x}{'+' if p.labels[x] else '-'}" for x in c))
+            for x in c:
+                print(f"      [{x}{'+' if p.labels[x] else '-'}] {shows(p.statements[x])[:400]}")
     if args.seed is not None:
         suspicious = spread(suspicious, args.seed)
     for p, i, j in suspicious[: args.show_suspicious]:
