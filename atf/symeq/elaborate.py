@@ -816,6 +816,10 @@ class Elaborator:
             return self.elab_dist(args, expected, orig)
         if hit is None and self.system == "isabelle" and name == "midpoint" and len(args) == 2:
             return self.elab_midpoint(args, expected)
+        if name == "op:scaleR" and len(args) == 2:
+            return self.elab_scale(args[0], args[1], expected)
+        if name == "op:divideR" and len(args) == 2:  # x /⇩R r ≡ inverse r *⇩R x (Real_Vector_Spaces.thy)
+            return self.elab_scale(App("div", (Num(Fraction(1)), args[1])), args[0], expected)
         if hit is None and self.system == "isabelle" and name == "vector" and len(args) == 1:
             vec = self.elab_vector(args[0], expected)
             if vec is not None:
@@ -883,6 +887,16 @@ class Elaborator:
         if expected is not None:
             self.unify(ty, expected)
         return App("midpoint", (a, b), ty)
+
+    def elab_scale(self, r: Term, v: Term, expected: Ty | None) -> Term:
+        """Isabelle `r *⇩R v` (scaleR :: real ⇒ 'a ⇒ 'a): r is a real and the result has v's type; what it means
+        depends on that type, known once every type is (`zonk` reads it with `_scale`)."""
+        scalar = self.elab(r, REAL)
+        vec = self.elab(v, expected)
+        ty = ir.type_of(vec) if ir.type_of(vec) is not None else self.fresh()
+        if isinstance(self.resolve(ty), TVar):
+            self.unknown(ty, "scaleR")  # `2 *⇩R 3` alone says nothing about its type: never defaulted
+        return App("scaleR", (scalar, vec), ty)
 
     def elab_vector(self, items: Term, expected: Ty | None) -> Term | None:
         """`vector [x₁, ..., xₙ] :: 'a^n` is the vector of those components (HOL-Analysis, vector_def; `'a^n` is read
@@ -1130,6 +1144,8 @@ class Elaborator:
                     return args[0]
                 if out.op == "midpoint":
                     return _midpoint(*out.args, out.ty)
+                if out.op == "scaleR":
+                    return _scale(*out.args, out.ty)
                 if out.op in ("iic", "iio") and out.ty == SetTy(NAT):  # on ℕ, {..u} is {0..u}
                     return App("icc" if out.op == "iic" else "ico", (Num(Fraction(0), NAT), args[0]), out.ty)
                 return out
@@ -1189,6 +1205,17 @@ def _midpoint(a: Term, b: Term, ty: Ty | None) -> Term:
 
     out = _by_component(a, b, ty, half_sum, lambda parts, t: App("pair", parts, t))
     return out if out is not None else App("call", (Var("uf:midpoint", Fun((ty, ty), ty)), a, b), ty)  # type: ignore[arg-type]
+
+
+def _scale(r: Term, v: Term, ty: Ty | None) -> Term:
+    """`r *⇩R v` on ℝ is r * v (Real_Vector_Spaces.thy, real_scaleR_def), on products of ℝ (and `real^n`, read as one)
+    it scales each component (Product_Vector.thy, scaleR_prod_def; Finite_Cartesian_Product.thy, scaleR_vec_def);
+    on other types an uninterpreted function."""
+    if ty == REAL:
+        return App("mul", (r, v), REAL)
+    if isinstance(ty, Tup) and len(ty.items) == 2:
+        return App("pair", tuple(_scale(r, App(p, (v,), u), u) for p, u in zip(("fst", "snd"), ty.items)), ty)
+    return App("call", (Var("uf:scaleR", Fun((REAL, ty), ty)), r, v), ty)  # type: ignore[arg-type]
 
 
 def list_elem(t: Ty | None) -> Ty | None:

@@ -167,12 +167,20 @@ _TOKEN = re.compile(
     |(?P<sym>\\<[A-Za-z]+>)
     |(?P<str>''.*?'')
     |(?P<num>\d+(?:\.\d+)?)
-    |(?P<op><\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%`!?#@:])
+    |(?P<subop>[-+*/^@]\\<\^sub>[A-Za-z]+)
+    |(?P<op>\*\*|<\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%`!?#@:])
     |(?P<uni>[^\x00-\x7f])
     """.replace("GREEK", _GREEK_ALT),
     re.VERBOSE,
 )
 _SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+# An operator written with a subscript is one token, its own constant (Isabelle's lexer reads the longest delimiter):
+# `p *\<^sub>R M` is scaleR, never `p * (R M)`. Those not listed have no known syntax here and do not parse.
+SUB_OPS = {
+    r"*\<^sub>R": "SCALER",  # Real_Vector_Spaces.thy: scaleR :: real ⇒ 'a ⇒ 'a (infixr "*\<^sub>R" 75)
+    r"/\<^sub>R": "DIVIDER",  # Real_Vector_Spaces.thy: x /\<^sub>R r ≡ inverse r *\<^sub>R x (infixl 70)
+    r"*\<^sub>v": "MULTMATVEC",  # Jordan_Normal_Form, Matrix.thy: mult_mat_vec (infixl "*\<^sub>v" 70)
+}
 
 WORD_OPS = {"div", "mod", "dvd", "powr", "choose", "o"}
 KEYWORDS = WORD_OPS | {
@@ -236,12 +244,19 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "mod": (70, 71, "mod"),
     "choose": (65, 66, "choose"),
     "TIMES": (70, 71, "op:times"),
+    "SCALER": (75, 74, "op:scaleR"),
+    "DIVIDER": (70, 71, "op:divideR"),
+    "MULTMATVEC": (70, 71, "op:mult_mat_vec"),
+    # Finite_Cartesian_Product.thy: matrix_matrix_mult :: 'a^'n^'m ⇒ 'a^'p^'n ⇒ 'a^'p^'m (infixl "**" 70)
+    "**": (70, 71, "op:matrix_matrix_mult"),
     # HOL Power.thy `power (infixr "^" 80)`, Transcendental.thy `powr (infixr "powr" 80)`: 2 ^ 3 ^ 2 = 2 ^ 9
     "^": (80, 79, "pow"),
     "powr": (80, 79, "powr"),
     "`": (90, 90, "op:image"),
 }
 RELATION_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "in", "notin", "dvd"}
+
+
 _BOOLEAN_OPS = RELATION_OPS | {"and", "or", "not", "implies", "iff", "true", "false"}
 
 
@@ -274,6 +289,10 @@ def tokenize(text: str) -> list[tuple[str, str]]:
             out.append(("sup", exp))
         elif kind == "ctrl":
             continue  # \<^bold> and friends carry no meaning here
+        elif kind == "subop":
+            if tok not in SUB_OPS:
+                raise ParseError(f"unknown operator {tok!r}")
+            out.append(("op", SUB_OPS[tok]))
         elif kind == "sym" or kind == "uni":
             if tok in "⁰¹²³⁴⁵⁶⁷⁸⁹":
                 out.append(("sup", tok.translate(_SUPER_DIGITS)))

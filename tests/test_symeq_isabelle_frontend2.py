@@ -1,0 +1,89 @@
+"""Isabelle inner syntax the SymEq front-end reads as Isabelle/HOL does (issue 10), from the both-correct pairs of the
+MATH dev set that stayed apart as `unparsed` or `opaque`: operators written with a subscript, the priorities of
+application and `\\<^sup>2`, relations as operands, truth values that are numbers. One section per class: the
+genuine equivalence merges, the near miss stays apart, and a text Isabelle rejects is never read as something else
+(it stays one unparsed proposition)."""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from tests.isabelle_statements import thm
+
+TRUE = 'theorem "True"'
+SUB_R, SUB_V = "*\\<^sub>R", "*\\<^sub>v"
+SQ = "\\<^sup>2"
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("isabelle", timeout_ms=1000)
+
+
+def unparsed(symeq: SymEq, text: str) -> bool:
+    return any(n.startswith("unparsed proposition") for n in symeq.parse(text).opaque)
+
+
+# ---------------------------------------- operators with a subscript
+# Real_Vector_Spaces.thy: `scaleR :: real ⇒ 'a ⇒ 'a (infixr "*\<^sub>R" 75)`, on real `a *\<^sub>R x = a * x`
+# (real_scaleR_def), on pairs and `real^n` component by component (scaleR_prod_def, scaleR_vec_def); `x /\<^sub>R r`
+# is `inverse r *\<^sub>R x`. The symbol was dropped, so `p *\<^sub>R M` read as `p * R M` (R a new function).
+
+V = 'p q :: real and v w :: "real^2"'
+PAIR = 'p :: real and v :: "real * real"'
+M2 = 'M N :: "real^2^2" and p q :: real'
+SCALE_MERGE = [
+    pytest.param(
+        thm(V, ["v = vector [1, 2]"], f"w = p {SUB_R} v + q {SUB_R} v"),
+        thm(V, ["v = vector [1, 2]"], "w = vector [p + q, 2 * (p + q)]"),
+        id="scaleR-on-vectors-by-component",
+    ),
+    pytest.param(thm("p x :: real", [], f"p {SUB_R} x = x * p"), TRUE, id="scaleR-on-real-is-times"),
+    pytest.param(
+        thm(PAIR, ["p = 2", "v = (1, 3)"], f"2 {SUB_R} p {SUB_R} v = (4, 12)"), TRUE, id="scaleR-is-right-associative"
+    ),
+    pytest.param(thm(PAIR, ["p = 2", "v = (4, 6)"], "v /\\<^sub>R p = (2, 3)"), TRUE, id="divideR-is-inverse-scale"),
+    pytest.param(
+        thm(M2, [f"M ** M = p {SUB_R} M + q {SUB_R} N"], "p = 4 & q = 1"),
+        thm(M2, [f"M ** M = p {SUB_R} M + q {SUB_R} N"], "(p, q) = (4, 1)"),
+        id="matrix-product-is-a-function",
+    ),
+]
+SCALE_APART = [
+    pytest.param(
+        thm('p M :: real and R :: "real => real"', [], f"p {SUB_R} M = 1"),
+        thm('p M :: real and R :: "real => real"', [], "p * R M = 1"),
+        id="scaleR-is-no-product-with-R",
+    ),
+    pytest.param(thm(PAIR, ["p = 2", "v = (1, 3)"], f"p {SUB_R} v = (2, 3)"), TRUE, id="scaleR-scales-both"),
+    pytest.param(
+        thm(M2, [], "M ** M = N"),
+        thm(M2, [], "M * M = N"),
+        id="matrix-product-is-not-componentwise",
+    ),
+    pytest.param(
+        thm('M :: "real^2^2" and v w :: "real^2"', [], f"M {SUB_V} v = w"),
+        thm('M :: "real^2^2" and v w :: "real^2"', [], "M * v = w"),
+        id="matrix-vector-product-is-its-own",
+    ),
+]
+
+
+def test_an_unknown_subscripted_operator_does_not_parse(symeq):
+    assert unparsed(symeq, thm("p x y :: real", [], "x +\\<^sub>R p = y"))
+    assert not unparsed(symeq, thm("p x y :: real", [], f"x = p {SUB_R} y"))
+
+
+MERGE = [*SCALE_MERGE]
+APART = [*SCALE_APART]
+
+
+@pytest.mark.parametrize("a,b", MERGE)
+def test_equivalent_statements_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", APART)
+def test_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()
