@@ -73,8 +73,32 @@ def test_an_unknown_subscripted_operator_does_not_parse(symeq):
     assert not unparsed(symeq, thm("p x y :: real", [], f"x = p {SUB_R} y"))
 
 
-MERGE = [*SCALE_MERGE]
-APART = [*SCALE_APART]
+# ---------------------------------------- application and \<^sup>2
+# Pure's grammar: application is `logic[1000] cargs[1000] => _applC (999)`; Power.thy: power2 `("(_\<^sup>2)" [1000]
+# 999)`. A squared term has priority 999, so it is neither a function nor an argument without parentheses:
+# `f x\<^sup>2` is no term (it read as `f (x\<^sup>2)`), `x\<^sup>2\<^sup>2` neither.
+
+F = 'f :: "real => real" and x :: real'
+POW_MERGE = [
+    pytest.param(thm(F, [], f"(f x){SQ} = 1"), thm(F, [], "f x ^ 2 = 1"), id="squared-application"),
+    pytest.param(thm(F, [], f"f (x{SQ}) = 1"), thm(F, [], "f (x * x) = 1"), id="application-to-a-square"),
+    pytest.param(thm(F, [], f"- x{SQ} + (f 1){SQ} * 0 = -(x * x)"), TRUE, id="square-in-arithmetic"),
+]
+POW_APART = [
+    pytest.param(thm(F, [], f"f x{SQ} = 1"), thm(F, [], f"f (x{SQ}) = 1"), id="square-is-no-argument"),
+    pytest.param(thm(F, [], f"f x{SQ} = 1"), thm(F, [], f"(f x){SQ} = 1"), id="square-is-not-of-the-application"),
+]
+
+
+@pytest.mark.parametrize(
+    "prop", [f"f x{SQ} = 1", f"f{SQ} x = 1", f"x{SQ}{SQ} = 1", f"f 1{SQ} + x = 1"]
+)
+def test_a_square_without_parentheses_is_no_application(symeq, prop):
+    assert unparsed(symeq, thm(F, [], prop))
+
+
+MERGE = [*SCALE_MERGE, *POW_MERGE]
+APART = [*SCALE_APART, *POW_APART]
 
 
 @pytest.mark.parametrize("a,b", MERGE)

@@ -325,6 +325,7 @@ class _Parser(TokenCursor):
     def __init__(self, tokens: list[tuple[str, str]]):
         super().__init__(tokens)
         self.in_bar = 0
+        self.squared = False  # the last postfix() read a `\\<^sup>` (see application)
 
     def at(self, text: str) -> bool:
         t = self.peek()
@@ -582,19 +583,29 @@ class _Parser(TokenCursor):
         return kind == "op" and text == "BAR" and not self.in_bar
 
     def application(self) -> Term:
+        """`f a b`. Pure's grammar: application is `logic[1000] cargs[1000] => _applC (999)` and `x\\<^sup>2` is
+        power2 `("(_\\<^sup>2)" [1000] 999)` (Power.thy): neither a squared head nor a squared argument is at
+        priority 1000, so `f x\\<^sup>2` is no term in Isabelle (`f (x\\<^sup>2)` and `(f x)\\<^sup>2` are)."""
         head = self.postfix(self.atom())
+        head_squared = self.squared
         args: list[Term] = []
         while self.starts_atom():
             args.append(self.postfix(self.atom()))
+            if head_squared or self.squared:
+                raise ParseError("a squared term is no function and no argument without parentheses")
         return App("call", (head, *args)) if args else head
 
     def postfix(self, e: Term) -> Term:
+        self.squared = False
         while True:
             t = self.peek()
             if t is not None and t[0] == "sup":
+                if self.squared:
+                    raise ParseError("power2 takes an argument at priority 1000, not a square")
                 self.next()
                 exp = t[1]
                 e = App("pow", (e, Num(Fraction(int(exp))) if exp.isdigit() else Var(exp)))
+                self.squared = True
             elif t is not None and t[1] == "!" and t[0] == "op":
                 self.next()
                 e = App("fact", (e,))
