@@ -97,8 +97,53 @@ def test_a_square_without_parentheses_is_no_application(symeq, prop):
     assert unparsed(symeq, thm(F, [], prop))
 
 
-MERGE = [*SCALE_MERGE, *POW_MERGE]
-APART = [*SCALE_APART, *POW_APART]
+# ---------------------------------------- relations and truth values
+# HOL.thy: `=` is infixl 50 ([50, 51] 50); Orderings.thy: `<`, `≤` are `("(_/ < _)" [51, 51] 50)`, non-associative,
+# as are ≠, ∈, dvd. `a < b < c` is no term, `a = b = c` is `(a = b) = c`, a type error on numbers (bool is no
+# numeral type and HOL has no coercion to bool): both read as the chain `a < b ∧ b < c` before.
+
+R3 = "a b c :: real"
+REL_MERGE = [
+    pytest.param(thm(R3, [], "a = b = (b = a)"), TRUE, id="equality-of-truth-values-is-left-associative"),
+    pytest.param(thm(R3, [], "a < b = (b > a)"), TRUE, id="relation-then-equality"),
+    pytest.param(
+        thm("n :: nat", [], "(LEAST k::nat. 2 < k) = n"), thm("n :: nat", [], "n = (LEAST k::nat. k > 2)"),
+        id="parenthesised-least",
+    ),
+]
+REL_APART = [
+    pytest.param(thm(R3, [], "a = b = c"), thm(R3, [], "a = b & b = c"), id="equality-chain-is-ill-typed"),
+    pytest.param(thm(R3, [], "a <= b <= c"), thm(R3, [], "a <= b & b <= c"), id="order-chain-is-no-term"),
+    pytest.param(thm(R3, [], "a = b < c"), thm(R3, [], "a = b & b < c"), id="mixed-chain-is-no-term"),
+    pytest.param(
+        thm("n :: nat", [], "LEAST k::nat. 2 < k = n"), thm("n :: nat", [], "(LEAST k::nat. 2 < k) = n"),
+        id="least-body-takes-the-equation",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "fixes,prop",
+    [
+        (R3, "a < b < c"),
+        (R3, "a = b = c"),
+        (R3, "a \\<in> {b} = c"),
+        ("n :: nat", "LEAST k::nat. 2 < k = n"),
+        ("n :: nat", "LEAST k::nat. 2 < k"),
+        ("n :: nat", "n = 1 & 3"),
+    ],
+)
+def test_ill_formed_relations_stay_unparsed(symeq, fixes, prop):
+    assert unparsed(symeq, thm(fixes, [], prop))
+
+
+@pytest.mark.parametrize("prop", ["a < b = (b > a)", "(a = b) = (b = a)", "a = b & b < c", "(a < b) = False"])
+def test_well_formed_relations_parse(symeq, prop):
+    assert not unparsed(symeq, thm(R3, [], prop))
+
+
+MERGE = [*SCALE_MERGE, *POW_MERGE, *REL_MERGE]
+APART = [*SCALE_APART, *POW_APART, *REL_APART]
 
 
 @pytest.mark.parametrize("a,b", MERGE)

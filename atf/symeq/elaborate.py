@@ -31,6 +31,7 @@ from atf.symeq.ir import (
     Fun,
     Num,
     Opaque,
+    ParseError,
     RawStatement,
     SetTy,
     Sort,
@@ -50,6 +51,10 @@ REL = {"eq", "ne", "lt", "le", "gt", "ge"}
 # op -> (the relation of a member x to the bound, whether x is on its left)
 RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": ("lt", False)}
 SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum", *RAYS}
+
+
+class IllTyped(ParseError):
+    """A proposition Isabelle rejects as ill-typed: it becomes one opaque proposition, never a guessed reading."""
 
 
 def _field_op(t: Term) -> bool:
@@ -242,12 +247,18 @@ class Elaborator:
     def elab(self, t: Term, expected: Ty | None) -> Term:
         """Elaborate t; the result's type is unified with `expected` where no coercion applies."""
         out = self._elab(t, expected)
+        if self.system == "isabelle" and isinstance(out, Num) and self.resolve(expected) == BOOL:
+            raise IllTyped(f"{out} is no truth value")  # bool is no numeral type (Num.thy: class numeral)
         if expected is not None:
             got = self.resolve(ir.type_of(out))
             if not self.unify(got, expected):
                 exp = self.resolve(expected)
                 if is_numeric(got) and is_numeric(exp):
                     out = App("cast", (out,), exp)
+                elif self.system == "isabelle" and BOOL in (got, exp):
+                    # HOL has no coercion between bool and another type, and bool is no numeral type: a number
+                    # where a truth value belongs (`(n < 5) = 3`, `shows "LEAST n. P n"`) is a type error
+                    raise IllTyped(f"{ir.show(t)[:60]} is a {got}, not a {exp}")
         return out
 
     def _elab(self, t: Term, expected: Ty | None) -> Term:
@@ -1291,13 +1302,24 @@ _DIRECT_RULES = {
 }
 
 
+def _elab_prop(el: Elaborator, p: Term) -> Term:
+    """p elaborated, or one opaque proposition (noted as unparsed, as the front-end notes a text that does not
+    parse) when it is ill-typed."""
+    try:
+        return el.elab_prop(p)
+    except IllTyped as err:
+        text = ir.show(p)
+        el.notes.append(f"unparsed proposition {text!r}: {err}")
+        return Opaque(text.replace("{", "{{").replace("}", "}}"), (), BOOL)
+
+
 def elaborate(raw: RawStatement) -> Statement:
     """Types, coercions and desugaring for a parsed statement (no simplification yet)."""
     el = Elaborator(raw.system)
     for name, ty in raw.variables:
         el.declare_free(name, ty)
-    premises = [el.elab_prop(p) for p in raw.premises]
-    conclusions = [el.elab_prop(c) for c in raw.conclusions]
+    premises = [_elab_prop(el, p) for p in raw.premises]
+    conclusions = [_elab_prop(el, c) for c in raw.conclusions]
     premises = [el.zonk(p) for p in premises]
     conclusion = el.zonk(ir.conj(conclusions) if len(conclusions) != 1 else conclusions[0])
     variables = {n: el._default(el.deep(el.free[n])) for n in el.declared}

@@ -257,19 +257,6 @@ INFIX: dict[str, tuple[int, int, str]] = {
 RELATION_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "in", "notin", "dvd"}
 
 
-_BOOLEAN_OPS = RELATION_OPS | {"and", "or", "not", "implies", "iff", "true", "false"}
-
-
-def _boolean(t: Term) -> bool:
-    """A proposition by its form: `x < y = (y > 0)` and `x < y = False` compare truth values (HOL's `=` is
-    infixl 50), they are no chain."""
-    return (
-        isinstance(t, Bind)
-        and t.kind in ("forall", "exists", "exists1")
-        or (isinstance(t, App) and t.op in _BOOLEAN_OPS)
-    )
-
-
 def tokenize(text: str) -> list[tuple[str, str]]:
     """(kind, canonical text) pairs; kind is ident | num | op | str | sup."""
     out: list[tuple[str, str]] = []
@@ -334,9 +321,11 @@ class _Parser(TokenCursor):
     # -- expressions
     def expr(self, min_bp: int) -> Term:
         left = self.prefix()
-        # the last operand of a relation this loop built: `a < b < c` reads as a chain, `(P = Q) = R` never (HOL's `=`
-        # is infixl 50: a parenthesised relation is a boolean operand)
-        last: Term | None = None
+        # whether this loop's last operator was a relation (priority 50). HOL.thy: `=` is `infixl 50` ([50, 51] 50),
+        # every other relation (<, ≤, ≠, ∈, dvd, ⊆, ...) `infix 50` ([51, 51] 50), and their right operands are read at
+        # 51. So after `a < b` only `=` may follow: `a < b = c` is `(a < b) = c` and `a = b = c` is `(a = b) = c`
+        # (not a chain; a type error unless c is a truth value), while `a < b < c` and `a = b < c` are no terms.
+        after_relation = False
         while True:
             t = self.peek()
             if t is None or t[0] not in ("op", "ident"):
@@ -361,15 +350,15 @@ class _Parser(TokenCursor):
             lbp, rbp, op = spec
             if lbp <= min_bp:
                 break
+            if after_relation and lbp == 50 and text != "=":
+                raise ParseError(f"{text!r} after a relation (HOL's relations are non-associative, infix 50)")
             self.next()
             right = self.expr(rbp)
             if op.startswith("op:"):
                 left = App("call", (Var(op), left, right))
-            elif op in RELATION_OPS and last is not None and lbp == 50 and not _boolean(right):
-                left = App("and", (left, App(op, (last, right))))  # a < b < c (chained)
             else:
                 left = App(op, (left, right))
-            last = right if op in RELATION_OPS and lbp == 50 else None
+            after_relation = lbp == 50
         return left
 
     def prefix(self) -> Term:
