@@ -90,9 +90,7 @@ POW_APART = [
 ]
 
 
-@pytest.mark.parametrize(
-    "prop", [f"f x{SQ} = 1", f"f{SQ} x = 1", f"x{SQ}{SQ} = 1", f"f 1{SQ} + x = 1"]
-)
+@pytest.mark.parametrize("prop", [f"f x{SQ} = 1", f"f{SQ} x = 1", f"x{SQ}{SQ} = 1", f"f 1{SQ} + x = 1"])
 def test_a_square_without_parentheses_is_no_application(symeq, prop):
     assert unparsed(symeq, thm(F, [], prop))
 
@@ -107,7 +105,8 @@ REL_MERGE = [
     pytest.param(thm(R3, [], "a = b = (b = a)"), TRUE, id="equality-of-truth-values-is-left-associative"),
     pytest.param(thm(R3, [], "a < b = (b > a)"), TRUE, id="relation-then-equality"),
     pytest.param(
-        thm("n :: nat", [], "(LEAST k::nat. 2 < k) = n"), thm("n :: nat", [], "n = (LEAST k::nat. k > 2)"),
+        thm("n :: nat", [], "(LEAST k::nat. 2 < k) = n"),
+        thm("n :: nat", [], "n = (LEAST k::nat. k > 2)"),
         id="parenthesised-least",
     ),
 ]
@@ -116,7 +115,8 @@ REL_APART = [
     pytest.param(thm(R3, [], "a <= b <= c"), thm(R3, [], "a <= b & b <= c"), id="order-chain-is-no-term"),
     pytest.param(thm(R3, [], "a = b < c"), thm(R3, [], "a = b & b < c"), id="mixed-chain-is-no-term"),
     pytest.param(
-        thm("n :: nat", [], "LEAST k::nat. 2 < k = n"), thm("n :: nat", [], "(LEAST k::nat. 2 < k) = n"),
+        thm("n :: nat", [], "LEAST k::nat. 2 < k = n"),
+        thm("n :: nat", [], "(LEAST k::nat. 2 < k) = n"),
         id="least-body-takes-the-equation",
     ),
 ]
