@@ -142,8 +142,50 @@ def test_well_formed_relations_parse(symeq, prop):
     assert not unparsed(symeq, thm(R3, [], prop))
 
 
-MERGE = [*SCALE_MERGE, *POW_MERGE, *REL_MERGE]
-APART = [*SCALE_APART, *POW_APART, *REL_APART]
+# ---------------------------------------- Max, Min, LEAST and GREATEST of a set literal
+# Lattices_Big.thy: Max_singleton `Max {x} = x`, Max_insert `finite A ⟹ A ≠ {} ⟹ Max (insert x A) = max x (Max A)`
+# (Min alike); `{a, b}` is `insert a {b}`, finite and nonempty; Least_Min `(LEAST x. P x) = Min {x. P x}` for such a
+# set. They were one uninterpreted function of the set.
+
+AB = "a b :: real"
+EXTREMUM_MERGE = [
+    pytest.param(
+        thm("A x y :: real", ["A = x * y"], "Max {A} = 9"),
+        thm("A x y :: real", ["A = x * y"], "A = 9"),
+        id="max-of-a-singleton",
+    ),
+    pytest.param(thm(AB, [], "Min {a, b, 3} = 2"), thm(AB, [], "min a (min b 3) = 2"), id="min-of-a-literal"),
+    pytest.param(thm(AB, [], "Max {a, b} = max b a"), TRUE, id="max-of-a-pair"),
+    pytest.param(thm(AB, [], "(LEAST x. x \\<in> {a, b}) = min a b"), TRUE, id="least-of-a-literal"),
+    pytest.param(
+        thm("n :: nat", [], "(GREATEST x::nat. x \\<in> {3, 5, 1}) = n"),
+        thm("n :: nat", [], "n = 5"),
+        id="greatest-of-a-literal",
+    ),
+]
+EXTREMUM_APART = [
+    pytest.param(thm(AB, [], "Max {a, b} = a"), TRUE, id="max-is-not-the-first"),
+    pytest.param(thm(AB, [], "Max {a, b} = 2"), thm(AB, [], "Min {a, b} = 2"), id="max-is-not-min"),
+    pytest.param(
+        thm(AB, [], "(LEAST x. x \\<in> {a, b}) = 1"),
+        thm(AB, [], "(GREATEST x. x \\<in> {a, b}) = 1"),
+        id="least-is-not-greatest",
+    ),
+    pytest.param(
+        thm("n :: nat", [], "(LEAST x::nat. x \\<in> {3, 5, 1}) = n"),
+        thm("n :: nat", [], "n = 3"),
+        id="least-is-the-smallest-not-the-first",
+    ),
+]
+
+
+def test_max_of_complex_numbers_stays_opaque(symeq):
+    st = symeq.parse(thm("a b :: complex", [], "Max {a, b} = 2"))  # complex is no linear order: no max to read
+    assert any(n.startswith("opaque") for n in st.opaque)
+
+
+MERGE = [*SCALE_MERGE, *POW_MERGE, *REL_MERGE, *EXTREMUM_MERGE]
+APART = [*SCALE_APART, *POW_APART, *REL_APART, *EXTREMUM_APART]
 
 
 @pytest.mark.parametrize("a,b", MERGE)

@@ -785,6 +785,12 @@ class Elaborator:
             elif t.kind == "setof":
                 body = self.elab(t.body, BOOL)
                 out = Bind("setof", tuple(vars_), body, dom_e, set_of(vars_[0][1]))
+            elif t.kind in ("least", "greatest") and len(vars_) == 1 and t.dom is None and _member_of_literal(t):
+                # `LEAST x. x ∈ {a, b}` is Min {a, b} (Lattices_Big.thy, Least_Min: a finite nonempty set), GREATEST Max
+                self.scope.pop()
+                items, ty = t.body.args[1].args, t.vars[0][1]
+                items = tuple(x if ty is None else App("ascribe", (x,), target=ty) for x in items)
+                return self.elab_extremum(t.kind == "greatest", items, expected, t)
             elif t.kind in ("least", "greatest") and len(vars_) == 1 and t.dom is None:
                 if expected is not None:  # `LEAST x. P x` has the type of x
                     self.unify(vars_[0][1], expected)
@@ -1114,10 +1120,26 @@ class Elaborator:
             if isinstance(p, Bind) and p.kind == "lambda" and len(p.vars) == 1:
                 return self.elab(Bind("setof", p.vars, p.body, dom=s), expected)
             return self.elab(Bind("setof", (("_i", None),), App("call", (p, Var("_i"))), dom=s), expected)
+        if op in ("uf:Max", "uf:Min") and need(1) and _set_literal(args[0]):
+            return self.elab_extremum(op == "uf:Max", args[0].args, expected, orig)
         if rule in ("setfn", "setpred") and need(1):
             s = self.elab(args[0], None)
             ret = BOOL if rule == "setpred" else (elem_of_set(self.deep(ir.type_of(s))) or self.fresh())
             return uf(op, (self.deep(ir.type_of(s)),), ret, [s])
+        return self.fallback(orig, expected)
+
+    def elab_extremum(self, greatest: bool, items: tuple[Term, ...], expected: Ty | None, orig: Term) -> Term:
+        """`Max {a, b, c}` is `max a (max b c)`, `Min` likewise (Lattices_Big.thy: Max_singleton, and Max_insert for a
+        finite nonempty set, which a set literal `insert a (insert b {c})` is); Max and Min need a linear order, so on
+        another type (complex, pairs) the term stays opaque."""
+        op = "max" if greatest else "min"
+        tree = items[-1]
+        for x in reversed(items[:-1]):
+            tree = App(op, (x, tree))
+        out = self.elab(tree, expected)
+        ty = self.resolve(ir.type_of(out))
+        if ty in (NAT, INT, RAT, REAL) or isinstance(ty, TVar):
+            return out
         return self.fallback(orig, expected)
 
     # ------------------------------------------------------------------ fallbacks
@@ -1262,6 +1284,23 @@ def _set_form(t: Term, lookup) -> bool:
     if _set_call(t, lookup, ("op:union", "op:inter"), 2):
         return all(_set_form(a, lookup) for a in t.args[1:])  # type: ignore[union-attr]
     return _set_call(t, lookup, ("range",), 1) or _set_call(t, lookup, ("op:image",), 2)
+
+
+def _set_literal(t: Term) -> bool:
+    """`{a, b, c}`: a finite nonempty set."""
+    return isinstance(t, App) and t.op == "setenum" and len(t.args) > 0
+
+
+def _member_of_literal(t: Bind) -> bool:
+    """The body of `LEAST x. x ∈ {a, b}`: x in a set literal that does not name x."""
+    body, x = t.body, t.vars[0][0]
+    return (
+        isinstance(body, App)
+        and body.op == "in"
+        and body.args[0] == Var(x)
+        and _set_literal(body.args[1])
+        and x not in ir.free_vars(body.args[1])
+    )
 
 
 def _is_empty_set(t: Term) -> bool:
