@@ -19,6 +19,10 @@ def symeq():
     return SymEq("isabelle", timeout_ms=1000)
 
 
+def stmt(prop: str) -> str:
+    return f'theorem "{prop}"'
+
+
 def unparsed(symeq: SymEq, text: str) -> bool:
     return any(n.startswith("unparsed proposition") for n in symeq.parse(text).opaque)
 
@@ -184,8 +188,28 @@ def test_max_of_complex_numbers_stays_opaque(symeq):
     assert any(n.startswith("opaque") for n in st.opaque)
 
 
-MERGE = [*SCALE_MERGE, *POW_MERGE, *REL_MERGE, *EXTREMUM_MERGE]
-APART = [*SCALE_APART, *POW_APART, *REL_APART, *EXTREMUM_APART]
+# ---------------------------------------- a set listed by a disjunction
+# Set.thy, insert_compr: `insert a B = {x. x = a ∨ x ∈ B}`, so `{x. x = a ∨ x = b}` is the literal `{a, b}` (card
+# counts it; it was a comprehension card could not count).
+
+CARD_MERGE = [
+    pytest.param(stmt("card {x::nat. x = 1 \\<or> x = 2} = 2"), TRUE, id="card-of-two-listed"),
+    pytest.param(thm("a b :: int", [], "{x. x = a \\<or> b = x} = {b, a}"), TRUE, id="listed-is-the-literal"),
+    pytest.param(
+        thm("a n :: int", [], "card {x. x = a \\<or> x = -a} = n"),
+        thm("a n :: int", [], "n = card {a, -a}"),
+        id="card-of-symbolic-listed",
+    ),
+]
+CARD_APART = [
+    pytest.param(stmt("card {x::nat. x = 1 \\<or> x = 2 \\<or> x = 1} = 3"), TRUE, id="a-repeat-counts-once"),
+    pytest.param(thm("a :: int", [], "card {x. x = a \\<or> x = -a} = 2"), TRUE, id="a-may-equal-minus-a"),
+    pytest.param(stmt("card {x::nat. x = 1 \\<or> x < 3} = 2"), TRUE, id="not-only-equations"),
+]
+
+
+MERGE = [*SCALE_MERGE, *POW_MERGE, *REL_MERGE, *EXTREMUM_MERGE, *CARD_MERGE]
+APART = [*SCALE_APART, *POW_APART, *REL_APART, *EXTREMUM_APART, *CARD_APART]
 
 
 @pytest.mark.parametrize("a,b", MERGE)

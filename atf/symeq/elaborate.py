@@ -782,6 +782,12 @@ class Elaborator:
                 if dom_e is None and t.dom is not None:
                     dom_e = self.elab(t.dom, None)
                 out = Bind(t.kind, tuple(vars_), body, dom_e, ir.type_of(body))
+            elif t.kind == "setof" and t.dom is None and len(vars_) == 1 and _listed(t) is not None:
+                # `{x. x = a ∨ x = b}` is `{a, b}` (Set.thy: insert_compr, `insert a B = {x. x = a ∨ x ∈ B}`)
+                self.scope.pop()
+                items, ty = _listed(t), t.vars[0][1]
+                items = [x if ty is None else App("ascribe", (x,), target=ty) for x in items]
+                return self.elab(App("setenum", tuple(items)), expected)
             elif t.kind == "setof":
                 body = self.elab(t.body, BOOL)
                 out = Bind("setof", tuple(vars_), body, dom_e, set_of(vars_[0][1]))
@@ -1289,6 +1295,25 @@ def _set_form(t: Term, lookup) -> bool:
 def _set_literal(t: Term) -> bool:
     """`{a, b, c}`: a finite nonempty set."""
     return isinstance(t, App) and t.op == "setenum" and len(t.args) > 0
+
+
+def _listed(t: Bind) -> list[Term] | None:
+    """[a, b] for the body `x = a ∨ b = x` of `{x. ...}` (x named by neither a nor b), else None."""
+    x, items = t.vars[0][0], []
+    for d in _disjuncts(t.body):
+        if not (isinstance(d, App) and d.op == "eq"):
+            return None
+        side = next((b for a, b in (d.args, d.args[::-1]) if a == Var(x) and x not in ir.free_vars(b)), None)
+        if side is None:
+            return None
+        items.append(side)
+    return items
+
+
+def _disjuncts(t: Term) -> list[Term]:
+    if isinstance(t, App) and t.op == "or":
+        return [d for a in t.args for d in _disjuncts(a)]
+    return [t]
 
 
 def _member_of_literal(t: Bind) -> bool:
