@@ -135,6 +135,7 @@ REL_APART = [
         ("n :: nat", "LEAST k::nat. 2 < k = n"),
         ("n :: nat", "LEAST k::nat. 2 < k"),
         ("n :: nat", "n = 1 & 3"),
+        ("a :: real", "GREATEST p. EX x y. p = x * y = 2 / 3"),
     ],
 )
 def test_ill_formed_relations_stay_unparsed(symeq, fixes, prop):

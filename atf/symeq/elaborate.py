@@ -247,8 +247,9 @@ class Elaborator:
     def elab(self, t: Term, expected: Ty | None) -> Term:
         """Elaborate t; the result's type is unified with `expected` where no coercion applies."""
         out = self._elab(t, expected)
-        if self.system == "isabelle" and isinstance(out, Num) and self.resolve(expected) == BOOL:
-            raise IllTyped(f"{out} is no truth value")  # bool is no numeral type (Num.thy: class numeral)
+        if self.system == "isabelle" and self.resolve(expected) == BOOL and _arithmetic(out):
+            # bool is no numeral type and no ring (Num.thy: class numeral): `(p = x * y) = -35 / 9` is ill-typed
+            raise IllTyped(f"{ir.show(out)[:60]} is no truth value")
         if expected is not None:
             got = self.resolve(ir.type_of(out))
             if not self.unify(got, expected):
@@ -1290,6 +1291,11 @@ def _set_form(t: Term, lookup) -> bool:
     if _set_call(t, lookup, ("op:union", "op:inter"), 2):
         return all(_set_form(a, lookup) for a in t.args[1:])  # type: ignore[union-attr]
     return _set_call(t, lookup, ("range",), 1) or _set_call(t, lookup, ("op:image",), 2)
+
+
+def _arithmetic(t: Term) -> bool:
+    """A numeral or an arithmetic operation (+, -, *, /, div, mod, ^, powr): a number, never a truth value."""
+    return isinstance(t, Num) or isinstance(t, App) and (t.op in ARITH or t.op in ("pow", "powr"))
 
 
 def _set_literal(t: Term) -> bool:
