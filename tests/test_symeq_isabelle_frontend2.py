@@ -77,6 +77,13 @@ def test_an_unknown_subscripted_operator_does_not_parse(symeq):
     assert not unparsed(symeq, thm("p x y :: real", [], f"x = p {SUB_R} y"))
 
 
+@pytest.mark.parametrize("prop", ["x\\<^sup>+ y = 1", "(x)\\<^sub>1 = y", "x\\<^bsub>y\\<^esub> = 1"])
+def test_a_script_that_is_no_name_and_no_square_does_not_parse(symeq, prop):
+    # the control symbol was dropped: `x\<^sup>+ y` read as `x + y`
+    assert unparsed(symeq, thm("x y :: real", [], prop))
+    assert not unparsed(symeq, thm("x\\<^sub>1 y :: real", [], "x\\<^sub>1 + y\\<^sup>2 = 1"))
+
+
 # ---------------------------------------- application and \<^sup>2
 # Pure's grammar: application is `logic[1000] cargs[1000] => _applC (999)`; Power.thy: power2 `("(_\<^sup>2)" [1000]
 # 999)`. A squared term has priority 999, so it is neither a function nor an argument without parentheses:

@@ -174,6 +174,9 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+# Sub- and superscripts the tokenizer did not read as part of a name, `\<^sup>2` or an operator are notation of
+# their own (`r\<^sup>*` rtrancl, `\<^sup>+`, `f\<^bsub>i\<^esub>`): never dropped, or `x\<^sup>+ y` would read x + y.
+_SCRIPT_CONTROLS = {"\\<^" + c + ">" for c in ("sup", "sub", "bsub", "esub", "bsup", "esup", "isub", "isup")}
 # An operator written with a subscript is one token, its own constant (Isabelle's lexer reads the longest delimiter):
 # `p *\<^sub>R M` is scaleR, never `p * (R M)`. Those not listed have no known syntax here and do not parse.
 SUB_OPS = {
@@ -275,6 +278,8 @@ def tokenize(text: str) -> list[tuple[str, str]]:
             exp = tok[len(r"\<^sup>") :].strip()
             out.append(("sup", exp))
         elif kind == "ctrl":
+            if tok in _SCRIPT_CONTROLS:  # `\<integral>\<^sup>+`, `\<infinity>\<^bsub>real\<^esub>`: not read
+                raise ParseError(f"unsupported {tok} here")
             continue  # \<^bold> and friends carry no meaning here
         elif kind == "subop":
             if tok not in SUB_OPS:
