@@ -8,6 +8,7 @@ import pytest
 
 from atf.symeq.equivalence import SymEq
 from tests.isabelle_statements import thm
+from tests.lean_statements import verdict_tests
 
 TRUE = 'theorem "True"'
 SUB_R, SUB_V = "*\\<^sub>R", "*\\<^sub>v"
@@ -220,13 +221,5 @@ MERGE = [*SCALE_MERGE, *POW_MERGE, *REL_MERGE, *EXTREMUM_MERGE, *CARD_MERGE]
 APART = [*SCALE_APART, *POW_APART, *REL_APART, *EXTREMUM_APART, *CARD_APART]
 
 
-@pytest.mark.parametrize("a,b", MERGE)
-def test_equivalent_statements_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", APART)
-def test_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
+# both reading orders merge / neither does
+test_equivalent_statements_merge, test_near_misses_stay_apart = verdict_tests(MERGE, APART)
