@@ -217,8 +217,27 @@ CARD_APART = [
 ]
 
 
-MERGE = [*SCALE_MERGE, *POW_MERGE, *REL_MERGE, *EXTREMUM_MERGE, *CARD_MERGE]
-APART = [*SCALE_APART, *POW_APART, *REL_APART, *EXTREMUM_APART, *CARD_APART]
+# ---------------------------------------- a pair pattern with a domain or a type
+# Set.thy: `{pat ∈ A. P}` is `{p. p ∈ A ∧ (case p of pat ⇒ P)}`; `{(x, y) :: T. P}` constrains the pattern's type.
+# Both stayed one opaque set.
+
+PA = 'A :: "(int * int) set"'
+PATTERN_MERGE = [
+    pytest.param(
+        thm(PA, [], "(2, 3) \\<in> {(x, y) \\<in> A. x < y}"), thm(PA, [], "(2, 3) \\<in> A"), id="pattern-in-a-domain"
+    ),
+    pytest.param(stmt("{(x, y) :: int * int. x = y} = {p. fst p = snd p}"), TRUE, id="typed-pattern"),
+]
+PATTERN_APART = [
+    pytest.param(
+        thm(PA, [], "(3, 2) \\<in> {(x, y) \\<in> A. x < y}"), thm(PA, [], "(3, 2) \\<in> A"), id="the-condition-counts"
+    ),
+    pytest.param(stmt("{(x, y) :: int * int. x = y} = {p. fst p = snd p + 1}"), TRUE, id="typed-pattern-differs"),
+]
+
+
+MERGE = [*SCALE_MERGE, *POW_MERGE, *REL_MERGE, *EXTREMUM_MERGE, *CARD_MERGE, *PATTERN_MERGE]
+APART = [*SCALE_APART, *POW_APART, *REL_APART, *EXTREMUM_APART, *CARD_APART, *PATTERN_APART]
 
 
 # both reading orders merge / neither does

@@ -719,9 +719,15 @@ class _Parser(TokenCursor):
             self.next()
             body = self.expr(0)
             self.expect("}")
-            names = [a.name for a in first.args if isinstance(a, Var)] if isinstance(first, App) else []
-            if isinstance(first, App) and first.op == "pair" and len(names) == len(first.args) == len(set(names)):
-                return _image_set(first, names, body)  # `{(x, y). P}` (a pattern): the pairs (x, y) with P
+            # `{(x, y). P}` (a pattern): the pairs (x, y) with P; `{(x, y) ∈ A. P}` those in A, and `{(x, y) :: T. P}`
+            # those of type T (Set.thy: `{pat ∈ A. P}` is `{p. p ∈ A ∧ (case p of pat ⇒ P)}`)
+            pattern, dom, ty = first, None, None
+            if isinstance(first, App) and first.op in ("in", "ascribe"):
+                pattern = first.args[0]
+                dom, ty = (first.args[1], None) if first.op == "in" else (None, first.target)
+            names = [a.name for a in pattern.args if isinstance(a, Var)] if isinstance(pattern, App) else []
+            if isinstance(pattern, App) and pattern.op == "pair" and len(names) == len(pattern.args) == len(set(names)):
+                return _image_set(pattern, names, body, ty, dom)
             if isinstance(first, Var):
                 return Bind("setof", ((first.name, None),), body)
             if isinstance(first, App) and first.op == "ascribe" and isinstance(first.args[0], Var):
@@ -801,12 +807,13 @@ def vector_type(elem: Ty, n: int) -> Ty:
     return ir.Tup((elem, elem if n == 2 else vector_type(elem, n - 1)))
 
 
-def _image_set(e: Term, names: list[str], body: Term) -> Term:
-    """{u. ∃names. u = e ∧ body}: what `{e | names. body}` means, and `{(x, y). body}` (a pair pattern) too."""
+def _image_set(e: Term, names: list[str], body: Term, ty: Ty | None = None, dom: Term | None = None) -> Term:
+    """{u ∈ dom. ∃names. u = e ∧ body} (u of type ty): what `{e | names. body}` means, and `{(x, y). body}` (a pair
+    pattern) too."""
     taken = ir.free_vars(e) | ir.free_vars(body) | set(names)
     u = ir.fresh_name("u", taken)
     witness = Bind("exists", tuple((n, None) for n in names), App("and", (App("eq", (Var(u), e)), body)))
-    return Bind("setof", ((u, None),), witness)
+    return Bind("setof", ((u, ty),), witness, dom=dom)
 
 
 MAX_VECTOR = 8  # `real^n` up to this n is a product of reals
