@@ -597,18 +597,30 @@ class Translator:
 
     def powr(self, t: App, a: list[Any]) -> Any:
         """Isabelle `x powr a = (if x = 0 then 0 else exp (a * ln x))` (Transcendental.thy): for x > 0 and a
-        literal exponent p/q it is `root q x ^ p` (`root_powr_inverse`, `powr_powr`, `powr_realpow`); for x < 0
-        `ln x` is unspecified (`THE u. exp u = x`), so the value is only known to be positive."""
+        literal exponent p/q it is `root q x ^ p` (`root_powr_inverse`, `powr_powr`, `powr_realpow`). For x < 0,
+        `ln x = (THE u. exp u = x)` (`ln_real_def`) is unspecified, but it is one value for every x ≤ 0: no u has
+        `exp u = x`, so the predicates `λu. exp u = x` are all `λu. False` (extensionality). Hence x powr (p/q)
+        is `K powr (p/q) = root q K ^ p` for x < 0, with K = exp (ln x) one unknown positive constant: every K > 0
+        is a possible value, so a counter-model that picks one is a real one. A non-literal exponent keeps an
+        uninterpreted value, positive for x ≠ 0."""
         base, e = _real(a[0]), _real(a[1])
         et = t.args[1]
-        general = self.uf("uf:powr", (REAL, REAL), REAL, [base, e])
-        self.side(z3.Implies(base != 0, general > 0))
         v = et.value if isinstance(et, Num) else None
         if v is not None and abs(v.numerator) <= MAX_EXPAND_POW and 0 < v.denominator <= MAX_EXPAND_POW:
             pos = self._int_power(self.root(v.denominator, base), v.numerator)
+            neg = self._int_power(self.root(v.denominator, self.exp_ln_negative()), v.numerator)
         else:
-            pos = general
-        return z3.If(base == 0, z3.RealVal(0), z3.If(base > 0, pos, general))
+            pos = neg = self.uf("uf:powr", (REAL, REAL), REAL, [base, e])
+            self.side(z3.Implies(base != 0, pos > 0))
+        return z3.If(base == 0, z3.RealVal(0), z3.If(base > 0, pos, neg))
+
+    def exp_ln_negative(self) -> Any:
+        """Isabelle's `exp (ln x)` for any x < 0: one unknown positive constant (see `powr`)."""
+        k = self.function("uf:exp_ln_negative", Fun((), REAL))()
+        fact = k > 0
+        if all(fact.get_id() != x.get_id() for x in self.axioms):
+            self.axioms.append(fact)  # a constant: an axiom even under a binder
+        return k
 
     def root(self, n: int, x: Any) -> Any:
         """Isabelle `root n x = (if n = 0 then 0 else the_inv (λy. sgn y * |y| ^ n) x)` (NthRoot.thy): the

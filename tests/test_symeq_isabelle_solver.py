@@ -1,0 +1,62 @@
+"""How SymEq's Z3 translation models Isabelle constants whose value is partly unspecified (issue 10, solver side,
+found on the MATH dev set). Each class: rewrites that keep the meaning in Isabelle/HOL must merge, near misses that
+change it must stay apart, and a counter-model is called exact only where every value it picks is a possible one."""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from tests.isabelle_statements import thm
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("isabelle", timeout_ms=1000)
+
+
+# ---------------------------------------- powr of a negative base
+# Transcendental.thy: `x powr a = (if x = 0 then 0 else exp (a * ln x))` and `ln_real x = (THE u. exp u = x)`.
+# For x < 0 no u has exp u = x, so every `λu. exp u = x` is `λu. False` and ln x is one unspecified value c for
+# all x < 0: x powr a = exp (a * c) = K powr a with K = exp c > 0 unknown. The laws of powr (powr_add, powr_powr)
+# hold for every x; `x powr 2 = x ^ 2` holds only for x ≥ 0.
+R = "x y :: real"
+NEG = ["x < 0", "y < 0"]
+POWR_MERGE = [
+    pytest.param(thm(R, NEG, "x powr 2 = y powr 2"), thm(R, NEG, "True"), id="one-value-for-negative-bases"),
+    pytest.param(thm(R, [], "x powr 2 * x powr 3 = y"), thm(R, [], "x powr 5 = y"), id="powr-add"),
+    pytest.param(thm(R, [], "(x powr 2) powr (1/2) = y"), thm(R, [], "x powr 1 = y"), id="powr-powr"),
+    pytest.param(thm(R, ["x < 0"], "x powr (-2) * x powr 2 = y"), thm(R, ["x < 0"], "y = 1"), id="powr-inverse"),
+]
+POWR_APART = [
+    # the dev set's `powr|pow` pairs: x = -3/2 (or y = -12) satisfies the ^ version, the powr one only if K = 3/2
+    pytest.param(thm(R, [], "x powr 2 = 9 / 4"), thm(R, [], "x ^ 2 = 9 / 4"), id="powr-is-not-power"),
+    pytest.param(
+        thm(R, ["x + y = 7", "3 * x + y = 45"], "x powr 2 - y powr 2 = 217"),
+        thm(R, ["x + y = 7", "3 * x + y = 45"], "x ^ 2 - y ^ 2 = 217"),
+        id="negative-solution",
+    ),
+    pytest.param(thm(R, ["x < 0", "y > 0"], "x powr 2 = y powr 2"), thm(R, NEG, "True"), id="signs-differ"),
+    pytest.param(thm(R, ["x < 0"], "x powr 2 = y"), thm(R, ["x < 0"], "x powr 3 = y"), id="exponent"),
+    pytest.param(thm(R, [], "x powr 2 * x powr 3 = y"), thm(R, [], "x powr 6 = y"), id="powr-add-wrong"),
+    pytest.param(thm(R, [], "x powr 1 = y"), thm(R, [], "x = y"), id="powr-one-of-negative"),
+    pytest.param(thm(R, ["x < 0"], "x powr (1/3) = y"), thm(R, ["x < 0"], "root 3 x = y"), id="powr-third-is-not-root"),
+]
+
+
+@pytest.mark.parametrize("a,b", POWR_MERGE)
+def test_powr_laws_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", POWR_APART)
+def test_powr_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.status == "different", res.describe()
+
+
+def test_powr_counter_model_is_exact(symeq):
+    """Only positive K are possible values of exp (ln x), and every one is: a model with literal exponents is real."""
+    res = symeq.compare(thm(R, [], "x powr 2 = 9 / 4"), thm(R, [], "x ^ 2 = 9 / 4"))
+    assert res.status == "different" and res.exact, res.describe()
+    res = symeq.compare(thm(R, [], "x powr y = 2"), thm(R, [], "x ^ 2 = 2"))
+    assert res.status == "different" and not res.exact, res.describe()  # a non-literal exponent stays uninterpreted
