@@ -7,7 +7,8 @@
     Int.fdiv/tdiv  floor / truncating division (and their remainders), all with `a / 0 = 0`
     `/` on ℝ, ℚ    `a / 0 = 0` (both systems)
     √x             Lean: `√x = 0` for x < 0; Isabelle: `sqrt x = -sqrt(-x)`; otherwise the non-negative root
-    x powr y       Isabelle: 0 when x = 0, `root q x ^ p` for x > 0 and a literal p/q, positive otherwise
+    x powr y       Isabelle: 0 when x = 0, `root q x ^ p` for x > 0 and a literal p/q, `root q K ^ p` for x < 0
+                   with K = exp (ln x) one unknown positive constant, positive otherwise
     root n x       Isabelle, literal n: the sign-preserving n-th root (`root 2 = sqrt`)
     x ^ (y : ℝ)    Lean rpow: a literal integer exponent is the monoid power, `x ^ (1/2) = √x`
     casts          ℕ → ℤ is the identity, ℕ/ℤ → ℝ is `ToReal`, `Int.toNat`/Isabelle `nat` is `max x 0`
