@@ -60,3 +60,36 @@ def test_powr_counter_model_is_exact(symeq):
     assert res.status == "different" and res.exact, res.describe()
     res = symeq.compare(thm(R, [], "x powr y = 2"), thm(R, [], "x ^ 2 = 2"))
     assert res.status == "different" and not res.exact, res.describe()  # a non-literal exponent stays uninterpreted
+
+
+# ---------------------------------------- big operators over infinite sets
+# Groups_Big.thy: `sum` and `prod` are `comm_monoid_set` operations, 0 and 1 on an infinite set (`sum.infinite`,
+# `prod.infinite`). `∑i=1..250. i` with `i :: real` sums over the real interval [1, 250]: it is 0. A ray `{a..}` is
+# infinite in every type; an interval of ℝ or ℚ is infinite when its bounds are in order, `{a..a} = {a}`.
+M = "m :: real"
+BIGOP_MERGE = [
+    pytest.param(thm(M, ["m = (\\<Sum>i=1..3. i)"], "m = 0"), 'theorem "True"', id="real-interval-sum"),
+    pytest.param(thm(M, ["m = (\\<Prod>i\\<in>{1<..<(3::real)}. i)"], "m = 1"), 'theorem "True"', id="real-prod"),
+    pytest.param(thm("a :: real", [], "(\\<Sum>i\\<in>{1..}. a * (1/2) ^ (i - 1)) = 0"), 'theorem "True"', id="ray"),
+    pytest.param(
+        thm("x y :: real", [], "(\\<Sum>i\\<in>{x .. y}. i) = 0"), thm("x y :: real", [], "x ~= y | x = 0"), id="point"
+    ),
+]
+BIGOP_APART = [
+    pytest.param(thm(M, ["m = (\\<Sum>i=1..3. i)"], "m = 6"), 'theorem "True"', id="real-interval-is-not-unrolled"),
+    pytest.param(thm(M, ["m = (\\<Sum>i=1..3. real i)"], "m = 0"), 'theorem "True"', id="nat-interval-cast"),
+    pytest.param(thm("m :: nat", ["m = (\\<Sum>i=1..3. i)"], "m = 0"), 'theorem "True"', id="nat-interval"),
+    pytest.param(thm("x y :: real", [], "(\\<Sum>i\\<in>{x .. y}. i) = 0"), 'theorem "True"', id="point-value"),
+]
+
+
+@pytest.mark.parametrize("a,b", BIGOP_MERGE)
+def test_infinite_bigops_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", BIGOP_APART)
+def test_finite_bigops_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.status == "different", res.describe()

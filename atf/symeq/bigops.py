@@ -52,6 +52,10 @@ def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
     from atf.symeq.smt import Untranslatable
 
     iv = interval(t.dom) if t.dom is not None and len(t.vars) == 1 else None
+    if iv is None and tr.system == "isabelle" and t.ty in (NAT, INT, RAT, REAL) and len(t.vars) == 1:
+        dense = dense_interval(tr, t, env)
+        if dense is not None:
+            return dense
     if iv is None or t.ty not in (NAT, INT, RAT, REAL):
         raise Untranslatable(f"{t.kind} over this domain")
     lo, length, ety = iv
@@ -87,3 +91,27 @@ def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
     tr.side(z3.Implies(n_z == 0, total == unit))
     tr.side(z3.Implies(n_z >= 1, total == step))
     return total
+
+
+def dense_interval(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
+    """Isabelle's sum or product over a ray `{a..}`, `{a<..}` (of any type) or an interval of ℝ or ℚ, or None.
+    Groups_Big.thy: both are `comm_monoid_set` operations, 0 (1 for a product) on an infinite set (`sum.infinite`,
+    `prod.infinite`), so `(∑i=1..250. i) / 250 = 125.5` with `i :: real` is false. A ray is infinite; an interval of
+    a dense order is infinite when its bounds are in order, `{a..a} = {a}`, and empty otherwise."""
+    dom = t.dom
+    ety = ir.type_of(dom).elem if isinstance(ir.type_of(dom), ir.SetTy) else None
+    if not isinstance(dom, App) or ety not in (NAT, INT, RAT, REAL):
+        return None
+    unit = z3.IntVal(0 if t.kind == "sum" else 1) if t.ty in (NAT, INT) else z3.RealVal(0 if t.kind == "sum" else 1)
+    if dom.op in ("ici", "ioi"):
+        return unit
+    if dom.op not in ("icc", "ico", "ioc", "ioo") or ety not in (RAT, REAL):
+        return None
+    if dom.op != "icc":
+        return unit  # infinite or empty
+    a, b = dom.args
+    ((name, _),) = t.vars
+    only = tr.term(ir.substitute(t.body, {name: a}), env)
+    if t.ty in (RAT, REAL) and z3.is_int(only):
+        only = z3.ToReal(only)
+    return z3.If(tr.term(a, env) == tr.term(b, env), only, unit)
