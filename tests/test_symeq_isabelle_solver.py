@@ -93,3 +93,42 @@ def test_infinite_bigops_merge(symeq, a, b):
 def test_finite_bigops_stay_apart(symeq, a, b):
     res = symeq.compare(a, b)
     assert res.status == "different", res.describe()
+
+
+# ---------------------------------------- log
+# Transcendental.thy: `log a x = ln x / ln a` for every a and x (Mathlib's `Real.logb b x = log x / log b` too), with
+# ln uninterpreted: log is ln's quotient, nothing more is known.
+X = "x :: real"
+LOG_MERGE = [
+    pytest.param(thm(X, [], "log 2 x = 3"), thm(X, [], "ln x / ln 2 = 3"), id="definition"),
+    pytest.param(
+        thm(X, ["x = log 2 (8 * sqrt 2)"], "x = 7 / 2"), thm(X, [], "ln (8 * sqrt 2) / ln 2 = 7 / 2"), id="value"
+    ),
+    pytest.param(thm(X, [], "log 1 x = 0"), 'theorem "True"', id="base-one"),  # ln 1 = 0, and x / 0 = 0
+]
+LOG_APART = [
+    pytest.param(thm(X, [], "log 2 x = 3"), thm(X, [], "ln 2 / ln x = 3"), id="arguments-swapped"),
+    pytest.param(thm(X, [], "log 2 x = 3"), thm(X, [], "log 3 x = 3"), id="base"),
+    pytest.param(thm(X, [], "log 2 x = 3"), thm(X, [], "x = 8"), id="ln-of-negative-is-unspecified"),
+    pytest.param(thm(X, [], "log x 2 = 3"), thm(X, [], "log 2 x = 3"), id="base-and-argument"),
+]
+
+
+@pytest.mark.parametrize("a,b", LOG_MERGE)
+def test_log_is_a_quotient_of_ln(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", LOG_APART)
+def test_log_near_misses_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.status == "different", res.describe()
+
+
+def test_lean_logb_is_a_quotient_of_log():
+    """The same definition on the Lean side (`Real.logb` and `Real.log` share the translation)."""
+    lean = SymEq("lean", timeout_ms=1000)
+    a = "theorem t (x : ℝ) (h : Real.logb 2 x = 3) : x > 0 := by sorry"
+    assert lean.compare(a, "theorem t (x : ℝ) (h : Real.log x / Real.log 2 = 3) : x > 0 := by sorry").equivalent
+    assert not lean.compare(a, "theorem t (x : ℝ) (h : Real.log 2 / Real.log x = 3) : x > 0 := by sorry").equivalent

@@ -672,6 +672,11 @@ class Translator:
             raise Untranslatable("call of a bound function")
         if head.name == "uf:root" and self.system == "isabelle" and _small_nat(args[0]):
             return self.root(int(args[0].value), vals[1])
+        if head.name == "uf:logb" and len(vals) == 2:
+            # by definition in both systems: Transcendental.thy `log a x = ln x / ln a`, Mathlib `Real.logb b x =
+            # log x / log b` (and x / 0 = 0 in both)
+            lx, lb = (self.uf("uf:ln", (REAL,), REAL, [_real(v)]) for v in (vals[1], vals[0]))
+            return z3.If(lb == 0, z3.RealVal(0), lx / lb)
         if head.name.startswith("uf:") or head.name == "sqrt":
             if head.name == "sqrt":
                 return self.sqrt(vals[0])
