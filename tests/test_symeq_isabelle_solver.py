@@ -132,3 +132,44 @@ def test_lean_logb_is_a_quotient_of_log():
     a = "theorem t (x : ℝ) (h : Real.logb 2 x = 3) : x > 0 := by sorry"
     assert lean.compare(a, "theorem t (x : ℝ) (h : Real.log x / Real.log 2 = 3) : x > 0 := by sorry").equivalent
     assert not lean.compare(a, "theorem t (x : ℝ) (h : Real.log 2 / Real.log x = 3) : x > 0 := by sorry").equivalent
+
+
+# ---------------------------------------- summable
+# Series.thy: summable_geometric (|r| < 1), summable_mult/_divide (a constant factor) and summable_comparison_test
+# (|cos (n θ) * r ^ n| ≤ |r| ^ n): such a `summable` hypothesis is a true fact and drops; other series keep it.
+T = "theta :: real"
+SUM = "suminf (%n. cos (n * theta) / 2 ^ n) = 6 / 7"
+SUMMABLE_MERGE = [
+    pytest.param(
+        thm(T, ["cos theta = 1/5", "summable (%n. cos (n * theta) / 2 ^ n)"], SUM),
+        thm(T, ["cos theta = 1/5"], SUM),
+        id="bounded-times-geometric",
+    ),
+    pytest.param(thm(X, ["summable (%n. x * (-1/3) ^ n)"], "x > 0"), thm(X, [], "x > 0"), id="geometric"),
+    pytest.param(
+        thm(X, ["summable (%n. sin (x * n) * x / 3 ^ n)"], "x > 0"), thm(X, [], "x > 0"), id="sin-and-constant"
+    ),
+]
+SUMMABLE_APART = [
+    pytest.param(thm(X, ["summable (%n. x * 2 ^ n)"], "x > 0"), thm(X, [], "x > 0"), id="ratio-above-one"),
+    pytest.param(
+        thm(X, ["summable (%n. cos (x * n) * 2 ^ n)"], "x > 0"), thm(X, [], "x > 0"), id="bounded-times-growing"
+    ),
+    pytest.param(
+        thm("f :: nat => real", ["summable (%n. f n / 2 ^ n)"], "f 0 > 0"),
+        thm("f :: nat => real", [], "f 0 > 0"),
+        id="unbounded-factor",
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", SUMMABLE_MERGE)
+def test_known_summable_hypothesis_drops(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", SUMMABLE_APART)
+def test_other_summable_hypotheses_stay(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.status == "different", res.describe()

@@ -92,3 +92,8 @@ def about(name: str, args: list[Any], out: Any) -> list[Any]:
         return f(*args, out)
     except (TypeError, z3.Z3Exception):
         return []
+
+
+def bounded_by_one(name: str) -> bool:
+    """Whether every value of the function `name` lies in [-1, 1] (sin, cos)."""
+    return FACTS.get(name) is _bounded

@@ -20,7 +20,7 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 
-from atf.symeq import ir
+from atf.symeq import facts, ir
 from atf.symeq.elaborate import elem_of_set
 from atf.symeq.ir import (
     BOOL,
@@ -270,6 +270,8 @@ def _simplify(t: Term, system: str) -> Term:
             return _list_value(head.name, args[1], ty, system) or t
         if isinstance(head, Var) and head.name == "uf:suminf" and system == "isabelle" and len(args) == 2:
             return _geometric(args[1], system) or t
+        if isinstance(head, Var) and head.name == "uf:summable" and system == "isabelle" and len(args) == 2:
+            return TRUE_B if _summable(args[1]) else t
         return t
     if op in ("add", "sub", "neg") and system == "isabelle" and isinstance(ty, Tup) and len(ty.items) == 2:
         # on pairs, + - and unary - act on each component (Product_Plus.thy: plus_prod_def, minus_prod_def,
@@ -430,9 +432,9 @@ def _fold(t: App, v: list[Fraction], system: str) -> Term:
 # ----------------------------------------------------------------------------------------------- finite domains
 
 
-def _geometric(f: Term, system: str) -> Term | None:
-    """`∑n. c * r ^ n` (also `c / b ^ n`, r = 1/b) for a literal |r| < 1 and c free of n is c / (1 - r) (Series.thy:
-    suminf_geometric, suminf_mult, suminf_divide; summable_geometric), on ℝ; None for another series."""
+def _geometric_terms(f: Term) -> tuple[Fraction, list[Term], list[Term], list[Term]] | None:
+    """For `λn. c * r ^ n` (also `c / b ^ n`, r = 1/b) with a literal |r| < 1, on ℝ: r, the factors and divisors free
+    of n (c), and the factors bounded by 1 in absolute value that depend on n (`cos (n * θ)`); None otherwise."""
     if not (isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1 and ir.type_of(f.body) == REAL):
         return None
     n = f.vars[0][0]
@@ -442,7 +444,8 @@ def _geometric(f: Term, system: str) -> Term | None:
         factors.remove(x)
         factors.append(x.args[0])
         (factors if x.op == "mul" else divisors).append(x.args[1])
-    powers = [x for x in (*factors, *divisors) if n in ir.free_vars(x)]
+    bounded = [x for x in factors if n in ir.free_vars(x) and _bounded_by_one(x)]
+    powers = [x for x in (*factors, *divisors) if n in ir.free_vars(x) and not any(x is y for y in bounded)]
     if len(powers) != 1:
         return None
     p = powers[0]
@@ -451,14 +454,35 @@ def _geometric(f: Term, system: str) -> Term | None:
     r = p.args[0].value if p in factors else 1 / p.args[0].value if p.args[0].value else None
     if r is None or abs(r) >= 1:
         return None
-    factors = [x for x in factors if x is not p]
-    divisors = [x for x in divisors if x is not p]
+    rest = [x for x in factors if x is not p and not any(x is y for y in bounded)]
+    return r, rest, [x for x in divisors if x is not p], bounded
+
+
+def _bounded_by_one(t: Term) -> bool:
+    head = t.args[0] if isinstance(t, App) and t.op == "call" and len(t.args) == 2 else None
+    return isinstance(head, Var) and facts.bounded_by_one(head.name)
+
+
+def _geometric(f: Term, system: str) -> Term | None:
+    """`∑n. c * r ^ n` (also `c / b ^ n`, r = 1/b) for a literal |r| < 1 and c free of n is c / (1 - r) (Series.thy:
+    suminf_geometric, suminf_mult, suminf_divide; summable_geometric), on ℝ; None for another series."""
+    parts = _geometric_terms(f)
+    if parts is None or parts[3]:
+        return None
+    r, factors, divisors, _ = parts
     value: Term = _num(1 / (1 - r), REAL)
     for x in factors:
         value = App("mul", (x, value), REAL)
     for x in divisors:
         value = App("div", (value, x), REAL)
     return simplify(value, system)
+
+
+def _summable(f: Term) -> bool:
+    """Whether `summable f` is known true: f is c * r ^ n as above, times factors bounded by 1 such as `cos (n * θ)`
+    (Series.thy: summable_geometric, summable_mult, summable_divide, and summable_comparison_test with
+    |g n * c * r ^ n| ≤ |c| * |r| ^ n)."""
+    return _geometric_terms(f) is not None
 
 
 def _literal_elements(dom: Term | None, limit: int = MAX_UNROLL) -> list[Num] | None:
