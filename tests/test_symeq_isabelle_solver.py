@@ -6,6 +6,7 @@ import pytest
 
 from atf.symeq.equivalence import SymEq
 from tests.isabelle_statements import thm
+from tests.lean_statements import verdict_tests
 
 
 @pytest.fixture(scope="module")
@@ -41,17 +42,7 @@ POWR_APART = [
     pytest.param(thm(R, ["x < 0"], "x powr (1/3) = y"), thm(R, ["x < 0"], "root 3 x = y"), id="powr-third-is-not-root"),
 ]
 
-
-@pytest.mark.parametrize("a,b", POWR_MERGE)
-def test_powr_laws_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", POWR_APART)
-def test_powr_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.status == "different", res.describe()
+test_powr_laws_merge, test_powr_near_misses_stay_apart = verdict_tests(POWR_MERGE, POWR_APART)
 
 
 def test_powr_counter_model_is_exact(symeq):
@@ -82,17 +73,7 @@ BIGOP_APART = [
     pytest.param(thm("x y :: real", [], "(\\<Sum>i\\<in>{x .. y}. i) = 0"), 'theorem "True"', id="point-value"),
 ]
 
-
-@pytest.mark.parametrize("a,b", BIGOP_MERGE)
-def test_infinite_bigops_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", BIGOP_APART)
-def test_finite_bigops_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.status == "different", res.describe()
+test_infinite_bigops_merge, test_finite_bigops_stay_apart = verdict_tests(BIGOP_MERGE, BIGOP_APART)
 
 
 # ---------------------------------------- log
@@ -113,17 +94,7 @@ LOG_APART = [
     pytest.param(thm(X, [], "log x 2 = 3"), thm(X, [], "log 2 x = 3"), id="base-and-argument"),
 ]
 
-
-@pytest.mark.parametrize("a,b", LOG_MERGE)
-def test_log_is_a_quotient_of_ln(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", LOG_APART)
-def test_log_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.status == "different", res.describe()
+test_log_is_a_quotient_of_ln, test_log_near_misses_stay_apart = verdict_tests(LOG_MERGE, LOG_APART)
 
 
 def test_lean_logb_is_a_quotient_of_log():
@@ -162,14 +133,6 @@ SUMMABLE_APART = [
     ),
 ]
 
-
-@pytest.mark.parametrize("a,b", SUMMABLE_MERGE)
-def test_known_summable_hypothesis_drops(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", SUMMABLE_APART)
-def test_other_summable_hypotheses_stay(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.status == "different", res.describe()
+test_known_summable_hypothesis_drops, test_other_summable_hypotheses_stay = verdict_tests(
+    SUMMABLE_MERGE, SUMMABLE_APART
+)
