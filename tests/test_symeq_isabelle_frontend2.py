@@ -242,3 +242,22 @@ APART = [*SCALE_APART, *POW_APART, *REL_APART, *EXTREMUM_APART, *CARD_APART, *PA
 
 # both reading orders merge / neither does
 test_equivalent_statements_merge, test_near_misses_stay_apart = verdict_tests(MERGE, APART)
+
+
+# ---------------------------------------- long identifiers
+# isar-ref, Lexical matters: longident = ident(.ident)+, so `{x..y}` is the interval from x to y (x, `..`, y); it was
+# read as the one-element set of a name `x..y`.
+
+IDENT_MERGE = [
+    (
+        thm("a b :: int", ["a < b"], "card {a..b} = nat (b - a + 1)"),
+        thm("a b :: int", ["a < b"], "card {a .. b} = nat (b - a + 1)"),
+    ),
+    (thm("n :: nat", [], "(\\<Sum>k\\<in>{1..n}. k) = n"), thm("n :: nat", [], "(\\<Sum>k\\<in>{1 .. n}. k) = n")),
+    (thm("x y :: nat", ["x < y"], "sum id {x..y} > 0"), thm("x y :: nat", ["x < y"], "sum id {x .. y} > 0")),
+]
+IDENT_APART = [
+    (thm("x y :: nat", ["x < y"], "card {x..y} = 1"), thm("x y :: nat", ["x < y"], "card {x} = 1")),
+    (thm("x y :: nat", ["x < y"], "sum id {x..y} = 5"), thm("x y :: nat", ["x < y"], "sum id {x..<y} = 5")),
+]
+test_long_identifiers_merge, test_long_identifiers_apart = verdict_tests(IDENT_MERGE, IDENT_APART)

@@ -159,18 +159,21 @@ def _greek_letters() -> dict[str, str]:
 
 
 _GREEK_LETTERS = str.maketrans(_greek_letters())
+# a long identifier is `part.part...` (Isabelle's lexer, isar-ref "Lexical matters": longident = ident(.ident)+), so
+# `{x..y}` is x, `..`, y and never one name `x..y`
+_IDPART = r"(?:[A-Za-z_]|\\<(?:GREEK)>)(?:[A-Za-z0-9_']|\\<\^sub>|\\<(?:GREEK)>)*"
 _TOKEN = re.compile(
     r"""(?P<ws>\s+)
     |(?P<sup>\\<\^sup>\s*(?:\d+|\\<[a-z]+>|[a-z]))
     |(?P<ctrl>\\<\^[a-z]+>)
-    |(?P<ident>(?:[A-Za-z_]|\\<(?:GREEK)>)(?:[A-Za-z0-9_'.]|\\<\^sub>|\\<(?:GREEK)>)*)
+    |(?P<ident>IDPART(?:\.IDPART)*\.?)
     |(?P<sym>\\<[A-Za-z]+>)
     |(?P<str>''.*?'')
     |(?P<num>\d+(?:\.\d+)?)
     |(?P<subop>[-+*/^@]\\<\^sub>[A-Za-z]+)
     |(?P<op>\*\*|<\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%`!?#@:])
     |(?P<uni>[^\x00-\x7f])
-    """.replace("GREEK", _GREEK_ALT),
+    """.replace("IDPART", _IDPART).replace("GREEK", _GREEK_ALT),
     re.VERBOSE,
 )
 _SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
