@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 15
+VERSION = 16
 
 
 @dataclass
@@ -643,26 +643,23 @@ class SymEq:
         uf = UnionFind(k)
         keys: dict[tuple, int] = {}
         texts: dict[str, int] = {}
-        for idx, key in enumerate(st_keys):  # identical standard forms / texts join for free
-            if vacuous[idx]:
-                continue
+        # Identical texts and standard forms join for free, a contradictory statement too: it is one statement
+        # written twice (a sample agreeing with another). Only the solver is never asked about a contradictory
+        # candidate, since any two of them are equivalent as propositions (both true) whatever they say.
+        for idx, key in enumerate(st_keys):
             norm = _normalize_text(candidates[idx])
             if norm in texts:
-                yield from settle(texts[norm])
                 yield from inherit(idx, texts[norm])
-                if not vacuous[idx]:
-                    uf.union(texts[norm], idx)
-                    yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
+                uf.union(texts[norm], idx)
+                yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
                 continue
             texts[norm] = idx
             if key is None:
                 continue
             if key in keys:
-                yield from settle(keys[key])
                 yield from inherit(idx, keys[key])
-                if not vacuous[idx]:
-                    uf.union(keys[key], idx)
-                    yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
+                uf.union(keys[key], idx)
+                yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
             else:
                 keys[key] = idx
         for (i, j), status in skip.pairs.items():
