@@ -155,6 +155,16 @@ def test_a_vacuity_the_quick_check_leaves_open_is_decided_before_a_merge(monkeyp
     assert res.vacuous[:2] == [True, True] and not res.vacuous[3]  # (2 never came near a merge: left open)
 
 
+def test_identical_candidates_whose_vacuity_is_open_report_a_truth_value(monkeypatch):
+    """Identical candidates join at once, with their vacuity left open by the quick check: every flag of the result
+    is a bool (an open one was passed on as None, and the evaluation harness summed the flags)."""
+    _slow_proofs(monkeypatch, 150)
+    same = "theorem t (x : ℝ) (h : x > 1) (h' : x < 0) : x = 5 := by sorry"
+    res = SymEq("lean", timeout_ms=300).cluster([same, same, "theorem t (x : ℝ) (h : x > 1) : x = 5 := by sorry"])
+    assert all(isinstance(v, bool) for v in res.vacuous)
+    assert [0, 1] in res.classes
+
+
 def test_the_full_vacuity_check_is_rationed_by_the_solver_budget(monkeypatch):
     eq_module = importlib.import_module("atf.symeq.equivalence")
     st = parse("theorem t (x : ℕ) (h₀ : 0 < x) (h₁ : x < 5) : x = x + 0 := by sorry", "lean")

@@ -636,7 +636,7 @@ class SymEq:
                             yield ("vacuous", y, verdict)
 
         def inherit(x: int, like: int) -> Iterator[Event]:  # an identical statement is as vacuous
-            if vacuous[x] is None:
+            if vacuous[x] is None and vacuous[like] is not None:
                 vacuous[x] = vacuous[like]
                 yield ("vacuous", x, vacuous[x])
 
