@@ -167,22 +167,10 @@ class Elaborator:
         whichever use came first, so the reading never depends on the order of hypotheses (the SMT symbol is
         keyed by name and type, so instances that end up alike are one symbol)."""
         ty = self.resolve(ty)
-        if isinstance(ty, Fun):
-            if not all(self.ground(a) for a in ty.args):
-                return Var(gname, self.unknown(ty, gname))
-            for inst in self.globals.setdefault(gname, []):
-                inst = self.resolve(inst)
-                if not isinstance(inst, Fun) or len(inst.args) != len(ty.args):
-                    continue  # (the same name used as a value, or at another arity)
-                if all(self.resolve(x) == self.resolve(y) for x, y in zip(inst.args, ty.args)):
-                    if self.try_unify(inst.ret, ty.ret):
-                        return Var(gname, inst)
-            self.globals[gname].append(self.unknown(ty, gname))
-            return Var(gname, ty)
-        if not self.ground(ty):  # a value whose type is not known yet: its own instance too
-            return Var(gname, self.unknown(ty, gname))
+        if not (all(map(self.ground, ty.args)) if isinstance(ty, Fun) else self.ground(ty)):
+            return Var(gname, self.unknown(ty, gname))  # argument types (or the value's type) not known yet
         for inst in self.globals.setdefault(gname, []):
-            if self.try_unify(inst, ty):
+            if self.try_unify(inst, ty):  # (ground arguments unify only with equal ones)
                 return Var(gname, inst)
         self.globals[gname].append(self.unknown(ty, gname))
         return Var(gname, ty)
@@ -488,11 +476,11 @@ class Elaborator:
             out = App("call", (Var("." + f), out, *extra))  # the receiver's type picks the namespace
         return out
 
-    def bundled_field(self, field: str, args: list[Term], expected: Ty | None) -> Term | None:
-        """The function fields of a bundled map (a receiver whose sort applies through `CoeFun`): `φ.toFun x` is
-        `φ x`; for an `Equiv` (fields toFun, invFun, left_inv, right_inv: Mathlib/Logic/Equiv/Defs.lean) `σ.1` is
-        toFun, and `σ.2 y`, `σ.invFun y`, `σ.symm y` apply the inverse, one function of σ and y."""
-        ty = self.resolve(ir.type_of(self.elab(args[0], None)))
+    def bundled_field(self, field: str, ty: Ty | None, args: list[Term], expected: Ty | None) -> Term | None:
+        """The function fields of a bundled map (a receiver, of type ty, whose sort applies through `CoeFun`):
+        `φ.toFun x` is `φ x`; for an `Equiv` (fields toFun, invFun, left_inv, right_inv:
+        Mathlib/Logic/Equiv/Defs.lean) `σ.1` is toFun, and `σ.2 y`, `σ.invFun y`, `σ.symm y` apply the inverse, one
+        function of σ and y."""
         if not isinstance(ty, Sort) or ty.coe is None:
             return None
         equiv = ty.name.split()[0] == "Equiv"
@@ -508,13 +496,13 @@ class Elaborator:
             return App("call", (inv, self.elab(args[0], ty), self.elab(args[1], cod)), dom)
         return None
 
-    def dot_target(self, field: str, receiver: Term) -> str:
+    def dot_target(self, field: str, receiver_ty: Ty | None) -> str:
         """Lean's generalized field notation: `x.f` with `x : C ...` is `C.f x` (`n.sqrt` is `Nat.sqrt n` for
         `n : ℕ`, `N.Normal` is `Subgroup.Normal N` for `N : Subgroup G`). Only where the receiver's type is
         unknown here is the usual reading of a few common fields assumed (`s.card` is `Finset.card s`)."""
         from atf.symeq.lean_frontend import FIELDS
 
-        ns = ir.namespace_of(self.resolve(ir.type_of(self.elab(receiver, None))))
+        ns = ir.namespace_of(receiver_ty)
         if ns is not None:
             return f"{ns}.{field}"
         return FIELDS.get(field, "." + field)
@@ -827,10 +815,11 @@ class Elaborator:
             if nonempty is not None:
                 return nonempty
         if name.startswith(".") and args and self.system == "lean":
-            bundled = self.bundled_field(name[1:], args, expected)
+            receiver_ty = self.resolve(ir.type_of(self.elab(args[0], None)))
+            bundled = self.bundled_field(name[1:], receiver_ty, args, expected)
             if bundled is not None:
                 return bundled
-            target = self.dot_target(name[1:], args[0])
+            target = self.dot_target(name[1:], receiver_ty)
             if target != name:
                 return self.elab_call(Var(target), args, expected, orig)
         hit = self.lookup(name)

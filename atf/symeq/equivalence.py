@@ -635,11 +635,6 @@ class SymEq:
                             vacuous[y] = verdict
                             yield ("vacuous", y, verdict)
 
-        def inherit(x: int, like: int) -> Iterator[Event]:  # an identical statement is as vacuous
-            if vacuous[x] is None and vacuous[like] is not None:
-                vacuous[x] = vacuous[like]
-                yield ("vacuous", x, vacuous[x])
-
         uf = UnionFind(k)
         keys: dict[tuple, int] = {}
         texts: dict[str, int] = {}
@@ -649,7 +644,6 @@ class SymEq:
         for idx, key in enumerate(st_keys):
             norm = _normalize_text(candidates[idx])
             if norm in texts:
-                yield from inherit(idx, texts[norm])
                 uf.union(texts[norm], idx)
                 yield ("pair", PairResult(texts[norm], idx, "equivalent", "string"))
                 continue
@@ -657,7 +651,6 @@ class SymEq:
             if key is None:
                 continue
             if key in keys:
-                yield from inherit(idx, keys[key])
                 uf.union(keys[key], idx)
                 yield ("pair", PairResult(keys[key], idx, "equivalent", "syntactic"))
             else:

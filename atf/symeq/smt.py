@@ -370,6 +370,8 @@ class Translator:
             return v[0] if op == "fst" else v[1]
         if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in", "filter"):
             raise Untranslatable(op)
+        if op in ("add", "mul") and ir.commutative_ring(ty):
+            return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)  # translates the leaves of the chain once
         a = [self.term(x, env) for x in t.args]
         if op == "and":
             return z3.And(*a)
@@ -401,8 +403,6 @@ class Translator:
             and 0 <= t.args[1].value <= MAX_EXPAND_POW
         ):
             return self.monoid_power(ty, a[0], int(t.args[1].value))
-        if op in ("add", "mul") and ir.commutative_ring(ty):
-            return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)
         if ty not in (NAT, INT, REAL, RAT) and op not in ("cast", "dvd", "prime", "even", "odd"):
             return self.uf(f"{op}:{ty}", tuple(ir.type_of(x) or REAL for x in t.args), ty or REAL, a)
         if op == "add":
