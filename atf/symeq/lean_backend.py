@@ -71,19 +71,15 @@ def split_parts(text: str) -> LeanParts:
     statement reader, as the front-end does)."""
     st = lean_fe.read_statement(text)
     variables, hyps, insts = [], [], []
-    type_vars: set[str] = set()
-    for binder, (kind, names, ty) in zip(st.binders, lean_fe.binder_groups(st)):
+    for binder, (kind, names, ty) in zip(st.binders, lean_fe.binder_roles(st)):
         if binder.is_instance:
             insts.append(lean_fe.strip_comments(binder.text[1:-1]).strip())
         elif kind == "vars":
             variables.append((names, "_"))
-        elif kind == "type":
-            type_vars.update(names)
-            variables.append((names, ty))
-        elif lean_fe.is_type_binder(lean_fe.tokenize(ty), type_vars):
-            variables.append((names, ty))
-        else:
+        elif kind == "hyp":
             hyps.append(ty)
+        else:
+            variables.append((names, ty))
     return LeanParts(variables, hyps, insts, lean_fe.strip_comments(st.conclusion).strip())
 
 

@@ -1255,6 +1255,20 @@ def binder_groups(st: LeanStatement) -> list[tuple[str, list[str], str]]:
     return out
 
 
+def binder_roles(st: LeanStatement) -> list[tuple[str, list[str], str]]:
+    """`binder_groups` with each "typed" binder told apart as "var" (its type denotes a type) or "hyp" (a
+    proposition), given the type variables of the `(α : Type*)` groups before it."""
+    type_vars: set[str] = set()
+    out = []
+    for kind, names, ty in binder_groups(st):
+        if kind == "type":
+            type_vars.update(names)
+        elif kind == "typed":
+            kind = "var" if is_type_binder(tokenize(ty), type_vars) else "hyp"
+        out.append((kind, names, ty))
+    return out
+
+
 def parse_prop(tokens: list[tuple[str, str]], notes: list[str], names: frozenset[str] = frozenset()) -> Term:
     try:
         return _Parser(tokens, names).parse()

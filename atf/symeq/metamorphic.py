@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from atf.symeq.ir import scope_end
-from atf.symeq.lean_frontend import is_type_binder, strip_comments, tokenize
+from atf.symeq.ir import ParseError, scope_end
+from atf.symeq.lean_frontend import binder_roles, read_statement, strip_comments, tokenize
 
 Tok = tuple[str, str]
 OPEN, CLOSE = ("(", "[", "{", "⟨", "⦃"), (")", "]", "}", "⟩", "⦄")
@@ -102,16 +102,14 @@ def cut(text: str) -> Parts | None:
     if not concl:
         return None
     parts = Parts(name, binders, concl)
-    type_vars: set[str] = set()  # every name of a `{F V : Type*}` group, not only the first
-    for k, b in enumerate(binders):
-        inner = b[1:-1]
-        colon = next((p for p, (_, t) in enumerate(inner) if t == ":"), None)
-        if colon is None:
-            continue
-        if colon + 1 < len(inner) and inner[colon + 1][1].startswith(("Type", "Sort")):
-            type_vars.update(t for _, t in inner[:colon])
-        elif b[0][1] == "(" and not is_type_binder(inner[colon + 1 :], type_vars):
-            parts.hyps.append(k)
+    # which binders are hypotheses: as the SymEq front-end reads them (`(c : F)` under `{F V : Type*}` is a variable)
+    try:
+        roles = binder_roles(read_statement(text))
+    except ParseError:
+        return None
+    if len(roles) != len(binders):
+        return None
+    parts.hyps = [k for k, (role, _, _) in enumerate(roles) if role == "hyp" and binders[k][0][1] == "("]
     return parts
 
 
