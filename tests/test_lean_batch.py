@@ -8,6 +8,7 @@ import pytest
 
 from atf.lean import SyntaxChecker, parse_statement
 from atf.lean.batch import build_group, prepare
+from tests.sandbox_support import needs_bwrap
 
 STANDIN = str(Path(__file__).parent / "lean_standin.py")
 H = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat\n\n"
@@ -167,6 +168,7 @@ def test_without_lean_results_say_precheck(monkeypatch, tmp_path):
     assert not bad.ok and bad.checked_by == "precheck"
 
 
+@needs_bwrap
 def test_repl_is_found_from_the_environment(monkeypatch):
     monkeypatch.setenv("ATF_LEAN_REPL", f"{sys.executable} {STANDIN}")
     with SyntaxChecker() as c:

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from atf.cli import main
+from tests.sandbox_support import needs_bwrap
 
 STANDIN = str(Path(__file__).parent / "lean_standin.py")
 REPL = ["--repl", f"{sys.executable} {STANDIN}"]
@@ -17,6 +18,7 @@ def _rows(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
+@needs_bwrap
 def test_statements_as_arguments_give_jsonl_and_exit_status(capsys):
     assert main(["syntax-check", GOOD, BAD, *REPL]) == 1
     out, err = capsys.readouterr()
@@ -27,6 +29,7 @@ def test_statements_as_arguments_give_jsonl_and_exit_status(capsys):
     assert main(["syntax-check", GOOD, *REPL]) == 0
 
 
+@needs_bwrap
 def test_jsonl_input_with_field_output_file_and_resume(tmp_path, capsys):
     inp = tmp_path / "in.jsonl"
     inp.write_text("\n".join(json.dumps({"name": f"p{i}", "formal": s}) for i, s in enumerate([GOOD, BAD, GOOD])))

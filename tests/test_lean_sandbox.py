@@ -12,21 +12,13 @@ import pytest
 
 from atf.lean import SyntaxChecker
 from atf.lean.repl import LeanUnavailable
-from atf.lean.sandbox import SandboxConfig, SandboxUnavailable, build_launch, probe
+from atf.lean.sandbox import SandboxConfig, build_launch
+from tests.sandbox_support import needs_bwrap
 
 STANDIN = str(Path(__file__).parent / "lean_standin.py")
 H = "import Mathlib\n\n"
 
 
-def _sandbox_works() -> str | None:
-    try:
-        probe(SandboxConfig())
-    except SandboxUnavailable as err:
-        return str(err)
-    return None
-
-
-needs_bwrap = pytest.mark.skipif(_sandbox_works() is not None, reason=f"no usable sandbox here: {_sandbox_works()}")
 
 
 class Listener:

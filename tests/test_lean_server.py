@@ -11,11 +11,13 @@ import pytest
 
 from atf.lean import SyntaxChecker
 from atf.lean.server import RemoteSyntaxChecker, create_app, result_from_dict
+from tests.sandbox_support import needs_bwrap
 
 STANDIN = str(Path(__file__).parent / "lean_standin.py")
 H = "import Mathlib\n\nopen Real\n\n"
 
 
+@needs_bwrap
 def test_with_share_commands_concurrent_requests_share_one_grouped_lean_command():
     checker = SyntaxChecker([sys.executable, STANDIN])
     app = create_app(checker, max_batch=64, max_wait_s=0.2, share_commands=True)
@@ -46,6 +48,7 @@ def test_with_share_commands_concurrent_requests_share_one_grouped_lean_command(
     assert bad.status_code == 422 and both.status_code == 422
 
 
+@needs_bwrap
 def test_by_default_concurrent_requests_share_a_batch_but_never_a_lean_command():
     checker = SyntaxChecker([sys.executable, STANDIN])
     app = create_app(checker, max_batch=64, max_wait_s=0.2)
