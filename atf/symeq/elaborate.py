@@ -805,6 +805,9 @@ class Elaborator:
             if self.system == "lean":  # `(fun x : ℝ => ..) a`: a is elaborated as an ℝ
                 args = [a if ty is None else App("ascribe", (a,), target=ty) for (_, ty), a in zip(head.vars, args)]
             return self.elab(ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args)}), expected)
+        if self.system == "isabelle" and isinstance(head, App) and head.op == "call":
+            # Pure's application is curried and left-associative: `(f a) b` is the term `f a b` (`f $ a $ b`)
+            return self.elab_call(head.args[0], [*head.args[1:], *args], expected, App("call", (*head.args, *args)))
         if not isinstance(head, Var):
             return self.fallback(orig, expected)
         name = head.name
@@ -960,6 +963,11 @@ class Elaborator:
             coe = Var("uf:coe", Fun((fty, *fty.coe.args), fty.coe.ret))
             return App("call", (coe, Var(head.name, fty), *arg_e), fty.coe.ret)
         if not isinstance(fty, Fun):
+            if self.system == "isabelle" and isinstance(self.deep(fty), (ir.Base, SetTy, Tup)):
+                # HOL's types are disjoint and application needs a function type (Pure's `$`): `h x` with
+                # `fixes h :: real` (or a set, a pair, a bound number) fails type inference, "Type unification
+                # failed: Clash of types "real" and "_ ⇒ _"". The proposition is ill-typed, never a reading.
+                raise IllTyped(f"{head.name} :: {self.deep(fty)} is applied, but is no function")
             self.notes.append(f"{head.name} applied but not a function")
             return self.fallback(App("call", (head, *args)), expected)
         params = list(fty.args)
@@ -1106,6 +1114,12 @@ class Elaborator:
         if rule == "card" and need(1):
             s = self.elab(args[0], None)
             return App("card", (s,), NAT)
+        if rule in ("sum", "prod") and self.system == "isabelle" and len(args) == 1 and isinstance(args[0], Var):
+            hit = self.lookup(args[0].name)
+            if hit is not None and isinstance(self.deep(hit[1]), (ir.Base, SetTy, Tup)):
+                # Groups_Big.thy: `sum :: ('b ⇒ 'a) ⇒ 'b set ⇒ 'a` takes the function first; `sum S` with S a set
+                # (HOL's `'b set` is a type of its own, no function) is ill-typed, not the sum of S's elements
+                raise IllTyped(f"{op} {args[0].name}: {args[0].name} :: {self.deep(hit[1])} is no function")
         if rule in ("sum", "prod") and need(2):
             f, s = (args[0], args[1]) if self.system == "isabelle" else (args[1], args[0])
             if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
