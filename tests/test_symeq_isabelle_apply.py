@@ -126,3 +126,15 @@ def test_spaced_matrix_vector_only():
 
     assert ("op", "MATVEC") in tokenize("M *v v = v")
     assert ("op", "MATVEC") not in tokenize("x = 2*v") and ("op", "MATVEC") not in tokenize("x = 2 *var")
+
+
+# Power.thy: `power2 ("(_\<^sup>2)" [1000] 999)` is HOL's one superscript power; `\<^sup>` is no identifier
+# character, so `x\<^sup>3` is no term (it read as x ^ 3 before)
+@pytest.mark.parametrize("prop", ["x\\<^sup>3 = 8", "x\\<^sup>n = 8", "x\\<^sup>23 = 8"])
+def test_only_the_square_is_a_superscript_power(symeq, prop):
+    assert unparsed(symeq, thm("x :: real and n :: nat", [], prop))
+
+
+def test_the_square_is_a_power(symeq):
+    res = symeq.compare(thm("x :: real", [], "x\\<^sup>2 = 4"), thm("x :: real", [], "x ^ 2 = 4"))
+    assert res.equivalent, res.describe()

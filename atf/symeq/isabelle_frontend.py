@@ -283,6 +283,10 @@ def tokenize(text: str) -> list[tuple[str, str]]:
             continue
         if kind == "sup":
             exp = tok[len(r"\<^sup>") :].strip()
+            if exp != "2":
+                # Power.thy's power2 `("(_\<^sup>2)" [1000] 999)` is HOL's one superscript power; `\<^sup>` is no
+                # identifier character (isar-ref, lexical matters), so `x\<^sup>3` or `x\<^sup>n` is no term
+                raise ParseError(f"no notation \\<^sup>{exp} (only \\<^sup>2 is a power)")
             out.append(("sup", exp))
         elif kind == "ctrl":
             if tok in _SCRIPT_CONTROLS:  # `\<integral>\<^sup>+`, `\<infinity>\<^bsub>real\<^esub>`: not read
