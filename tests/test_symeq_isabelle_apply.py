@@ -138,3 +138,33 @@ def test_only_the_square_is_a_superscript_power(symeq, prop):
 def test_the_square_is_a_power(symeq):
     res = symeq.compare(thm("x :: real", [], "x\\<^sup>2 = 4"), thm("x :: real", [], "x ^ 2 = 4"))
     assert res.equivalent, res.describe()
+
+
+# Orderings.thy, instantiation bool: le_bool_def `P ≤ Q ⟷ P ⟶ Q`, less_bool_def `P < Q ⟷ ¬P ∧ Q` (False < True);
+# both read as P ⟷ Q before
+PQ = "P Q :: bool and a b c :: real"
+BOOL_MERGE = [
+    pytest.param(thm(PQ, [], "P < Q"), thm(PQ, [], "~P & Q"), id="less-on-bool"),
+    pytest.param(thm(PQ, [], "P <= Q"), thm(PQ, [], "P --> Q"), id="less-eq-on-bool"),
+    pytest.param(thm(PQ, [], "Q > P"), thm(PQ, [], "~P & Q"), id="greater-on-bool"),
+    pytest.param(thm(PQ, [], "(a < b) < (b < c)"), thm(PQ, [], "b <= a & b < c"), id="less-on-relations"),
+    pytest.param(thm(PQ, [], "P ~= Q"), thm(PQ, [], "~(P = Q)"), id="not-equal-on-bool"),
+]
+BOOL_APART = [
+    pytest.param(thm(PQ, [], "P < Q"), thm(PQ, [], "P = Q"), id="less-is-no-iff"),
+    pytest.param(thm(PQ, [], "P <= Q"), thm(PQ, [], "P = Q"), id="less-eq-is-no-iff"),
+    pytest.param(thm(PQ, [], "P < Q"), thm(PQ, [], "P <= Q"), id="less-is-strict"),
+    pytest.param(thm(PQ, [], "P < (a < b)"), thm(PQ, [], "(a < b) < P"), id="less-is-not-symmetric"),
+]
+
+
+@pytest.mark.parametrize("a,b", BOOL_MERGE)
+def test_orders_on_bool_merge(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", BOOL_APART)
+def test_orders_on_bool_stay_apart(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()

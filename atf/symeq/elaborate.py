@@ -593,7 +593,7 @@ class Elaborator:
         if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, valued) and not self._numeric_side(rhs)):
             b = self.elab(rhs, ta)
             if ta == BOOL:
-                out = App("iff", (a, b), BOOL)
+                out = _bool_rel(op, a, b)
             else:
                 out = App("eq", (a, b), BOOL)
             return App("not", (out,), BOOL) if op == "ne" else out
@@ -601,7 +601,7 @@ class Elaborator:
         a, b = self.arith_tree([lhs, rhs], None)
         tb = self.resolve(ir.type_of(b))
         if tb == BOOL:
-            out = App("iff", (a, b), BOOL)
+            out = _bool_rel(op, a, b)
         else:
             out = App("eq" if op == "ne" else op, (a, b), BOOL)
         return App("not", (out,), BOOL) if op == "ne" else out
@@ -1270,6 +1270,17 @@ def list_elem(t: Ty | None) -> Ty | None:
 
 
 _SERIES = {"suminf", "prodinf", "summable", "sums"}
+
+
+def _bool_rel(op: str, a: Term, b: Term) -> Term:
+    """A relation between truth values (op one of eq, ne, lt, le: gt and ge come swapped). HOL orders bool with
+    False < True (Orderings.thy, instantiation bool: le_bool_def `P ≤ Q ⟷ P ⟶ Q`, less_bool_def `P < Q ⟷ ¬P ∧ Q`);
+    for ne the caller negates the iff."""
+    if op == "lt":
+        return App("and", (App("not", (a,), BOOL), b), BOOL)
+    if op == "le":
+        return App("implies", (a, b), BOOL)
+    return App("iff", (a, b), BOOL)
 
 
 def _set_call(t: Term, lookup, names: tuple[str, ...], *arity: int) -> bool:
