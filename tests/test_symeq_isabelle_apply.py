@@ -168,3 +168,24 @@ def test_orders_on_bool_merge(symeq, a, b):
 def test_orders_on_bool_stay_apart(symeq, a, b):
     res = symeq.compare(a, b)
     assert not res.equivalent, res.describe()
+
+
+# Transcendental.thy `log :: real ⇒ real ⇒ real`, Orderings.thy `min :: 'a ⇒ 'a ⇒ 'a`: given one argument they are a
+# function, and +, /, < are homogeneous, so a function among numbers is a type clash whatever the imports
+@pytest.mark.parametrize(
+    "fixes,prop",
+    [
+        ("a :: int and b :: real", "a < log 2938 / log b"),
+        ("a :: int and b :: real", "log 2938 / log 8 < a"),
+        ("x y :: real", "sqrt (log 2) = x"),
+        ("x y :: real", "min (x + y) + 1 = x"),
+        ("x y :: real", "2 powr (log 2) = x"),
+    ],
+)
+def test_a_partial_application_among_numbers_is_ill_typed(symeq, fixes, prop):
+    assert unparsed(symeq, thm(fixes, [], prop))
+
+
+@pytest.mark.parametrize("prop", ["log 2 = log b", "log 2 b = a", "(log 2) b = a", "min a b = a"])
+def test_a_full_or_function_valued_application_is_no_type_error(symeq, prop):
+    assert not unparsed(symeq, thm("a b :: real", [], prop))

@@ -84,6 +84,7 @@ class Elaborator:
         self.globals: dict[str, list[Ty]] = {}  # the instances of each unknown constant
         self.scope: list[dict[str, Ty]] = []
         self.notes: list[str] = []
+        self.partial: list[Term] = []  # Isabelle: opaque partial applications of binary builtins (`log 8`)
         # numeral types of interval bounds (`{1..5}`): default to ℕ, not to Isabelle's real
         self.index_vars: list[TVar] = []
         # result types of functions and terms we know nothing about, by name: Lean knows their type, we do
@@ -312,6 +313,10 @@ class Elaborator:
         exp = self.resolve(expected)
         if is_numeric(exp):
             numeric.append(exp)
+        if numeric and any(x is p for x in typed.values() for p in self.partial):
+            # `a < log 2938 / log 8` (a :: int): +, -, *, /, < are homogeneous ('a ⇒ 'a ⇒ 'a) and a partial
+            # application is a function, so no type fits both it and a number (HOL has no coercion from ⇒)
+            raise IllTyped(f"a function among the {numeric[0]} operands of {ir.show(roots[0])[:60]}")
         has_decimal = any(isinstance(x, Num) and x.value.denominator != 1 for x in leaves)
         others = [self.resolve(ir.type_of(x)) for x in typed.values()]
         others = [t for t in others if t is not None and not isinstance(t, TVar) and not is_numeric(t)]
@@ -994,6 +999,15 @@ class Elaborator:
         def uf(name: str, arg_tys: tuple[Ty, ...], ret: Ty, values: list[Term]) -> Term:
             return App("call", (Var(name, Fun(arg_tys, ret)), *values), ret)
 
+        if self.system == "isabelle" and rule in _BINARY_RULES and len(args) == 1:
+            # Pure's application is curried: `log 8` (log :: real ⇒ real ⇒ real, Transcendental.thy) or `min e` is
+            # a function, which no number and no truth value is (HOL's types are disjoint, no coercion from ⇒)
+            if is_numeric(self.resolve(expected)) or self.resolve(expected) == BOOL:
+                raise IllTyped(f"{ir.show(orig)[:60]} is a function, not a {self.resolve(expected)}")
+            self.notes.append(f"{op} with 1 arguments")
+            out = self.fallback(orig, expected)
+            self.partial.append(out)
+            return out
         if rule == "real1" and need(1):
             x = self.elab(args[0], REAL)
             if op == "sqrt":
@@ -1371,6 +1385,8 @@ _NOTATION_FUNCTIONS = {
     # `def Nat.Coprime (m n : ℕ) : Prop := Nat.gcd m n = 1`
     "Nat.Coprime": (lambda a, b: App("eq", (App("gcd", (_nat(a), _nat(b))), Num(Fraction(1)))), 2),
 }
+
+_BINARY_RULES = {"real2", "root", "same2", "nat2", "int2", "gcd_int"}  # builtins of two arguments
 
 _DIRECT_RULES = {
     "abs": "same1",
