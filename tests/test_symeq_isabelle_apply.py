@@ -189,3 +189,13 @@ def test_a_partial_application_among_numbers_is_ill_typed(symeq, fixes, prop):
 @pytest.mark.parametrize("prop", ["log 2 = log b", "log 2 b = a", "(log 2) b = a", "min a b = a"])
 def test_a_full_or_function_valued_application_is_no_type_error(symeq, prop):
     assert not unparsed(symeq, thm("a b :: real", [], prop))
+
+
+# a free variable has one type: `(f a b) f c` is `f a b f c`, f among its own arguments (occurs check); it read as
+# a function of four arguments before, and merged with `(g a b) g c`
+V3 = 'a b c :: "real^3"'
+
+
+def test_a_function_applied_to_itself_is_ill_typed(symeq):
+    assert unparsed(symeq, thm(V3, [], "(crossproduct a b) crossproduct c = a"))
+    assert not unparsed(symeq, thm(V3, [], "crossproduct (crossproduct a b) c = a"))

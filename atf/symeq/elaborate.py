@@ -947,6 +947,11 @@ class Elaborator:
                     if expected is not None:
                         self.unify(ret, expected)
             fty = Fun(tuple(ir.type_of(a) for a in arg_e), ret)
+            own = self.free.get(head.name) if self.system == "isabelle" and not global_ else None
+            if own is not None and not self.try_unify(own, fty):
+                # a free variable has one type in a statement: `f a b f c` (f among its own arguments, as in
+                # `(f a b) f c`) fails the occurs check of Isabelle's type inference
+                raise IllTyped(f"{head.name} is applied at a type that is not its own")
             if global_:
                 gname = head.name if head.name.startswith("op:") else "uf:" + head.name
                 gname = "uf:" + head.name if head.name.startswith("op:") else gname
@@ -1410,7 +1415,12 @@ def _elab_prop(el: Elaborator, p: Term) -> Term:
     except IllTyped as err:
         text = ir.show(p)
         el.notes.append(f"unparsed proposition {text!r}: {err}")
-        return Opaque(text.replace("{", "{{").replace("}", "}}"), (), BOOL)
+        # opaque over the variables it names, as a text the front-end cannot read is: with none, its premises about
+        # them would be projected away and every statement with the same ill-typed conclusion would merge
+        noted = len(el.notes)
+        out = el.fallback(p, BOOL)
+        del el.notes[noted:]
+        return out
 
 
 def elaborate(raw: RawStatement) -> Statement:
