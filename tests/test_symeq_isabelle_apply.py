@@ -199,3 +199,12 @@ V3 = 'a b c :: "real^3"'
 def test_a_function_applied_to_itself_is_ill_typed(symeq):
     assert unparsed(symeq, thm(V3, [], "(crossproduct a b) crossproduct c = a"))
     assert not unparsed(symeq, thm(V3, [], "crossproduct (crossproduct a b) c = a"))
+
+
+def test_an_ill_typed_conclusion_keeps_its_premises(symeq):
+    """The ill-typed `sum S = 3` stays opaque over S: two statements with it and different premises about S differ."""
+    a = thm('S :: "real set"', ["S = {1, 2}"], "sum S = 3")
+    b = thm('S :: "real set"', ["S = {3}"], "sum S = 3")
+    assert unparsed(symeq, a)
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()
