@@ -208,3 +208,17 @@ def test_an_ill_typed_conclusion_keeps_its_premises(symeq):
     assert unparsed(symeq, a)
     res = symeq.compare(a, b)
     assert not res.equivalent, res.describe()
+
+
+# `(log b x) y`, `(gcd A B) D`: a builtin's value is a number (log :: real ⇒ real ⇒ real; gcd :: 'a ⇒ 'a ⇒ 'a at
+# A's type), which is no function
+@pytest.mark.parametrize(
+    "prop", ["log 2 x 3 = 1", "sqrt x 2 = 1", "gcd a b c = 1", "(log 2 x) 3 = 1", "binomial a 2 b = 1"]
+)
+def test_a_builtin_applied_past_its_arguments_is_ill_typed(symeq, prop):
+    assert unparsed(symeq, thm("x :: real and a b c :: nat", [], prop))
+
+
+def test_an_abandoned_reading_leaves_no_notes(symeq):
+    st = symeq.parse(thm("a :: int and b :: real", [], "a < log 2938 / log b"))
+    assert [n for n in st.opaque if not n.startswith("unparsed proposition")] == []

@@ -1004,6 +1004,14 @@ class Elaborator:
         def uf(name: str, arg_tys: tuple[Ty, ...], ret: Ty, values: list[Term]) -> Term:
             return App("call", (Var(name, Fun(arg_tys, ret)), *values), ret)
 
+        arity = _ARITY.get(rule)
+        if self.system == "isabelle" and arity is not None and len(args) > arity and rule in _NUMBER_RULES:
+            # `gcd A B D` is `(gcd A B) D`: the number `log b x` (real), `n choose k` (nat) is no function
+            raise IllTyped(f"{ir.show(orig)[:60]}: {op} of {arity} arguments is a number, applied further")
+        if self.system == "isabelle" and rule == "same2" and len(args) > 2 and isinstance(args[0], Var):
+            hit = self.lookup(args[0].name)  # `min :: 'a ⇒ 'a ⇒ 'a`: its value has its arguments' type
+            if hit is not None and isinstance(self.deep(hit[1]), (ir.Base, SetTy, Tup)):
+                raise IllTyped(f"{ir.show(orig)[:60]}: {op} of two {self.deep(hit[1])} is no function")
         if self.system == "isabelle" and rule in _BINARY_RULES and len(args) == 1:
             # Pure's application is curried: `log 8` (log :: real ⇒ real ⇒ real, Transcendental.thy) or `min e` is
             # a function, which no number and no truth value is (HOL's types are disjoint, no coercion from ⇒)
@@ -1392,6 +1400,8 @@ _NOTATION_FUNCTIONS = {
 }
 
 _BINARY_RULES = {"real2", "root", "same2", "nat2", "int2", "gcd_int"}  # builtins of two arguments
+_ARITY = {"real1": 1, "nat1": 1, **dict.fromkeys(_BINARY_RULES, 2)}
+_NUMBER_RULES = {"real1", "real2", "root", "nat1", "nat2", "int2"}  # their value is a number of a fixed type
 
 _DIRECT_RULES = {
     "abs": "same1",
@@ -1410,9 +1420,11 @@ _DIRECT_RULES = {
 def _elab_prop(el: Elaborator, p: Term) -> Term:
     """p elaborated, or one opaque proposition (noted as unparsed, as the front-end notes a text that does not
     parse) when it is ill-typed."""
+    before = len(el.notes)
     try:
         return el.elab_prop(p)
     except IllTyped as err:
+        del el.notes[before:]  # (what the abandoned reading noted, `opaque: (log 8)`, is no part of the statement)
         text = ir.show(p)
         el.notes.append(f"unparsed proposition {text!r}: {err}")
         # opaque over the variables it names, as a text the front-end cannot read is: with none, its premises about
