@@ -19,8 +19,6 @@ STANDIN = str(Path(__file__).parent / "lean_standin.py")
 H = "import Mathlib\n\n"
 
 
-
-
 class Listener:
     """A loopback TCP listener that counts the connections it accepts."""
 

@@ -188,13 +188,13 @@ RAY_APART = [
 SPLIT_MERGE = [
     # ∀ distributes over ∧, and ⟶ over a conjunction on its right: one hypothesis or two say the same
     pytest.param(
-        thm("f :: real => real", ["ALL x. (x > 0 --> f x = 1) & (x <= 0 --> f x = 2)"], "f 3 + f (-1) = 3"),
-        thm("f :: real => real", ["ALL x. x > 0 --> f x = 1", "ALL y. y <= 0 --> f y = 2"], "f 3 + f (-1) = 3"),
+        thm('f :: "real => real"', ["ALL x. (x > 0 --> f x = 1) & (x <= 0 --> f x = 2)"], "f 3 + f (-1) = 3"),
+        thm('f :: "real => real"', ["ALL x. x > 0 --> f x = 1", "ALL y. y <= 0 --> f y = 2"], "f 3 + f (-1) = 3"),
         id="forall-over-and",
     ),
     pytest.param(
-        thm("f g :: real => real", ["ALL x. f x = 2 * x & g x = x + 1"], "f (g 1) = 4"),
-        thm("f g :: real => real", ["ALL x. g x = x + 1", "ALL x. f x = 2 * x"], "f (g 1) = 4"),
+        thm('f g :: "real => real"', ["ALL x. f x = 2 * x & g x = x + 1"], "f (g 1) = 4"),
+        thm('f g :: "real => real"', ["ALL x. g x = x + 1", "ALL x. f x = 2 * x"], "f (g 1) = 4"),
         id="forall-definitions",
     ),
     pytest.param(
@@ -203,16 +203,17 @@ SPLIT_MERGE = [
         id="implies-over-and",
     ),
     pytest.param(
-        thm("f :: nat => nat", ["ALL n m. f n = n & m = m"], "f 2 = 2"),
-        thm("f :: nat => nat", ["ALL k. f k = k"], "f 2 = 2"),
+        thm('f :: "nat => nat"', ["ALL n m. f n = n & m = m"], "f 2 = 2"),
+        thm('f :: "nat => nat"', ["ALL k. f k = k"], "f 2 = 2"),
         id="unused-binder-dropped",
     ),
 ]
 
 SPLIT_APART = [
     pytest.param(
-        thm("f :: real => real", ["ALL x. (x > 0 --> f x = 1) & (x <= 0 --> f x = 2)"], "f 3 + f (-1) = 3"),
-        thm("f :: real => real", ["ALL x. x > 0 --> f x = 1", "ALL y. y < 0 --> f y = 2"], "f 3 + f (-1) = 3"),
+        # (at 0 the guards differ: f 0 = 2 follows from the first only)
+        thm('f :: "real => real"', ["ALL x. (x > 0 --> f x = 1) & (x <= 0 --> f x = 2)"], "f 3 + f 0 = 3"),
+        thm('f :: "real => real"', ["ALL x. x > 0 --> f x = 1", "ALL y. y < 0 --> f y = 2"], "f 3 + f 0 = 3"),
         id="split-guard-differs",
     ),
     # (A ⟶ B) ∧ C is not A ⟶ B ∧ C
@@ -223,14 +224,14 @@ SPLIT_APART = [
     ),
     # ∃ does not distribute over ∧
     pytest.param(
-        thm("f :: real => real", ["EX x. f x = 1 & x > 2"], "f 0 = 0"),
-        thm("f :: real => real", ["EX x. f x = 1", "EX x. x > 2"], "f 0 = 0"),
+        thm('f :: "real => real"', ["EX x. f x = 1 & x > 2"], "f 0 = 0"),
+        thm('f :: "real => real"', ["EX x. f x = 1", "EX x. x > 2"], "f 0 = 0"),
         id="exists-does-not-split",
     ),
     # ∀ does not distribute over ∨
     pytest.param(
-        thm("f :: real => real", ["ALL x. f x = 1 | f x = 2"], "f 0 = 0"),
-        thm("f :: real => real", ["(ALL x. f x = 1) | (ALL x. f x = 2)"], "f 0 = 0"),
+        thm('f :: "real => real"', ["ALL x. f x = 1 | f x = 2"], "f 0 = 0"),
+        thm('f :: "real => real"', ["(ALL x. f x = 1) | (ALL x. f x = 2)"], "f 0 = 0"),
         id="forall-does-not-split-or",
     ),
 ]
@@ -246,12 +247,12 @@ def test_split_hypotheses_merge(symeq, a, b):
 
 def test_piecewise_definition_split_merges_where_z3_alone_times_out():
     a = thm(
-        "f :: real => real",
+        'f :: "real => real"',
         ["ALL x. x \\<in> \\<rat> --> f x = abs (floor x)", "ALL x. x \\<notin> \\<rat> --> f x = (ceiling x) powr 2"],
         "f ((-8) powr (1/3)) + f (-pi) + f (sqrt 50) + f (9/2) = 79",
     )
     b = thm(
-        "f :: real => real",
+        'f :: "real => real"',
         ["ALL x. (x \\<in> \\<rat> --> f x = abs(floor x)) & (x \\<notin> \\<rat> --> f x = ceiling x powr 2)"],
         "f ((-8) powr (1/3)) + f (-pi) + f (sqrt 50) + f (9 / 2) = 79",
     )

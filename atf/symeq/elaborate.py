@@ -84,6 +84,7 @@ class Elaborator:
         self.globals: dict[str, list[Ty]] = {}  # the instances of each unknown constant
         self.scope: list[dict[str, Ty]] = []
         self.notes: list[str] = []
+        self.partial: list[Term] = []  # Isabelle: opaque partial applications of binary builtins (`log 8`)
         # numeral types of interval bounds (`{1..5}`): default to ℕ, not to Isabelle's real
         self.index_vars: list[TVar] = []
         # result types of functions and terms we know nothing about, by name: Lean knows their type, we do
@@ -312,6 +313,10 @@ class Elaborator:
         exp = self.resolve(expected)
         if is_numeric(exp):
             numeric.append(exp)
+        if numeric and any(x is p for x in typed.values() for p in self.partial):
+            # `a < log 2938 / log 8` (a :: int): +, -, *, /, < are homogeneous ('a ⇒ 'a ⇒ 'a) and a partial
+            # application is a function, so no type fits both it and a number (HOL has no coercion from ⇒)
+            raise IllTyped(f"a function among the {numeric[0]} operands of {ir.show(roots[0])[:60]}")
         has_decimal = any(isinstance(x, Num) and x.value.denominator != 1 for x in leaves)
         others = [self.resolve(ir.type_of(x)) for x in typed.values()]
         others = [t for t in others if t is not None and not isinstance(t, TVar) and not is_numeric(t)]
@@ -593,7 +598,7 @@ class Elaborator:
         if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, valued) and not self._numeric_side(rhs)):
             b = self.elab(rhs, ta)
             if ta == BOOL:
-                out = App("iff", (a, b), BOOL)
+                out = _bool_rel(op, a, b)
             else:
                 out = App("eq", (a, b), BOOL)
             return App("not", (out,), BOOL) if op == "ne" else out
@@ -601,7 +606,7 @@ class Elaborator:
         a, b = self.arith_tree([lhs, rhs], None)
         tb = self.resolve(ir.type_of(b))
         if tb == BOOL:
-            out = App("iff", (a, b), BOOL)
+            out = _bool_rel(op, a, b)
         else:
             out = App("eq" if op == "ne" else op, (a, b), BOOL)
         return App("not", (out,), BOOL) if op == "ne" else out
@@ -805,6 +810,9 @@ class Elaborator:
             if self.system == "lean":  # `(fun x : ℝ => ..) a`: a is elaborated as an ℝ
                 args = [a if ty is None else App("ascribe", (a,), target=ty) for (_, ty), a in zip(head.vars, args)]
             return self.elab(ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args)}), expected)
+        if self.system == "isabelle" and isinstance(head, App) and head.op == "call":
+            # Pure's application is curried and left-associative: `(f a) b` is the term `f a b` (`f $ a $ b`)
+            return self.elab_call(head.args[0], [*head.args[1:], *args], expected, App("call", (*head.args, *args)))
         if not isinstance(head, Var):
             return self.fallback(orig, expected)
         name = head.name
@@ -939,6 +947,11 @@ class Elaborator:
                     if expected is not None:
                         self.unify(ret, expected)
             fty = Fun(tuple(ir.type_of(a) for a in arg_e), ret)
+            own = self.free.get(head.name) if self.system == "isabelle" and not global_ else None
+            if own is not None and not self.try_unify(own, fty):
+                # a free variable has one type in a statement: `f a b f c` (f among its own arguments, as in
+                # `(f a b) f c`) fails the occurs check of Isabelle's type inference
+                raise IllTyped(f"{head.name} is applied at a type that is not its own")
             if global_:
                 gname = head.name if head.name.startswith("op:") else "uf:" + head.name
                 gname = "uf:" + head.name if head.name.startswith("op:") else gname
@@ -960,6 +973,11 @@ class Elaborator:
             coe = Var("uf:coe", Fun((fty, *fty.coe.args), fty.coe.ret))
             return App("call", (coe, Var(head.name, fty), *arg_e), fty.coe.ret)
         if not isinstance(fty, Fun):
+            if self.system == "isabelle" and isinstance(self.deep(fty), (ir.Base, SetTy, Tup)):
+                # HOL's types are disjoint and application needs a function type (Pure's `$`): `h x` with
+                # `fixes h :: real` (or a set, a pair, a bound number) fails type inference, "Type unification
+                # failed: Clash of types "real" and "_ ⇒ _"". The proposition is ill-typed, never a reading.
+                raise IllTyped(f"{head.name} :: {self.deep(fty)} is applied, but is no function")
             self.notes.append(f"{head.name} applied but not a function")
             return self.fallback(App("call", (head, *args)), expected)
         params = list(fty.args)
@@ -986,6 +1004,23 @@ class Elaborator:
         def uf(name: str, arg_tys: tuple[Ty, ...], ret: Ty, values: list[Term]) -> Term:
             return App("call", (Var(name, Fun(arg_tys, ret)), *values), ret)
 
+        arity = _ARITY.get(rule)
+        if self.system == "isabelle" and arity is not None and len(args) > arity and rule in _NUMBER_RULES:
+            # `gcd A B D` is `(gcd A B) D`: the number `log b x` (real), `n choose k` (nat) is no function
+            raise IllTyped(f"{ir.show(orig)[:60]}: {op} of {arity} arguments is a number, applied further")
+        if self.system == "isabelle" and rule == "same2" and len(args) > 2 and isinstance(args[0], Var):
+            hit = self.lookup(args[0].name)  # `min :: 'a ⇒ 'a ⇒ 'a`: its value has its arguments' type
+            if hit is not None and isinstance(self.deep(hit[1]), (ir.Base, SetTy, Tup)):
+                raise IllTyped(f"{ir.show(orig)[:60]}: {op} of two {self.deep(hit[1])} is no function")
+        if self.system == "isabelle" and rule in _BINARY_RULES and len(args) == 1:
+            # Pure's application is curried: `log 8` (log :: real ⇒ real ⇒ real, Transcendental.thy) or `min e` is
+            # a function, which no number and no truth value is (HOL's types are disjoint, no coercion from ⇒)
+            if is_numeric(self.resolve(expected)) or self.resolve(expected) == BOOL:
+                raise IllTyped(f"{ir.show(orig)[:60]} is a function, not a {self.resolve(expected)}")
+            self.notes.append(f"{op} with 1 arguments")
+            out = self.fallback(orig, expected)
+            self.partial.append(out)
+            return out
         if rule == "real1" and need(1):
             x = self.elab(args[0], REAL)
             if op == "sqrt":
@@ -1106,6 +1141,12 @@ class Elaborator:
         if rule == "card" and need(1):
             s = self.elab(args[0], None)
             return App("card", (s,), NAT)
+        if rule in ("sum", "prod") and self.system == "isabelle" and len(args) == 1 and isinstance(args[0], Var):
+            hit = self.lookup(args[0].name)
+            if hit is not None and isinstance(self.deep(hit[1]), (ir.Base, SetTy, Tup)):
+                # Groups_Big.thy: `sum :: ('b ⇒ 'a) ⇒ 'b set ⇒ 'a` takes the function first; `sum S` with S a set
+                # (HOL's `'b set` is a type of its own, no function) is ill-typed, not the sum of S's elements
+                raise IllTyped(f"{op} {args[0].name}: {args[0].name} :: {self.deep(hit[1])} is no function")
         if rule in ("sum", "prod") and need(2):
             f, s = (args[0], args[1]) if self.system == "isabelle" else (args[1], args[0])
             if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
@@ -1258,6 +1299,17 @@ def list_elem(t: Ty | None) -> Ty | None:
 _SERIES = {"suminf", "prodinf", "summable", "sums"}
 
 
+def _bool_rel(op: str, a: Term, b: Term) -> Term:
+    """A relation between truth values (op one of eq, ne, lt, le: gt and ge come swapped). HOL orders bool with
+    False < True (Orderings.thy, instantiation bool: le_bool_def `P ≤ Q ⟷ P ⟶ Q`, less_bool_def `P < Q ⟷ ¬P ∧ Q`);
+    for ne the caller negates the iff."""
+    if op == "lt":
+        return App("and", (App("not", (a,), BOOL), b), BOOL)
+    if op == "le":
+        return App("implies", (a, b), BOOL)
+    return App("iff", (a, b), BOOL)
+
+
 def _set_call(t: Term, lookup, names: tuple[str, ...], *arity: int) -> bool:
     """t applies one of the library set functions `names` (not a variable of that name) to `arity` arguments."""
     return (
@@ -1347,6 +1399,10 @@ _NOTATION_FUNCTIONS = {
     "Nat.Coprime": (lambda a, b: App("eq", (App("gcd", (_nat(a), _nat(b))), Num(Fraction(1)))), 2),
 }
 
+_BINARY_RULES = {"real2", "root", "same2", "nat2", "int2", "gcd_int"}  # builtins of two arguments
+_ARITY = {"real1": 1, "nat1": 1, **dict.fromkeys(_BINARY_RULES, 2)}
+_NUMBER_RULES = {"real1", "real2", "root", "nat1", "nat2", "int2"}  # their value is a number of a fixed type
+
 _DIRECT_RULES = {
     "abs": "same1",
     "floor": "floor",
@@ -1364,12 +1420,19 @@ _DIRECT_RULES = {
 def _elab_prop(el: Elaborator, p: Term) -> Term:
     """p elaborated, or one opaque proposition (noted as unparsed, as the front-end notes a text that does not
     parse) when it is ill-typed."""
+    before = len(el.notes)
     try:
         return el.elab_prop(p)
     except IllTyped as err:
+        del el.notes[before:]  # (what the abandoned reading noted, `opaque: (log 8)`, is no part of the statement)
         text = ir.show(p)
         el.notes.append(f"unparsed proposition {text!r}: {err}")
-        return Opaque(text.replace("{", "{{").replace("}", "}}"), (), BOOL)
+        # opaque over the variables it names, as a text the front-end cannot read is: with none, its premises about
+        # them would be projected away and every statement with the same ill-typed conclusion would merge
+        noted = len(el.notes)
+        out = el.fallback(p, BOOL)
+        del el.notes[noted:]
+        return out
 
 
 def elaborate(raw: RawStatement) -> Statement:

@@ -171,6 +171,7 @@ _TOKEN = re.compile(
     |(?P<str>''.*?'')
     |(?P<num>\d+(?:\.\d+)?)
     |(?P<subop>[-+*/^@]\\<\^sub>[A-Za-z]+)
+    |(?P<analysis>(?<=\s)\*v(?=\s))
     |(?P<op>\*\*|<\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%`!?#@:])
     |(?P<uni>[^\x00-\x7f])
     """.replace("IDPART", _IDPART).replace("GREEK", _GREEK_ALT),
@@ -255,6 +256,9 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "MULTMATVEC": (70, 71, "op:mult_mat_vec"),
     # Finite_Cartesian_Product.thy: matrix_matrix_mult :: 'a^'n^'m ⇒ 'a^'p^'n ⇒ 'a^'p^'m (infixl "**" 70)
     "**": (70, 71, "op:matrix_matrix_mult"),
+    # Finite_Cartesian_Product.thy: matrix_vector_mult :: 'a^'n^'m ⇒ 'a^'n ⇒ 'a^'m (infixl "*v" 70), read only when
+    # spaced (`M *v v`): the lexer takes `*v` as one delimiter where HOL-Analysis is imported, `2*v` is read as 2 * v
+    "MATVEC": (70, 71, "op:matrix_vector_mult"),
     # HOL Power.thy `power (infixr "^" 80)`, Transcendental.thy `powr (infixr "powr" 80)`: 2 ^ 3 ^ 2 = 2 ^ 9
     "^": (80, 79, "pow"),
     "powr": (80, 79, "powr"),
@@ -279,11 +283,17 @@ def tokenize(text: str) -> list[tuple[str, str]]:
             continue
         if kind == "sup":
             exp = tok[len(r"\<^sup>") :].strip()
+            if exp != "2":
+                # Power.thy's power2 `("(_\<^sup>2)" [1000] 999)` is HOL's one superscript power; `\<^sup>` is no
+                # identifier character (isar-ref, lexical matters), so `x\<^sup>3` or `x\<^sup>n` is no term
+                raise ParseError(f"no notation \\<^sup>{exp} (only \\<^sup>2 is a power)")
             out.append(("sup", exp))
         elif kind == "ctrl":
             if tok in _SCRIPT_CONTROLS:  # `\<integral>\<^sup>+`, `\<infinity>\<^bsub>real\<^esub>`: not read
                 raise ParseError(f"unsupported {tok} here")
             continue  # \<^bold> and friends carry no meaning here
+        elif kind == "analysis":
+            out.append(("op", "MATVEC"))
         elif kind == "subop":
             if tok not in SUB_OPS:
                 raise ParseError(f"unknown operator {tok!r}")
