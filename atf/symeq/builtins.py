@@ -15,7 +15,8 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     const_real / const_complex   a constant (π, i)
     fst / snd / card / sum / prod / range / interval / filter: structural, handled by name
     listfold / length  sum_list, prod_list ('a list -> 'a), length ('a list -> nat); of a literal list, its value
-    listfn             upt, upto, map: a literal list where the arguments make one (elaborate.literal_items)
+    listfn             upt, upto, map: a literal list where the arguments make one (elaborate.literal_items);
+                       distinct, sorted, set of a literal list: what it says of the items
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ ISABELLE: dict[str, Builtin] = {
     "List.upt": _b("uf:upt", "listfn"),
     "List.upto": _b("uf:upto", "listfn"),
     "List.map": _b("uf:map", "listfn"),
+    "distinct": _b("uf:distinct", "listfn"),
+    "sorted": _b("uf:sorted", "listfn"),
+    "set": _b("uf:set", "listfn"),
     "Groups_List.sum_list": _b("uf:sum_list", "listfold"),
     "Groups_List.prod_list": _b("uf:prod_list", "listfold"),
 }

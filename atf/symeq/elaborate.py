@@ -538,7 +538,13 @@ class Elaborator:
             a, b = self.arith_tree(list(t.args), None)
             return App("dvd", (a, b), BOOL)
         if op in ("in", "notin"):
-            m = self.membership(t.args[0], t.args[1])
+            s = t.args[1]
+            listed = self.list_function(s, "set")
+            if listed is not None and len(listed) == 1:
+                items = self.literal_items(listed[0])
+                if items:  # `x ∈ set [a, b]` is `x ∈ {a, b}` (List.thy: set_simps)
+                    s = App("setenum", tuple(items))
+            m = self.membership(t.args[0], s)
             return App("not", (m,), BOOL) if op == "notin" else m
         if op == "ite":
             c = self.elab(t.args[0], BOOL)
@@ -1082,10 +1088,25 @@ class Elaborator:
             lo, hi = self.arith_tree(list(args), None)
             self._index_type(ir.type_of(lo))
             return App(op, (lo, hi), set_of(self.deep(ir.type_of(lo))))
+        if rule == "listfn" and op in ("uf:distinct", "uf:sorted", "uf:set"):
+            # List.thy: distinct (x # xs) = (x ∉ set xs ∧ distinct xs); sorted (x # y # zs) = (x ≤ y ∧ sorted (y # zs))
+            # (sorted2); set (x # xs) = insert x (set xs) (set_simps)
+            items = self.literal_items(args[0]) if len(args) == 1 else None
+            if not items:
+                return self.unread_list_function(op[3:], args, expected, orig)
+            if op == "uf:set":
+                return self.elab(App("setenum", tuple(items)), expected)
+            pairs = (
+                [App("ne", (a, b)) for k, a in enumerate(items) for b in items[k + 1 :]]
+                if op == "uf:distinct"
+                else [App("le", (a, b)) for a, b in zip(items, items[1:])]
+            )
+            self.arith_tree_or_unify(items, None)  # (one element type, as the list has)
+            return self.elab(ir.conj(pairs) if pairs else App("true", ()), expected)
         if rule == "listfn":
             items = self.literal_items(orig)
             if items is None:
-                return self.fallback(orig, expected)
+                return self.unread_list_function(op[3:], args, expected, orig)
             if not items:
                 ety = NAT if op == "uf:upt" else INT if op == "uf:upto" else list_elem(self.resolve(expected))
                 return App("list", (), Sort(f"{ety} list")) if ety is not None else self.fallback(orig, expected)
@@ -1138,6 +1159,13 @@ class Elaborator:
             ret = BOOL if rule == "setpred" else (elem_of_set(self.deep(ir.type_of(s))) or self.fresh())
             return uf(op, (self.deep(ir.type_of(s)),), ret, [s])
         return self.fallback(orig, expected)
+
+    def unread_list_function(self, name: str, args: list[Term], expected: Ty | None, orig: Term) -> Term:
+        """List.thy's `name` applied where it makes no literal list: the unknown constant it was before it was read
+        on literal lists (opaque where a theorem's own variable of that name hides it: `[e. x ← xs]` is List.map)."""
+        if self.lookup(name) is not None:
+            return self.fallback(orig, expected)
+        return self.elab_uf_call(Var(name), args, expected, global_=False)
 
     def list_function(self, t: Term, *names: str) -> tuple[Term, ...] | None:
         """The arguments of `t` if it applies List.thy's constant of that name (not a variable so named)."""
