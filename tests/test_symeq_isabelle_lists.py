@@ -192,3 +192,11 @@ def test_a_long_range_is_not_unfolded():
 
 def test_ascii_less_minus_is_still_less_than_a_negation():
     assert str(parse_term("x<-1")) == str(parse_term("x < -1"))
+
+
+def test_a_sum_of_truth_values_is_ill_typed():
+    # `∑x | P. x = c` reads `sum (λx. x = c) {x. P}` (the body extends to the right): bool is no comm_monoid_add,
+    # so Isabelle rejects it; never the sum of the indicators, nor `(∑x | P. x) = c`
+    for shows in ("\\<Sum> x | x < 3 & 0 < x. x = 3", "\\<Sum>x\\<in>{1, 2}. x = 1"):
+        st = _st(thm("x :: nat", [], shows))
+        assert any(n.startswith("unparsed proposition") for n in st.opaque), st.conclusion

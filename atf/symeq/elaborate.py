@@ -774,6 +774,9 @@ class Elaborator:
                 out = Bind("lambda", tuple(vars_), body, None, Fun(tuple(v for _, v in vars_), ir.type_of(body)))
             elif t.kind in ("sum", "prod"):
                 body = self.elab(t.body, expected)
+                if self.system == "isabelle" and self.resolve(ir.type_of(body)) == BOOL:
+                    # Groups_Big.thy: sum and prod need a comm_monoid_add / comm_monoid_mult, which bool is not
+                    raise IllTyped(f"{ir.show(t)[:60]} sums truth values")
                 if dom_e is None and t.dom is not None:
                     dom_e = self.elab(t.dom, None)
                 out = Bind(t.kind, tuple(vars_), body, dom_e, ir.type_of(body))
