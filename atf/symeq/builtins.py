@@ -15,6 +15,8 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     const_real / const_complex   a constant (π, i)
     fst / snd / card / sum / prod / range / interval / filter: structural, handled by name
     listfold / length  sum_list, prod_list ('a list -> 'a), length ('a list -> nat); of a literal list, its value
+    listfn             upt, upto, map: a literal list where the arguments make one (elaborate.literal_items);
+                       distinct, sorted, set of a literal list: what it says of the items
 """
 
 from __future__ import annotations
@@ -95,6 +97,19 @@ ISABELLE: dict[str, Builtin] = {
     "sum_list": _b("uf:sum_list", "listfold"),
     "prod_list": _b("uf:prod_list", "listfold"),
     "length": _b("uf:length", "length"),
+    # List.thy's ranges and map, read on literal lists (the front-end writes `[i..<j]` as `List.upt i j`, `[i..j]`
+    # as `List.upto i j`, `[e. x ← xs]` as `List.map (λx. e) xs`, `∑x←xs. b` as `Groups_List.sum_list (...)`)
+    "upt": _b("uf:upt", "listfn"),
+    "upto": _b("uf:upto", "listfn"),
+    "map": _b("uf:map", "listfn"),
+    "List.upt": _b("uf:upt", "listfn"),
+    "List.upto": _b("uf:upto", "listfn"),
+    "List.map": _b("uf:map", "listfn"),
+    "distinct": _b("uf:distinct", "listfn"),
+    "sorted": _b("uf:sorted", "listfn"),
+    "set": _b("uf:set", "listfn"),
+    "Groups_List.sum_list": _b("uf:sum_list", "listfold"),
+    "Groups_List.prod_list": _b("uf:prod_list", "listfold"),
 }
 
 LEAN: dict[str, Builtin] = {
@@ -182,7 +197,7 @@ LEAN: dict[str, Builtin] = {
 ISABELLE_CONSTANTS = frozenset(
     """
     length distinct sorted set rev hd tl last butlast nth take drop map filter zip concat replicate upt count
-    sorted_list_of_set list_all list_ex foldr foldl size
+    sorted_list_of_set list_all list_ex foldr foldl size upto
     Complex complex_of_real cis arg Arg norm dist inverse cot sec csc tanh sinh cosh arcsinh arccosh arctanh
     range image vimage bij inj surj inj_on bij_betw inv id Domain Range dom ran UNIV undefined infinity
     infinite Sup Inf lim suminf prodinf summable sums convergent deriv integral has_derivative has_field_derivative

@@ -543,7 +543,13 @@ class Elaborator:
             a, b = self.arith_tree(list(t.args), None)
             return App("dvd", (a, b), BOOL)
         if op in ("in", "notin"):
-            m = self.membership(t.args[0], t.args[1])
+            s = t.args[1]
+            listed = self.list_function(s, "set")
+            if listed is not None and len(listed) == 1:
+                items = self.literal_items(listed[0])
+                if items:  # `x ∈ set [a, b]` is `x ∈ {a, b}` (List.thy: set_simps)
+                    s = App("setenum", tuple(items))
+            m = self.membership(t.args[0], s)
             return App("not", (m,), BOOL) if op == "notin" else m
         if op == "ite":
             c = self.elab(t.args[0], BOOL)
@@ -773,6 +779,9 @@ class Elaborator:
                 out = Bind("lambda", tuple(vars_), body, None, Fun(tuple(v for _, v in vars_), ir.type_of(body)))
             elif t.kind in ("sum", "prod"):
                 body = self.elab(t.body, expected)
+                if self.system == "isabelle" and self.resolve(ir.type_of(body)) == BOOL:
+                    # Groups_Big.thy: sum and prod need a comm_monoid_add / comm_monoid_mult, which bool is not
+                    raise IllTyped(f"{ir.show(t)[:60]} sums truth values")
                 if dom_e is None and t.dom is not None:
                     dom_e = self.elab(t.dom, None)
                 out = Bind(t.kind, tuple(vars_), body, dom_e, ir.type_of(body))
@@ -1117,10 +1126,38 @@ class Elaborator:
             lo, hi = self.arith_tree(list(args), None)
             self._index_type(ir.type_of(lo))
             return App(op, (lo, hi), set_of(self.deep(ir.type_of(lo))))
+        if rule == "listfn" and op in ("uf:distinct", "uf:sorted", "uf:set"):
+            # List.thy: distinct (x # xs) = (x ∉ set xs ∧ distinct xs); sorted (x # y # zs) = (x ≤ y ∧ sorted (y # zs))
+            # (sorted2); set (x # xs) = insert x (set xs) (set_simps)
+            items = self.literal_items(args[0]) if len(args) == 1 else None
+            if not items:
+                return self.unread_list_function(op[3:], args, expected, orig)
+            if op == "uf:set":
+                return self.elab(App("setenum", tuple(items)), expected)
+            pairs = (
+                [App("ne", (a, b)) for k, a in enumerate(items) for b in items[k + 1 :]]
+                if op == "uf:distinct"
+                else [App("le", (a, b)) for a, b in zip(items, items[1:])]
+            )
+            self.arith_tree_or_unify(items, None)  # (one element type, as the list has)
+            return self.elab(ir.conj(pairs) if pairs else App("true", ()), expected)
+        if rule == "listfn":
+            items = self.literal_items(orig)
+            if items is None:
+                return self.unread_list_function(op[3:], args, expected, orig)
+            if not items:
+                ety = NAT if op == "uf:upt" else INT if op == "uf:upto" else list_elem(self.resolve(expected))
+                return App("list", (), Sort(f"{ety} list")) if ety is not None else self.fallback(orig, expected)
+            return self.elab(App("list", tuple(items)), expected)
         if rule == "listfold" and need(1):  # sum_list, prod_list (List.thy: foldr (+) xs 0, foldr (*) xs 1)
             add = "add" if op == "uf:sum_list" else "mul"
-            if isinstance(args[0], App) and args[0].op == "list":
-                items = list(args[0].args) or [Num(Fraction(0 if add == "add" else 1))]
+            literal = self.literal_items(args[0])
+            if literal is None:
+                over = self.range_fold("sum" if add == "add" else "prod", args[0])
+                if over is not None:
+                    return self.elab(over, expected)
+            if literal is not None:
+                items = literal or [Num(Fraction(0 if add == "add" else 1))]
                 total = items[0]
                 for item in items[1:]:
                     total = App(add, (total, item))
@@ -1131,9 +1168,11 @@ class Elaborator:
                 return self.fallback(orig, expected)
             return uf(op, (ir.type_of(xs),), el, [xs])
         if rule == "length" and need(1):
-            if isinstance(args[0], App) and args[0].op == "list":
-                self.arith_tree_or_unify(list(args[0].args), None)  # (the items' variables keep their types)
-                return Num(Fraction(len(args[0].args)), NAT)
+            literal = self.literal_items(args[0])
+            if literal is not None:
+                if literal:
+                    self.arith_tree_or_unify(literal, None)  # (the items' variables keep their types)
+                return Num(Fraction(len(literal)), NAT)
             xs = self.elab(args[0], None)
             if list_elem(self.deep(ir.type_of(xs))) is None:
                 return self.fallback(orig, expected)
@@ -1164,6 +1203,68 @@ class Elaborator:
             ret = BOOL if rule == "setpred" else (elem_of_set(self.deep(ir.type_of(s))) or self.fresh())
             return uf(op, (self.deep(ir.type_of(s)),), ret, [s])
         return self.fallback(orig, expected)
+
+    def unread_list_function(self, name: str, args: list[Term], expected: Ty | None, orig: Term) -> Term:
+        """List.thy's `name` applied where it makes no literal list: the unknown constant it was before it was read
+        on literal lists (opaque where a theorem's own variable of that name hides it: `[e. x ← xs]` is List.map)."""
+        if self.lookup(name) is not None:
+            return self.fallback(orig, expected)
+        return self.elab_uf_call(Var(name), args, expected, global_=False)
+
+    def list_function(self, t: Term, *names: str) -> tuple[Term, ...] | None:
+        """The arguments of `t` if it applies List.thy's constant of that name (not a variable so named)."""
+        if not (isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var)):
+            return None
+        name = t.args[0].name
+        if name not in names or ("." not in name and self.lookup(name) is not None):
+            return None
+        return t.args[1:]
+
+    def literal_items(self, t: Term) -> list[Term] | None:
+        """The items of a list term that is a literal list once unfolded, else None. List.thy: `upt i j` is
+        `[i, ..., j - 1]` (nat; upt_rec), `upto i j` is `[i, ..., j]` (int; upto.simps), empty when the bounds are
+        out of order; `map f [x, ...]` is `[f x, ...]`. Ranges of at most MAX_UNROLL items, literal bounds."""
+        if isinstance(t, App) and t.op == "list":
+            return list(t.args)
+        for names, ety in ((("upt", "List.upt"), NAT), (("upto", "List.upto"), INT)):
+            bounds = self.list_function(t, *names)
+            if bounds is not None and len(bounds) == 2:
+                lo, hi = (_ground_int(b, ety) for b in bounds)
+                if lo is None or hi is None:
+                    return None
+                end = hi if ety == NAT else hi + 1
+                if end - lo > MAX_UNROLL:
+                    return None
+                return [App("ascribe", (_int_num(k),), target=ety) for k in range(lo, end)]
+        mapped = self.list_function(t, "map", "List.map")
+        if mapped is not None and len(mapped) == 2:
+            items = self.literal_items(mapped[1])
+            return None if items is None else [_apply(mapped[0], x) for x in items]
+        return None
+
+    def range_fold(self, kind: str, t: Term) -> Term | None:
+        """`sum_list (map f [i..<j])` as `∑x ∈ {i..<j}. f x` (nat), `sum_list (map f [i..j])` as `∑x ∈ {i..j}. f x`
+        (int), prod_list likewise, and without the map: Groups_List.thy's sum_list_distinct_conv_sum_set and
+        prod_list_distinct_conv_prod_set (`distinct xs ⟹ sum_list (map f xs) = sum f (set xs)`), as both ranges are
+        distinct with `set [i..<j] = {i..<j}`, `set [i..j] = {i..j}` (List.thy: distinct_upt, set_upt, distinct_upto,
+        set_upto). None for any other list."""
+        f: Term | None = None
+        mapped = self.list_function(t, "map", "List.map")
+        if mapped is not None and len(mapped) == 2:
+            f, t = mapped
+        for names, ety, dom in ((("upt", "List.upt"), NAT, "ico"), (("upto", "List.upto"), INT, "icc")):
+            bounds = self.list_function(t, *names)
+            if bounds is not None and len(bounds) == 2:
+                if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
+                    var, body = f.vars[0][0], f.body
+                    if f.vars[0][1] not in (None, ety):
+                        return None
+                else:
+                    var = ir.fresh_name("_i", ir.free_vars(t) | (ir.free_vars(f) if f is not None else set()))
+                    body = Var(var) if f is None else App("call", (f, Var(var)))
+                lo, hi = (App("ascribe", (b,), target=ety) for b in bounds)
+                return Bind(kind, ((var, ety),), body, dom=App(dom, (lo, hi)))
+        return None
 
     def elab_extremum(self, greatest: bool, items: tuple[Term, ...], expected: Ty | None, orig: Term) -> Term:
         """`Max {a, b, c}` is `max a (max b c)`, `Min` likewise (Lattices_Big.thy: Max_singleton, and Max_insert for a
@@ -1297,6 +1398,39 @@ def list_elem(t: Ty | None) -> Ty | None:
 
 
 _SERIES = {"suminf", "prodinf", "summable", "sums"}
+MAX_UNROLL = 256  # the longest literal range (`[1..<200]`) unfolded into its items
+
+
+def _ground_int(t: Term, ty: Ty) -> int | None:
+    """The value of a numeral expression of type ty (nat or int: `-30`, `2 * 5 + 1`), else None. On nat, `a - b` is
+    truncated at 0 (Nat.thy: diff) and `-a` is no term."""
+    if isinstance(t, Num):
+        return int(t.value) if t.value.denominator == 1 else None
+    if isinstance(t, App) and t.op == "ascribe":
+        return _ground_int(t.args[0], ty) if t.target == ty else None
+    if isinstance(t, App) and t.op == "neg" and ty == INT:
+        v = _ground_int(t.args[0], ty)
+        return None if v is None else -v
+    if isinstance(t, App) and t.op in ("add", "sub", "mul") and len(t.args) == 2:
+        a, b = (_ground_int(x, ty) for x in t.args)
+        if a is None or b is None:
+            return None
+        if t.op == "sub":
+            return a - b if ty == INT else max(a - b, 0)
+        return a + b if t.op == "add" else a * b
+    return None
+
+
+def _int_num(k: int) -> Term:
+    return Num(Fraction(k)) if k >= 0 else App("neg", (Num(Fraction(-k)),))
+
+
+def _apply(f: Term, x: Term) -> Term:
+    """`f x`, beta-reduced when f is a one-variable λ."""
+    if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
+        (name, ty), body = f.vars[0], f.body
+        return ir.substitute(body, {name: x if ty is None else App("ascribe", (x,), target=ty)})
+    return App("call", (f, x))
 
 
 def _bool_rel(op: str, a: Term, b: Term) -> Term:

@@ -70,6 +70,7 @@ SYMBOLS = {
     r"\<pi>": "pi",
     r"\<i>": "ii",
     r"\<infinity>": "infinity",
+    r"\<leftarrow>": "<-",
     "≤": "<=",
     "≥": ">=",
     "≠": "~=",
@@ -103,6 +104,7 @@ SYMBOLS = {
     "∘": "o",
     "π": "pi",
     "∞": "infinity",
+    "←": "<-",
 }
 GREEK = {
     "alpha",
@@ -521,6 +523,17 @@ class _Parser(TokenCursor):
             # `\<Sum> S` with no binder: the sum of a set's elements
             s = self.expr(90)
             return Bind(kind, (("_x", None),), Var("_x"), dom=s)
+        if t[0] == "ident":
+            # Groups_List.thy: `∑x←xs. b` is `sum_list (map (λx. b) xs)` (`∏x←xs. b`: prod_list)
+            save = self.i
+            var = self.generator()
+            if var is not None:
+                xs = self.expr(51)
+                self.expect(".")
+                body = Bind("lambda", ((var, None),), self.expr(0))
+                fold = "Groups_List.sum_list" if kind == "sum" else "Groups_List.prod_list"
+                return App("call", (Var(fold), App("call", (Var("List.map"), body, xs))))
+            self.i = save
         vars_: list[tuple[str, Ty | None]] = []
         if t[1] == "(":
             save = self.i
@@ -565,8 +578,12 @@ class _Parser(TokenCursor):
         elif self.at("<="):
             self.next()
             dom = App("iic", (self.expr(51),))
-        elif self.at("|"):
-            raise ParseError("set-comprehension big operator")
+        elif self.at("|") and len(vars_) == 1:
+            # Groups_Big.thy: `∑x | P. t` is `sum (λx. t) {x. P}` (`_qsum`; `∏x | P. t`: `_qprod`)
+            self.next()
+            cond = self.expr(0)
+            self.expect(".")
+            return Bind(kind, tuple(vars_), self.expr(0), dom=Bind("setof", tuple(vars_), cond))
         elif self.at(".") and len(vars_) == 1:
             # `\<Sum>n. f n` is `suminf (λn. f n)`, `\<Prod>n. f n` is `prodinf (λn. f n)` (Series.thy)
             self.next()
@@ -662,19 +679,54 @@ class _Parser(TokenCursor):
         raise ParseError(f"unexpected {text!r}")
 
     def list_literal(self) -> Term:
-        """`[a, b, c]` (a list of its items); comprehensions and ranges (`[x. x <- xs]`, `[0..7]`) stay opaque."""
+        """`[a, b, c]` (a list of its items), a range or a list comprehension, in List.thy's terms:
+        `[i..<j]` is `upt i j` (nat), `[i..j]` is `upto i j` (int: `upto :: int ⇒ int ⇒ int list ("[_../_]")`),
+        and `[e. x ← xs]` is `map (λx. e) xs`. They are named by their theory (`List.upt`), since the syntax means
+        those constants even where a theorem fixes a variable `map`. Other comprehensions (guards, several
+        generators, patterns) and what does not parse stay opaque."""
         start = self.i
         items: list[Term] = []
         try:
+            if self.at("]"):
+                self.next()
+                return App("list", ())
+            first = self.expr(0)
+            if self.at("..") or self.at("..<"):
+                name = "List.upto" if self.next()[1] == ".." else "List.upt"
+                hi = self.expr(0)
+                self.expect("]")
+                return App("call", (Var(name), first, hi))
+            if self.at("."):
+                self.next()
+                var = self.generator()
+                if var is None:
+                    raise ParseError("unsupported list comprehension")
+                xs = self.expr(0)
+                self.expect("]")  # a guard or a second generator: not read
+                return App("call", (Var("List.map"), Bind("lambda", ((var, None),), first), xs))
+            items.append(first)
             while not self.at("]"):
+                self.expect(",")
                 items.append(self.expr(0))
-                if not self.at("]"):
-                    self.expect(",")
             self.next()
             return App("list", tuple(items))
         except ParseError:
             self.i = start
             return self.balanced_opaque("[", "]")
+
+    def generator(self) -> str | None:
+        """The bound name of a list generator `x ← xs` / `x <- xs` (List.thy's `_gen`), the cursor after the arrow;
+        None (the cursor unmoved) where no generator of a plain name starts here."""
+        t, u, v = self.peek(), self.peek(1), self.peek(2)
+        if t is None or t[0] != "ident" or u is None:
+            return None
+        if u[1] == "<-":
+            self.i += 2
+            return t[1]
+        if u[1] == "<" and v is not None and v[1] == "-":  # ASCII `<-`, read as `<` `-` elsewhere (`x<-1`)
+            self.i += 3
+            return t[1]
+        return None
 
     def set_builder(self) -> Term | None:
         """`{e | x y. P}` (Set.thy's setbuilder: `{u. ∃x y. u = e ∧ P}`), or None (the cursor unmoved)."""
