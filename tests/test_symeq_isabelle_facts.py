@@ -74,6 +74,13 @@ APART = [
         thm(XYN, ["x < 0"], "True"),
         id="an-odd-power-of-a-negative-base-is-negative",
     ),
+    pytest.param(
+        # `^` takes a natural exponent (Power.thy: power :: 'a ⇒ nat ⇒ 'a): with a real one it is no power, and
+        # nothing is known about it
+        thm("x y r :: real", ["x > 0", "x ^ r * y = 0"], "y = 0"),
+        thm("x y r :: real", ["x > 0", "y = 0"], "y = 0"),
+        id="no-power-facts-for-a-real-exponent",
+    ),
 ]
 
 
