@@ -65,6 +65,27 @@ def _choose(n: Any, k: Any, out: Any) -> list[Any]:
     ]
 
 
+def _pow(x: Any, n: Any, out: Any) -> list[Any]:
+    """`x ^ n` with n a natural number the translation could not expand (a variable or a large literal), in a
+    semiring of numbers (Isabelle's `power` on nat, int, rat, real; Lean's `Monoid.npow` on ℕ, ℤ, ℚ, ℝ). Each fact
+    is a lemma of Isabelle/HOL's Power.thy: `power_0` (x ^ 0 = 1), `power_one_right` (x ^ 1 = x), `power_one`
+    (1 ^ n = 1), `zero_power` (0 < n ⟹ 0 ^ n = 0), `zero_less_power` (0 < x ⟹ 0 < x ^ n), `zero_le_power`
+    (0 ≤ x ⟹ 0 ≤ x ^ n), `zero_le_even_power` (even n ⟹ 0 ≤ x ^ n), `power_le_one` (0 ≤ x ≤ 1 ⟹ x ^ n ≤ 1) and
+    `one_le_power` (1 ≤ x ⟹ 1 ≤ x ^ n); and of Mathlib: `pow_zero`, `pow_one`, `one_pow`, `zero_pow`, `pow_pos`,
+    `pow_nonneg`, `Even.pow_nonneg`, `pow_le_one₀`, `one_le_pow₀`."""
+    return [
+        z3.Implies(n == 0, out == 1),
+        z3.Implies(n == 1, out == x),
+        z3.Implies(x == 1, out == 1),
+        z3.Implies(z3.And(x == 0, n >= 1), out == 0),
+        z3.Implies(x > 0, out > 0),
+        z3.Implies(x >= 0, out >= 0),
+        z3.Implies(n % 2 == 0, out >= 0),
+        z3.Implies(z3.And(x >= 0, x <= 1), out <= 1),
+        z3.Implies(x >= 1, out >= 1),
+    ]
+
+
 def _prime(x: Any, out: Any) -> list[Any]:
     # Lean's `Prime (-3 : ℤ)` holds, so only |x| is known to be at least 2 (ℕ variables are ≥ 0 anyway)
     return [z3.Implies(out, _abs(x) >= 2), z3.Implies(z3.And(out, x % 2 == 0), _abs(x) == 2)]
@@ -80,6 +101,7 @@ FACTS: dict[str, Callable[..., list[Any]]] = {
     "uf:fact": _fact,
     "uf:choose": _choose,
     "uf:prime": _prime,
+    "uf:pow": _pow,
 }
 
 
