@@ -222,3 +222,32 @@ def test_a_builtin_applied_past_its_arguments_is_ill_typed(symeq, prop):
 def test_an_abandoned_reading_leaves_no_notes(symeq):
     st = symeq.parse(thm("a :: int and b :: real", [], "a < log 2938 / log b"))
     assert [n for n in st.opaque if not n.startswith("unparsed proposition")] == []
+
+
+@pytest.mark.parametrize(
+    "fixes,assumes,shows",
+    [
+        pytest.param("x :: real and n :: int", ["n > 0"], "x ^ n = 1", id="int-exponent"),
+        pytest.param("a :: real and n :: int", [], "a = (1/2) ^ (n - 1)", id="int-expression-exponent"),
+        pytest.param("x r :: real", [], "x ^ r = 1", id="real-exponent"),
+        pytest.param("x :: real", [], "x ^ (2::int) = 4", id="ascribed-int-exponent"),
+    ],
+)
+def test_a_power_with_an_exponent_that_is_no_nat_is_ill_typed(symeq, fixes, assumes, shows):
+    # Power.thy: power :: 'a ⇒ nat ⇒ 'a, and HOL does not coerce int or real to nat (the integer power is powi)
+    assert unparsed(symeq, thm(fixes, assumes, shows))
+
+
+@pytest.mark.parametrize(
+    "fixes,shows",
+    [
+        pytest.param("x :: real and n :: nat", "x ^ n = 1", id="nat-exponent"),
+        pytest.param("x :: real and n :: nat", "x ^ (n - 1) = 1", id="nat-expression-exponent"),
+        pytest.param("x :: real", "x ^ 2 = 4", id="numeral-exponent"),
+        pytest.param("x :: real and n :: int", "x ^ nat n = 1", id="int-made-nat"),
+        pytest.param("x :: real", "(ALL n. x ^ n = 1)", id="exponent-typed-by-its-use"),
+    ],
+)
+def test_a_power_with_a_nat_exponent_is_read(symeq, fixes, shows):
+    text = thm(fixes, [], shows)
+    assert not unparsed(symeq, text) and not symeq.parse(text).opaque

@@ -439,6 +439,10 @@ class Elaborator:
             et = NAT
         if et in (REAL, RAT) and self.system == "lean":
             return App("rpow", (base, e), target)
+        if self.system == "isabelle" and et != NAT and (is_numeric(et) or et == BOOL):
+            # Power.thy: `power :: 'a ⇒ nat ⇒ 'a` (`^`); HOL has no coercion from int or real to nat, so `x ^ n`
+            # with `n :: int` fails type inference (the integer power is `power_int`, written `powi`)
+            raise IllTyped(f"{ir.show(exponent)[:40]} :: {et} as the exponent of ^, which takes a nat")
         if et == INT:
             return App(
                 "call", (Var("uf:zpow", Fun((self.resolve(target), INT), self.resolve(target))), base, e), target
