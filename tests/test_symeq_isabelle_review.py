@@ -240,3 +240,22 @@ def test_truth_values_among_numbers_are_ill_typed(symeq):
         assert unparsed(symeq, thm("P Q :: bool and n :: nat and x :: real", [], prop))
     assert not unparsed(symeq, thm("P Q :: bool and n :: nat", [], "P = (n = 1)"))
     assert not unparsed(symeq, thm("P Q :: bool and n :: nat", [], "n = of_bool P + of_bool Q"))
+
+
+def test_a_range_bound_of_a_wider_type_is_ill_typed(symeq):
+    """List.thy: upt :: nat ⇒ nat ⇒ nat list, upto :: int ⇒ int ⇒ int list, and Isabelle coerces only upwards. With
+    n :: int, `sum_list [0..<n]` read as the sum over {0..<n} with n cast to nat and merged with the well-typed
+    `∑k = 0..<nat n. k`; `-2` on nat is no term either."""
+    fixes = "n :: int and s t :: nat"
+    a = thm(fixes, ["s = sum_list [0..<n]"], "s = t")
+    assert unparsed(symeq, a)
+    res = symeq.compare(a, thm(fixes, ["s = (\\<Sum>k = 0..<nat n. k)"], "s = t"))
+    assert not res.equivalent, res.describe()
+    assert unparsed(symeq, thm(SN, [], "s = sum_list [-2..<3]"))
+    assert unparsed(symeq, thm("x :: real and s :: int", [], "s = sum_list [1..x]"))
+    # nat to int is a coercion (Int.thy: of_nat), so `[1..n]` with n :: nat is `[1..int n]`
+    fixes = "n :: nat and s t :: int"
+    a = thm(fixes, ["s = sum_list [1..n]"], "s = t")
+    assert not unparsed(symeq, a)
+    res = symeq.compare(a, thm(fixes, ["s = (\\<Sum>k = 1..int n. k)"], "s = t"))
+    assert res.equivalent, res.describe()

@@ -1267,6 +1267,8 @@ class Elaborator:
         for names, ety, dom in ((("upt", "List.upt"), NAT, "ico"), (("upto", "List.upto"), INT, "icc")):
             bounds = self.list_function(t, *names)
             if bounds is not None and len(bounds) == 2:
+                for b in bounds:
+                    self.range_bound(b, ety, names[0])
                 if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
                     var, body = f.vars[0][0], f.body
                     if f.vars[0][1] not in (None, ety):
@@ -1277,6 +1279,29 @@ class Elaborator:
                 lo, hi = (App("ascribe", (b,), target=ety) for b in bounds)
                 return Bind(kind, ((var, ety),), body, dom=App(dom, (lo, hi)))
         return None
+
+    def range_bound(self, b: Term, ety: Ty, name: str) -> None:
+        """Raise IllTyped where the bound b of a range cannot have type ety: List.thy's `upt :: nat ⇒ nat ⇒ nat list`
+        and `upto :: int ⇒ int ⇒ int list`, and Isabelle coerces only upwards (nat to int, never int to nat): an
+        arithmetic leaf of a wider type (`[0..<n]` with n :: int, `[1..x]` with x :: real) or a negation on nat."""
+        if self.system != "isabelle":
+            return
+        wider = (INT, RAT, REAL, COMPLEX) if ety == NAT else (RAT, REAL, COMPLEX)
+        if isinstance(b, App) and (b.op in ARITH or b.op == "pow"):
+            if b.op == "neg" and ety == NAT:
+                raise IllTyped(f"{name}: nat has no negation (-{ir.show(b.args[0])[:40]})")
+            for a in b.args[:1] if b.op == "pow" else b.args:
+                self.range_bound(a, ety, name)
+            return
+        ty: Ty | None = None
+        if isinstance(b, Var) and (hit := self.lookup(b.name)) is not None:
+            ty = self.deep(hit[1])
+        elif isinstance(b, App) and b.op == "ascribe":
+            ty = b.target
+        elif isinstance(b, Num) and b.value.denominator != 1:
+            ty = REAL
+        if ty in wider:
+            raise IllTyped(f"{name} of a {ty} bound {ir.show(b)[:40]}, no {ety}")
 
     def elab_extremum(self, greatest: bool, items: tuple[Term, ...], expected: Ty | None, orig: Term) -> Term:
         """`Max {a, b, c}` is `max a (max b c)`, `Min` likewise (Lattices_Big.thy: Max_singleton, and Max_insert for a
