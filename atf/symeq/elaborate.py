@@ -985,8 +985,9 @@ class Elaborator:
             new = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
             if not self.unify(fty, new) and self.system == "isabelle":
                 # a variable typed a number by an earlier proposition (`h = 3`, then `h 2 = 6`): no numeral type is a
-                # function type (Num.thy: class numeral; Main instantiates none for ⇒), "Type unification failed"
-                raise IllTyped(f"{head.name}, a number, is applied")
+                # function type (Num.thy: class numeral; Main instantiates none for ⇒), "Type unification failed";
+                # or applied to itself (occurs check)
+                raise IllTyped(f"{head.name} is applied, but its type is no function type")
             return App("call", (Var(head.name, new), *arg_e), new.ret)
         if isinstance(fty, Sort) and fty.coe is not None and len(args) == len(fty.coe.args):
             # `φ x` with `φ : G →* H` is `⇑φ x`: Lean applies φ through its coercion, one function of φ and x
