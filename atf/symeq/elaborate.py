@@ -349,6 +349,15 @@ class Elaborator:
                 self.numeral_ids.add(target.id)
             if has_decimal:
                 self.unify(target, REAL)
+        if (
+            self.system == "isabelle"
+            and BOOL in (*others, self.resolve(target))
+            and (numeric or any(_arithmetic(r) for r in roots))
+        ):
+            # bool is no numeral type and no monoid (Num.thy, Groups.thy), and HOL has no coercion from bool: `n = P`,
+            # `P + Q`, and `sum_list [k = 2. k ← xs]` (Groups_List.thy: sum_list :: 'a::monoid_add list ⇒ 'a) as its
+            # unfolded items, are type errors
+            raise IllTyped(f"{ir.show(roots[0])[:60]}: truth values among numbers")
         for x in typed.values():
             t = self.resolve(ir.type_of(x))
             if isinstance(t, TVar):
@@ -978,7 +987,11 @@ class Elaborator:
         if isinstance(fty, TVar):
             arg_e = [self.elab(a, None) for a in args]
             new = Fun(tuple(ir.type_of(a) for a in arg_e), expected if expected is not None else self.fresh())
-            self.unify(fty, new)
+            if not self.unify(fty, new) and self.system == "isabelle":
+                # a variable typed a number by an earlier proposition (`h = 3`, then `h 2 = 6`): no numeral type is a
+                # function type (Num.thy: class numeral; Main instantiates none for ⇒), "Type unification failed";
+                # or applied to itself (occurs check)
+                raise IllTyped(f"{head.name} is applied, but its type is no function type")
             return App("call", (Var(head.name, new), *arg_e), new.ret)
         if isinstance(fty, Sort) and fty.coe is not None and len(args) == len(fty.coe.args):
             # `φ x` with `φ : G →* H` is `⇑φ x`: Lean applies φ through its coercion, one function of φ and x
@@ -1259,6 +1272,8 @@ class Elaborator:
         for names, ety, dom in ((("upt", "List.upt"), NAT, "ico"), (("upto", "List.upto"), INT, "icc")):
             bounds = self.list_function(t, *names)
             if bounds is not None and len(bounds) == 2:
+                for b in bounds:
+                    self.range_bound(b, ety, names[0])
                 if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
                     var, body = f.vars[0][0], f.body
                     if f.vars[0][1] not in (None, ety):
@@ -1269,6 +1284,29 @@ class Elaborator:
                 lo, hi = (App("ascribe", (b,), target=ety) for b in bounds)
                 return Bind(kind, ((var, ety),), body, dom=App(dom, (lo, hi)))
         return None
+
+    def range_bound(self, b: Term, ety: Ty, name: str) -> None:
+        """Raise IllTyped where the bound b of a range cannot have type ety: List.thy's `upt :: nat ⇒ nat ⇒ nat list`
+        and `upto :: int ⇒ int ⇒ int list`, and Isabelle coerces only upwards (nat to int, never int to nat): an
+        arithmetic leaf of a wider type (`[0..<n]` with n :: int, `[1..x]` with x :: real) or a negation on nat."""
+        if self.system != "isabelle":
+            return
+        wider = (INT, RAT, REAL, COMPLEX) if ety == NAT else (RAT, REAL, COMPLEX)
+        if isinstance(b, App) and (b.op in ARITH or b.op == "pow"):
+            if b.op == "neg" and ety == NAT:
+                raise IllTyped(f"{name}: nat has no negation (-{ir.show(b.args[0])[:40]})")
+            for a in b.args[:1] if b.op == "pow" else b.args:
+                self.range_bound(a, ety, name)
+            return
+        ty: Ty | None = None
+        if isinstance(b, Var) and (hit := self.lookup(b.name)) is not None:
+            ty = self.deep(hit[1])
+        elif isinstance(b, App) and b.op == "ascribe":
+            ty = b.target
+        elif isinstance(b, Num) and b.value.denominator != 1:
+            ty = REAL
+        if ty in wider:
+            raise IllTyped(f"{name} of a {ty} bound {ir.show(b)[:40]}, no {ety}")
 
     def elab_extremum(self, greatest: bool, items: tuple[Term, ...], expected: Ty | None, orig: Term) -> Term:
         """`Max {a, b, c}` is `max a (max b c)`, `Min` likewise (Lattices_Big.thy: Max_singleton, and Max_insert for a
@@ -1555,22 +1593,27 @@ _DIRECT_RULES = {
 }
 
 
-def _elab_prop(el: Elaborator, p: Term) -> Term:
-    """p elaborated, or one opaque proposition (noted as unparsed, as the front-end notes a text that does not
-    parse) when it is ill-typed."""
+def _elab_prop(el: Elaborator, p: Term) -> Term | None:
+    """p elaborated, or None (noted as an unparsed proposition, as the front-end notes a text that does not parse)
+    when it is ill-typed: `_ill_typed` reads it once every proposition has been."""
     before = len(el.notes)
     try:
         return el.elab_prop(p)
     except IllTyped as err:
         del el.notes[before:]  # (what the abandoned reading noted, `opaque: (log 8)`, is no part of the statement)
-        text = ir.show(p)
-        el.notes.append(f"unparsed proposition {text!r}: {err}")
-        # opaque over the variables it names, as a text the front-end cannot read is: with none, its premises about
-        # them would be projected away and every statement with the same ill-typed conclusion would merge
-        noted = len(el.notes)
-        out = el.fallback(p, BOOL)
-        del el.notes[noted:]
-        return out
+        el.notes.append(f"unparsed proposition {ir.show(p)!r}: {err}")
+        return None
+
+
+def _ill_typed(el: Elaborator, p: Term) -> Term:
+    """An ill-typed proposition p as one opaque proposition over the variables it names, as a text the front-end
+    cannot read is: with none, its premises about them would be projected away and every statement with the same
+    ill-typed conclusion would merge. Read after every other proposition, so that it is over the free variables it
+    names first as well (`h g = 1` with h :: real, then `g > 0`: the abandoned reading never reached g)."""
+    noted = len(el.notes)
+    out = el.fallback(p, BOOL)
+    del el.notes[noted:]
+    return out
 
 
 def elaborate(raw: RawStatement) -> Statement:
@@ -1578,8 +1621,9 @@ def elaborate(raw: RawStatement) -> Statement:
     el = Elaborator(raw.system)
     for name, ty in raw.variables:
         el.declare_free(name, ty)
-    premises = [_elab_prop(el, p) for p in raw.premises]
-    conclusions = [_elab_prop(el, c) for c in raw.conclusions]
+    read = [_elab_prop(el, p) for p in [*raw.premises, *raw.conclusions]]
+    read = [_ill_typed(el, p) if r is None else r for p, r in zip([*raw.premises, *raw.conclusions], read)]
+    premises, conclusions = read[: len(raw.premises)], read[len(raw.premises) :]
     premises = [el.zonk(p) for p in premises]
     conclusion = el.zonk(ir.conj(conclusions) if len(conclusions) != 1 else conclusions[0])
     variables = {n: el._default(el.deep(el.free[n])) for n in el.declared}
