@@ -11,7 +11,7 @@ infixl "*v" 70) is one operator, not `M * v v`."""
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from tests.isabelle_statements import thm
+from tests.isabelle_statements import thm, unparsed
 
 TRUE = 'theorem "True"'
 
@@ -19,10 +19,6 @@ TRUE = 'theorem "True"'
 @pytest.fixture(scope="module")
 def symeq():
     return SymEq("isabelle", timeout_ms=1000)
-
-
-def unparsed(symeq: SymEq, text: str) -> bool:
-    return any(n.startswith("unparsed proposition") for n in symeq.parse(text).opaque)
 
 
 H_REAL = "x h :: real"

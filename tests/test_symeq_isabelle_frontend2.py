@@ -7,7 +7,7 @@ genuine equivalence merges, the near miss stays apart, and a text Isabelle rejec
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from tests.isabelle_statements import thm
+from tests.isabelle_statements import thm, unparsed
 from tests.lean_statements import verdict_tests
 
 TRUE = 'theorem "True"'
@@ -22,10 +22,6 @@ def symeq():
 
 def stmt(prop: str) -> str:
     return f'theorem "{prop}"'
-
-
-def unparsed(symeq: SymEq, text: str) -> bool:
-    return any(n.startswith("unparsed proposition") for n in symeq.parse(text).opaque)
 
 
 # ---------------------------------------- operators with a subscript

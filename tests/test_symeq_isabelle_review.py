@@ -8,16 +8,12 @@ the false merges and ill-typed readings the review found, each with the test tha
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from tests.isabelle_statements import thm
+from tests.isabelle_statements import thm, unparsed
 
 
 @pytest.fixture(scope="module")
 def symeq():
     return SymEq("isabelle", timeout_ms=2000)
-
-
-def unparsed(symeq: SymEq, text: str) -> bool:
-    return any(n.startswith("unparsed proposition") for n in symeq.parse(text).opaque)
 
 
 SN = "s t :: nat"
