@@ -999,7 +999,7 @@ class Elaborator:
             coe = Var("uf:coe", Fun((fty, *fty.coe.args), fty.coe.ret))
             return App("call", (coe, Var(head.name, fty), *arg_e), fty.coe.ret)
         if not isinstance(fty, Fun):
-            if self.system == "isabelle" and isinstance(self.deep(fty), (ir.Base, SetTy, Tup)):
+            if self.system == "isabelle" and _no_function(self.deep(fty)):
                 # HOL's types are disjoint and application needs a function type (Pure's `$`): `h x` with
                 # `fixes h :: real` (or a set, a pair, a bound number) fails type inference, "Type unification
                 # failed: Clash of types "real" and "_ ⇒ _"". The proposition is ill-typed, never a reading.
@@ -1034,10 +1034,10 @@ class Elaborator:
         if self.system == "isabelle" and arity is not None and len(args) > arity and rule in _NUMBER_RULES:
             # `gcd A B D` is `(gcd A B) D`: the number `log b x` (real), `n choose k` (nat) is no function
             raise IllTyped(f"{ir.show(orig)[:60]}: {op} of {arity} arguments is a number, applied further")
-        if self.system == "isabelle" and rule == "same2" and len(args) > 2 and isinstance(args[0], Var):
-            hit = self.lookup(args[0].name)  # `min :: 'a ⇒ 'a ⇒ 'a`: its value has its arguments' type
-            if hit is not None and isinstance(self.deep(hit[1]), (ir.Base, SetTy, Tup)):
-                raise IllTyped(f"{ir.show(orig)[:60]}: {op} of two {self.deep(hit[1])} is no function")
+        if self.system == "isabelle" and rule == "same2" and len(args) > 2:
+            ty = self.non_function(args[0])  # `min :: 'a ⇒ 'a ⇒ 'a`: its value has its arguments' type
+            if ty is not None:
+                raise IllTyped(f"{ir.show(orig)[:60]}: {op} of two {ty} is no function")
         if self.system == "isabelle" and rule in _BINARY_RULES and len(args) == 1:
             # Pure's application is curried: `log 8` (log :: real ⇒ real ⇒ real, Transcendental.thy) or `min e` is
             # a function, which no number and no truth value is (HOL's types are disjoint, no coercion from ⇒)
@@ -1197,12 +1197,12 @@ class Elaborator:
         if rule == "card" and need(1):
             s = self.elab(args[0], None)
             return App("card", (s,), NAT)
-        if rule in ("sum", "prod") and self.system == "isabelle" and len(args) == 1 and isinstance(args[0], Var):
-            hit = self.lookup(args[0].name)
-            if hit is not None and isinstance(self.deep(hit[1]), (ir.Base, SetTy, Tup)):
+        if rule in ("sum", "prod") and self.system == "isabelle" and len(args) == 1:
+            ty = self.non_function(args[0])
+            if ty is not None:
                 # Groups_Big.thy: `sum :: ('b ⇒ 'a) ⇒ 'b set ⇒ 'a` takes the function first; `sum S` with S a set
                 # (HOL's `'b set` is a type of its own, no function) is ill-typed, not the sum of S's elements
-                raise IllTyped(f"{op} {args[0].name}: {args[0].name} :: {self.deep(hit[1])} is no function")
+                raise IllTyped(f"{op} {args[0].name}: {args[0].name} :: {ty} is no function")
         if rule in ("sum", "prod") and need(2):
             f, s = (args[0], args[1]) if self.system == "isabelle" else (args[1], args[0])
             if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
@@ -1220,6 +1220,12 @@ class Elaborator:
             ret = BOOL if rule == "setpred" else (elem_of_set(self.deep(ir.type_of(s))) or self.fresh())
             return uf(op, (self.deep(ir.type_of(s)),), ret, [s])
         return self.fallback(orig, expected)
+
+    def non_function(self, t: Term) -> Ty | None:
+        """The type of t when t is a variable in scope whose type is no function type, else None."""
+        hit = self.lookup(t.name) if isinstance(t, Var) else None
+        ty = self.deep(hit[1]) if hit is not None else None
+        return ty if _no_function(ty) else None
 
     def unread_list_function(self, name: str, args: list[Term], expected: Ty | None, orig: Term) -> Term:
         """List.thy's `name` applied where it makes no literal list: the unknown constant it was before it was read
@@ -1243,7 +1249,7 @@ class Elaborator:
         out of order; `map f [x, ...]` is `[f x, ...]`. Ranges of at most MAX_UNROLL items, literal bounds."""
         if isinstance(t, App) and t.op == "list":
             return list(t.args)
-        for names, ety in ((("upt", "List.upt"), NAT), (("upto", "List.upto"), INT)):
+        for names, ety, _ in _RANGES:
             bounds = self.list_function(t, *names)
             if bounds is not None and len(bounds) == 2:
                 lo, hi = (_ground_int(b, ety) for b in bounds)
@@ -1269,7 +1275,7 @@ class Elaborator:
         mapped = self.list_function(t, "map", "List.map")
         if mapped is not None and len(mapped) == 2:
             f, t = mapped
-        for names, ety, dom in ((("upt", "List.upt"), NAT, "ico"), (("upto", "List.upto"), INT, "icc")):
+        for names, ety, dom in _RANGES:
             bounds = self.list_function(t, *names)
             if bounds is not None and len(bounds) == 2:
                 for b in bounds:
@@ -1441,6 +1447,14 @@ def list_elem(t: Ty | None) -> Ty | None:
 
 _SERIES = {"suminf", "prodinf", "summable", "sums"}
 MAX_UNROLL = 256  # the longest literal range (`[1..<200]`) unfolded into its items
+# List.thy's ranges: the names of the constant, its element type, and the interval of its items' set
+# (`set [i..<j] = {i..<j}`, set_upt; `set [i..j] = {i..j}`, set_upto)
+_RANGES = ((("upt", "List.upt"), NAT, "ico"), (("upto", "List.upto"), INT, "icc"))
+
+
+def _no_function(ty: Ty | None) -> bool:
+    """HOL's types are disjoint and application needs a function type: a base type, a set or a tuple is none."""
+    return isinstance(ty, (ir.Base, SetTy, Tup))
 
 
 def _ground_int(t: Term, ty: Ty) -> int | None:
@@ -1621,8 +1635,9 @@ def elaborate(raw: RawStatement) -> Statement:
     el = Elaborator(raw.system)
     for name, ty in raw.variables:
         el.declare_free(name, ty)
-    read = [_elab_prop(el, p) for p in [*raw.premises, *raw.conclusions]]
-    read = [_ill_typed(el, p) if r is None else r for p, r in zip([*raw.premises, *raw.conclusions], read)]
+    props = [*raw.premises, *raw.conclusions]
+    read = [_elab_prop(el, p) for p in props]
+    read = [_ill_typed(el, p) if r is None else r for p, r in zip(props, read)]
     premises, conclusions = read[: len(raw.premises)], read[len(raw.premises) :]
     premises = [el.zonk(p) for p in premises]
     conclusion = el.zonk(ir.conj(conclusions) if len(conclusions) != 1 else conclusions[0])
