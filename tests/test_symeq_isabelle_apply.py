@@ -12,6 +12,7 @@ import pytest
 
 from atf.symeq.equivalence import SymEq
 from tests.isabelle_statements import thm, unparsed
+from tests.lean_statements import verdict_tests
 
 TRUE = 'theorem "True"'
 
@@ -104,16 +105,7 @@ APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", MERGE)
-def test_genuine_equivalences_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", APART)
-def test_statements_that_differ_in_meaning_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
+test_genuine_equivalences_merge, test_statements_that_differ_in_meaning_stay_apart = verdict_tests(MERGE, APART)
 
 
 def test_spaced_matrix_vector_only():
@@ -154,16 +146,7 @@ BOOL_APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", BOOL_MERGE)
-def test_orders_on_bool_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", BOOL_APART)
-def test_orders_on_bool_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
+test_orders_on_bool_merge, test_orders_on_bool_stay_apart = verdict_tests(BOOL_MERGE, BOOL_APART)
 
 
 # Transcendental.thy `log :: real ⇒ real ⇒ real`, Orderings.thy `min :: 'a ⇒ 'a ⇒ 'a`: given one argument they are a

@@ -11,6 +11,7 @@ import pytest
 
 from atf.symeq.equivalence import SymEq
 from tests.isabelle_statements import thm
+from tests.lean_statements import verdict_tests
 
 
 @pytest.fixture(scope="module")
@@ -84,11 +85,4 @@ APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", MERGE)
-def test_power_facts_merge(symeq, a, b):
-    assert symeq.compare(a, b).equivalent
-
-
-@pytest.mark.parametrize("a,b", APART)
-def test_power_near_misses_stay_apart(symeq, a, b):
-    assert not symeq.compare(a, b).equivalent
+test_power_facts_merge, test_power_near_misses_stay_apart = verdict_tests(MERGE, APART)

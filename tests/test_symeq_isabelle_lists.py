@@ -11,6 +11,7 @@ from atf.symeq.equivalence import SymEq
 from atf.symeq.isabelle_frontend import parse_statement, parse_term
 from atf.symeq.normalize import standardize
 from tests.isabelle_statements import thm
+from tests.lean_statements import verdict_tests
 
 
 @pytest.fixture(scope="module")
@@ -164,16 +165,9 @@ APART = [
 ]
 
 
-@pytest.mark.parametrize("a,b", [*MERGE, *LITERAL_MERGE])
-def test_list_variants_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", [*APART, *LITERAL_APART])
-def test_list_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
+test_list_variants_merge, test_list_near_misses_stay_apart = verdict_tests(
+    [*MERGE, *LITERAL_MERGE], [*APART, *LITERAL_APART]
+)
 
 
 def test_literal_ranges_unfold_into_their_items():

@@ -9,6 +9,7 @@ import pytest
 
 from atf.symeq.equivalence import SymEq
 from tests.isabelle_statements import thm, unparsed
+from tests.lean_statements import verdict_tests
 
 
 @pytest.fixture(scope="module")
@@ -181,16 +182,9 @@ APPLY_MERGE = [
 ]
 
 
-@pytest.mark.parametrize("a,b", [*LIST_APART, *LITERAL_APART, *BOOL_APART, *APPLY_APART])
-def test_near_misses_stay_apart(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert not res.equivalent, res.describe()
-
-
-@pytest.mark.parametrize("a,b", [*LIST_MERGE, *LITERAL_MERGE, *BOOL_MERGE, *APPLY_MERGE])
-def test_equivalent_variants_merge(symeq, a, b):
-    res = symeq.compare(a, b)
-    assert res.equivalent, res.describe()
+test_equivalent_variants_merge, test_near_misses_stay_apart = verdict_tests(
+    [*LIST_MERGE, *LITERAL_MERGE, *BOOL_MERGE, *APPLY_MERGE], [*LIST_APART, *LITERAL_APART, *BOOL_APART, *APPLY_APART]
+)
 
 
 # ---------------------------------------------------------------------------------------------------- found and fixed
