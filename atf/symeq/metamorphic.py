@@ -353,6 +353,375 @@ def shift_sum(p: Parts) -> Parts | None:
     return q
 
 
+# new rewrite kinds (session 9, s22): notations and spellings formalizers produce that the kinds above do not
+
+
+def _var_types(p: Parts) -> dict[str, str]:
+    """name -> type (as text) of each variable bound by a binder `(x y : T)` / `{x : T}`."""
+    out = {}
+    for k, b in enumerate(p.binders):
+        if k in p.hyps or b[0][1] == "[":
+            continue
+        inner = b[1:-1]
+        colon = next((i for i, (_, t) in enumerate(inner) if t == ":"), None)
+        if colon is None:
+            continue
+        for kind, t in inner[:colon]:
+            if kind == "ident":
+                out[t] = _join(inner[colon + 1 :])
+    return out
+
+
+def _all_of(p: Parts, types: set[str]) -> bool:
+    """Every variable of the statement has one of `types` (no functions, sets, structures)."""
+    ts = _var_types(p)
+    return bool(ts) and len(ts) == len(variables(p)) and all(t in types for t in ts.values())
+
+
+def _every_prop(p: Parts, f: Callable[[list[Tok]], list[Tok] | None]) -> Parts | None:
+    """`f` on every hypothesis's proposition and on the conclusion; None when it changes none of them."""
+    q, changed = p.copy(), False
+    for k in p.hyps:
+        names, prop = _hyp(p.binders[k])
+        out = f(prop)
+        if out is not None and out != prop:
+            q.binders[k] = _paren(names + [("op", ":")] + out)
+            changed = True
+    out = f(p.conclusion)
+    if out is not None and out != p.conclusion:
+        q.conclusion = out
+        changed = True
+    return q if changed else None
+
+
+# a token after which an atom starts a new operand (not an argument of an application, a cast or `√`)
+_OPERAND_BEFORE = frozenset(
+    {"(", "[", "{", "=", "≠", "<", ">", "≤", "≥", "+", "-", "*", "/", "%", "^", ",", ":", "∧", "∨", "→", "↔", "∣"}
+)
+# a token that may follow a complete operand of `^`/`*` without binding tighter to it
+_OPERAND_AFTER = frozenset(
+    {")", "]", "}", "=", "≠", "<", ">", "≤", "≥", "+", "-", "*", "/", "%", ",", ":", "∧", "∨", "→", "↔", "∣", ":="}
+)
+
+
+def _atom_before(toks: list[Tok], i: int) -> int | None:
+    """Start of the atom (a name, a numeral or a bracketed group) that ends at `toks[i]`, when it stands as an
+    operand (the token before it is an operator or an opening bracket, not a function it is applied to)."""
+    if toks[i][0] in ("ident", "num"):
+        s = i
+    elif toks[i][1] == ")":
+        depth, s = 0, None
+        for j in range(i, -1, -1):
+            depth += toks[j][1] in CLOSE
+            depth -= toks[j][1] in OPEN
+            if depth == 0:
+                s = j
+                break
+        if s is None or toks[s][1] != "(":
+            return None
+    else:
+        return None
+    return s if s == 0 or toks[s - 1][1] in _OPERAND_BEFORE else None
+
+
+def _atom_after(toks: list[Tok], i: int) -> int | None:
+    """End (inclusive) of the atom that starts at `toks[i]`: a name or numeral not followed by a field access,
+    or a parenthesized group."""
+    if toks[i][0] in ("ident", "num"):
+        return i
+    if toks[i][1] == "(":
+        return _close(toks, i)
+    return None
+
+
+def square_as_product(p: Parts) -> Parts | None:
+    """Every `x ^ 2` (an atom squared) as `(x * x)` (Mathlib `sq x : x ^ 2 = x * x`, any monoid)."""
+
+    def f(toks: list[Tok]) -> list[Tok] | None:
+        out, changed = list(toks), False
+        i = len(out) - 3
+        while i >= 0:
+            if (
+                out[i + 1][1] == "^"
+                and out[i + 2] == ("num", "2")
+                and (i + 3 == len(out) or out[i + 3][1] in _OPERAND_AFTER)
+            ):
+                s = _atom_before(out, i)
+                if s is not None:
+                    base = out[s : i + 1]
+                    out[s : i + 3] = _paren(base + [("op", "*")] + base)
+                    changed = True
+                    i = s
+            i -= 1
+        return out if changed else None
+
+    return _every_prop(p, f)
+
+
+def double_as_sum(p: Parts) -> Parts | None:
+    """Every `2 * x` (a name standing alone as a product) as `(x + x)` (Mathlib `two_mul`)."""
+
+    def f(toks: list[Tok]) -> list[Tok] | None:
+        out, changed = list(toks), False
+        for i in range(len(out) - 3, -1, -1):
+            if (
+                out[i] == ("num", "2")
+                and out[i + 1][1] == "*"
+                and out[i + 2][0] == "ident"
+                and (i == 0 or out[i - 1][1] in _OPERAND_BEFORE - {"*", "/", "%", "^"})
+                and (i + 3 == len(out) or out[i + 3][1] in _OPERAND_AFTER - {"*", "/", "%"})
+            ):
+                out[i : i + 3] = _paren([out[i + 2], ("op", "+"), out[i + 2]])
+                changed = True
+        return out if changed else None
+
+    return _every_prop(p, f)
+
+
+_MIRROR = {"<": ">", ">": "<", "≤": "≥", "≥": "≤"}
+
+
+def _conjuncts(prop: list[Tok]) -> list[list[Tok]] | None:
+    """The conjuncts of `A ∧ B ∧ ...` (one when there is no `∧`), None when another connective is at the top."""
+    top = _depth0(prop)
+    if any(t in _LOW - {"∧"} for _, t in top) or (top and top[0][1] == "¬"):
+        return None
+    cuts = [k for k, t in top if t == "∧"]
+    bounds = [-1] + cuts + [len(prop)]
+    return [prop[a + 1 : b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _join_and(parts: list[list[Tok]]) -> list[Tok]:
+    out: list[Tok] = []
+    for k, c in enumerate(parts):
+        out += ([("op", "∧")] if k else []) + c
+    return out
+
+
+def mirror_all(p: Parts) -> Parts | None:
+    """Every order relation `a ≤ b` standing as a hypothesis, the conclusion or one of their conjuncts written
+    `b ≥ a` (and `<` as `>`, `≥` as `≤`, `>` as `<`): Lean's `GE.ge a b := LE.le b a`, `GT.gt a b := LT.lt b a`."""
+
+    def f(prop: list[Tok]) -> list[Tok] | None:
+        parts = _conjuncts(prop)
+        if parts is None:
+            return None
+        out = []
+        for c in parts:
+            r = _top_relation(c)
+            if r is not None and c[r][1] in _MIRROR:
+                c = c[r + 1 :] + [("op", _MIRROR[c[r][1]])] + c[:r]
+            out.append(c)
+        return _join_and(out)
+
+    return _every_prop(p, f)
+
+
+_LINEAR = {"ℕ", "ℤ", "ℚ", "ℝ"}
+
+
+def le_as_not_lt(p: Parts) -> Parts | None:
+    """In a statement about numbers of ℕ/ℤ/ℚ/ℝ only, the first hypothesis (else the conclusion) `a ≤ b` as
+    `¬ b < a` and `a < b` as `¬ b ≤ a` (Mathlib `not_lt`, `not_le`: linear orders only, hence the type check)."""
+    if not _all_of(p, _LINEAR):
+        return None
+    flip = {"≤": "<", "<": "≤", "≥": ">", ">": "≥"}
+
+    def one(prop: list[Tok]) -> list[Tok] | None:
+        r = _top_relation(prop)
+        if r is None or prop[r][1] not in flip:
+            return None
+        return [("op", "¬")] + _paren(prop[r + 1 :] + [("op", flip[prop[r][1]])] + prop[:r])
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def dvd_as_mod(p: Parts) -> Parts | None:
+    """In a statement about ℕ/ℤ numbers only, every `a ∣ b` (or `¬ a ∣ b`) standing as a hypothesis, the
+    conclusion or a conjunct as `b % a = 0` (Mathlib `Nat.dvd_iff_mod_eq_zero`, `Int.dvd_iff_emod_eq_zero`)."""
+    if not _all_of(p, {"ℕ", "ℤ"}):
+        return None
+
+    def one(c: list[Tok]) -> list[Tok]:
+        neg = bool(c) and c[0][1] == "¬"
+        body = c[1:] if neg else c
+        top = _depth0(body)
+        bars = [k for k, t in top if t == "∣"]
+        if len(bars) != 1 or any(t in _LOW or t in _REL or t == "¬" for _, t in top):
+            return c
+        k = bars[0]
+        new = _paren(body[k + 1 :]) + [("op", "%")] + _paren(body[:k]) + [("op", "="), ("num", "0")]
+        return [("op", "¬")] + _paren(new) if neg else new
+
+    def f(prop: list[Tok]) -> list[Tok] | None:
+        top = _depth0(prop)
+        if any(t in _LOW - {"∧"} for _, t in top):
+            return None
+        cuts = [k for k, t in top if t == "∧"]
+        bounds = [-1] + cuts + [len(prop)]
+        return _join_and([one(prop[a + 1 : b]) for a, b in zip(bounds, bounds[1:], strict=False)])
+
+    return _every_prop(p, f)
+
+
+_PARITY = {"Even": "0", "Odd": "1"}
+
+
+def parity_as_mod(p: Parts) -> Parts | None:
+    """`Even n` / `Odd n` of a ℕ or ℤ variable as `n % 2 = 0` / `n % 2 = 1` (Mathlib `Nat.even_iff`,
+    `Nat.odd_iff`, `Int.even_iff`, `Int.odd_iff`)."""
+    types = _var_types(p)
+
+    def f(toks: list[Tok]) -> list[Tok] | None:
+        out, changed = list(toks), False
+        for i in range(len(out) - 2, -1, -1):
+            t, (kind, v) = out[i][1], out[i + 1]
+            if t in _PARITY and kind == "ident" and types.get(v) in ("ℕ", "ℤ"):
+                if i + 2 < len(out) and out[i + 2][1] not in _OPERAND_AFTER:
+                    continue
+                out[i : i + 2] = _paren([out[i + 1], ("op", "%"), ("num", "2"), ("op", "="), ("num", _PARITY[t])])
+                changed = True
+        return out if changed else None
+
+    return _every_prop(p, f)
+
+
+def sqrt_notation(p: Parts) -> Parts | None:
+    """Every `Real.sqrt x` (an atom argument) as `√ x` (Mathlib's `prefix:100 "√" => Real.sqrt`)."""
+
+    def f(toks: list[Tok]) -> list[Tok] | None:
+        out, changed = list(toks), False
+        for i in range(len(out) - 2, -1, -1):
+            if out[i] != ("ident", "Real.sqrt") or (i and out[i - 1][1] not in _OPERAND_BEFORE | {"¬", "√"}):
+                continue
+            e = _atom_after(out, i + 1)
+            if e is None or (e + 1 < len(out) and out[e + 1][1] not in _OPERAND_AFTER | {"^"}):
+                continue
+            out[i : i + 1] = [("op", "√")]
+            changed = True
+        return out if changed else None
+
+    return _every_prop(p, f)
+
+
+def inv_as_one_div(p: Parts) -> Parts | None:
+    """Every `x⁻¹` (an atom standing as an operand) as `(1 / x)` (Mathlib `one_div`, any `DivInvMonoid`). Not
+    in a statement about `ZMod n`, which has `⁻¹` (`ZMod.inv`) but a `/` only as a field (`Fact n.Prime`)."""
+    if any("ZMod" in t for b in p.binders for _, t in b) or any("ZMod" in t for _, t in p.conclusion):
+        return None
+
+    def f(toks: list[Tok]) -> list[Tok] | None:
+        out, changed = list(toks), False
+        for i in range(len(out) - 1, 0, -1):
+            if out[i][1] != "⁻¹" or (i + 1 < len(out) and out[i + 1][1] not in _OPERAND_AFTER | {"^"}):
+                continue
+            if i + 1 < len(out) and out[i + 1][1] == "^":
+                continue  # `x⁻¹ ^ n` is `(x⁻¹) ^ n`: kept simple
+            s = _atom_before(out, i - 1)
+            if s is None:
+                continue
+            out[s : i + 1] = _paren([("num", "1"), ("op", "/")] + out[s:i])
+            changed = True
+        return out if changed else None
+
+    return _every_prop(p, f)
+
+
+def explicit_binders(p: Parts) -> Parts | None:
+    """Every implicit binder `{x : T}` made explicit `(x : T)`: a theorem's statement does not depend on
+    which of its arguments are implicit."""
+    if not any(b[0][1] == "{" for b in p.binders):
+        return None
+    q = p.copy()
+    q.binders = [[("op", "(")] + b[1:-1] + [("op", ")")] if b[0][1] == "{" else b for b in p.binders]
+    return q
+
+
+def curry_all(p: Parts) -> Parts | None:
+    """Every hypothesis moved into the conclusion, `(h₀ : A) (h₁ : B) : C` as `: A → B → C`, when no
+    hypothesis is referred to by name (two or more hypotheses; one is `hyp_to_conclusion`)."""
+    if len(p.hyps) < 2:
+        return None
+    names = {t for k in p.hyps for kind, t in _hyp(p.binders[k])[0] if kind == "ident"}
+    rest = [t for k, b in enumerate(p.binders) if k not in p.hyps for _, t in b] + [t for _, t in p.conclusion]
+    rest += [t for k in p.hyps for _, t in _hyp(p.binders[k])[1]]
+    if any(t.partition(".")[0] in names for t in rest):
+        return None
+    q = p.copy()
+    concl: list[Tok] = []
+    for k in p.hyps:
+        concl += _paren(_hyp(p.binders[k])[1]) + [("op", "→")]
+    q.conclusion = concl + _paren(p.conclusion)
+    q.binders = [b for k, b in enumerate(p.binders) if k not in p.hyps]
+    q.hyps = []
+    return q
+
+
+def double_negation(p: Parts) -> Parts | None:
+    """The conclusion `C` as `¬ ¬ C` (classical logic: Mathlib `not_not`)."""
+    q = p.copy()
+    q.conclusion = [("op", "¬"), ("op", "¬")] + _paren(p.conclusion)
+    return q
+
+
+_BINDS = frozenset({"∀", "∃", "∃!", "fun", "λ", "∑", "∏", "⋃", "⋂"})
+
+
+def succ_notation(p: Parts) -> Parts | None:
+    """Every `n + 1` of a ℕ variable `n` (standing as an operand) as `(Nat.succ n)` (`Nat.succ_eq_add_one`)."""
+    nat = {v for v, t in _var_types(p).items() if t == "ℕ"}
+    every = [b for k, b in enumerate(p.binders) if k in p.hyps] + [p.conclusion]
+    # a name bound again inside the statement may have another type there
+    rebound = {
+        t for toks in every for i, (_, t) in enumerate(toks) if any(x[1] in _BINDS for x in toks[max(0, i - 4) : i])
+    }
+    nat -= rebound
+
+    def f(toks: list[Tok]) -> list[Tok] | None:
+        out, changed = list(toks), False
+        for i in range(len(out) - 3, -1, -1):
+            if (
+                out[i][0] == "ident"
+                and out[i][1] in nat
+                and out[i + 1][1] == "+"
+                and out[i + 2] == ("num", "1")
+                and (i == 0 or out[i - 1][1] in _OPERAND_BEFORE - {"*", "/", "%", "^", "-", "+"})
+                and (i + 3 == len(out) or out[i + 3][1] in _OPERAND_AFTER - {"*", "/", "%"})
+            ):
+                out[i : i + 3] = _paren([("ident", "Nat.succ"), out[i]])
+                changed = True
+        return out if changed else None
+
+    return _every_prop(p, f)
+
+
+_INTERVAL = {("≤", "≤"): "Set.Icc", ("<", "<"): "Set.Ioo", ("≤", "<"): "Set.Ico", ("<", "≤"): "Set.Ioc"}
+
+
+def interval_membership(p: Parts) -> Parts | None:
+    """Two neighbouring conjuncts `a ≤ x ∧ x ≤ b` (of a hypothesis or the conclusion; `x` one name) as
+    `x ∈ Set.Icc a b`, and likewise `Set.Ioo`, `Set.Ico`, `Set.Ioc` (Mathlib `Set.mem_Icc`, `Set.mem_Ioo`, ...)."""
+
+    def f(prop: list[Tok]) -> list[Tok] | None:
+        parts = _conjuncts(prop)
+        if parts is None or len(parts) < 2:
+            return None
+        for k in range(len(parts) - 1):
+            c1, c2 = parts[k], parts[k + 1]
+            r1, r2 = _top_relation(c1), _top_relation(c2)
+            if r1 is None or r2 is None or (c1[r1][1], c2[r2][1]) not in _INTERVAL:
+                continue
+            x = c1[r1 + 1 :]
+            if len(x) != 1 or x[0][0] != "ident" or c2[:r2] != x:
+                continue
+            lo, hi = c1[:r1], c2[r2 + 1 :]
+            mem = x + [("op", "∈"), ("ident", _INTERVAL[(c1[r1][1], c2[r2][1])])] + _paren(lo) + _paren(hi)
+            return _join_and(parts[:k] + [mem] + parts[k + 2 :])
+        return None
+
+    return _every_prop(p, f)
+
+
 REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
     "rename": rename,
     "reorder": reorder,
@@ -364,6 +733,19 @@ REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
     "ne_as_not_eq": ne_as_not_eq,
     "commute_product": commute_product,
     "shift_sum": shift_sum,
+    "square_as_product": square_as_product,
+    "double_as_sum": double_as_sum,
+    "mirror_all": mirror_all,
+    "le_as_not_lt": le_as_not_lt,
+    "dvd_as_mod": dvd_as_mod,
+    "parity_as_mod": parity_as_mod,
+    "sqrt_notation": sqrt_notation,
+    "inv_as_one_div": inv_as_one_div,
+    "explicit_binders": explicit_binders,
+    "curry_all": curry_all,
+    "double_negation": double_negation,
+    "succ_notation": succ_notation,
+    "interval_membership": interval_membership,
 }
 
 
