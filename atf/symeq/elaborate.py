@@ -687,7 +687,23 @@ class Elaborator:
         if isinstance(t, TVar):
             self.index_vars.append(t)
 
+    def interval_call(self, s: Term) -> Term:
+        """`Set.Icc a b` (Ico, Ioc, Ioo, the `Finset` ones, `Finset.range n`) written as a call of the Mathlib
+        name, read as the interval, so that membership unfolds as it does for the interval itself."""
+        if not (isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var)):
+            return s
+        name = s.args[0].name
+        b = builtins.lookup(self.system, name) if self.lookup(name) is None else None
+        if b is not None and b.rule == "interval" and len(s.args) == 3:
+            return App(b.op, s.args[1:])
+        if b is not None and b.rule == "range" and len(s.args) == 2:
+            return App("range", s.args[1:])
+        return s
+
     def membership(self, x: Term, s: Term) -> Term:
+        # Mathlib `Set.mem_Icc`, `Set.mem_Ico`, `Set.mem_Ioc`, `Set.mem_Ioo`, `Finset.mem_Icc` (...),
+        # `Finset.mem_range`: membership of an interval is the conjunction of its two bounds
+        s = self.interval_call(s)
         if self.system == "lean" and isinstance(s, App) and s.op == "ascribe" and isinstance(s.args[0], App):
             el = ir.collection_elem(self.deep(s.target))
             if el is not None and s.args[0].op == "setenum":  # `x ∈ ({1, 2} : Set ℝ)`: `(x : ℝ) ∈ {1, 2}`
