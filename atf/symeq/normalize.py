@@ -619,6 +619,14 @@ def _lift(st: Statement) -> Statement:
         elif isinstance(concl, App) and concl.op == "implies":
             premises.append(concl.args[0])
             concl = concl.args[1]
+        elif (
+            isinstance(concl, App)
+            and concl.op == "not"
+            and isinstance(concl.args[0], App)
+            and concl.args[0].op == "not"
+        ):
+            # `¬ ¬ P` is `P` (Mathlib `not_not`, classical; Isabelle `not_not`): lifted as `P` is
+            concl = concl.args[0].args[0]
         else:
             break
     return replace(st, variables=variables, premises=premises, conclusion=concl)
