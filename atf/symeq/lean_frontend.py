@@ -1163,6 +1163,19 @@ def _coercion(tokens: list[tuple[str, str]]) -> ir.Fun | None:
         return None
 
 
+def _group_end(texts: list[str]) -> int:
+    """Index of the bracket that closes the one opening `texts` (-1 when none does)."""
+    depth = 0
+    for k, t in enumerate(texts):
+        if t in ("(", "[", "{", "⟨"):
+            depth += 1
+        elif t in (")", "]", "}", "⟩"):
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
+
+
 def is_type_binder(type_tokens: list[tuple[str, str]], type_vars: set[str]) -> bool:
     """Does a binder's type denote a type (so the binder declares variables) rather than a proposition?"""
     if not type_tokens:
@@ -1171,8 +1184,11 @@ def is_type_binder(type_tokens: list[tuple[str, str]], type_vars: set[str]) -> b
     head = texts[0]
     if head in ("Type", "Sort") or head.startswith("Type"):
         return True
+    core = texts
+    while len(core) > 2 and core[0] == "(" and _group_end(core) == len(core) - 1:
+        core = core[1:-1]  # `(h : (n % 2 = 1))`: parentheses around a proposition leave it one
     depth = 0
-    for t in texts:
+    for t in core:
         if t in ("(", "[", "{", "⟨"):
             depth += 1
         elif t in (")", "]", "}", "⟩"):
