@@ -160,6 +160,7 @@ LEAN: dict[str, Builtin] = {
     "Int.mod": _b("tmod", "int2"),
     "Nat.succ": _b("succ", "succ"),
     "Nat.sqrt": _b("uf:natsqrt", "nat1"),
+    "Nat.totient": _b("uf:totient", "nat1"),  # Mathlib `def Nat.totient (n : ℕ) : ℕ`
     "Real.nnabs": _b("abs", "same1"),
     "Finset.card": _b("card", "card"),
     "Fintype.card": _b("card", "card"),  # of a type; `card G` under `open Fintype` (Finset.card takes a Finset)
