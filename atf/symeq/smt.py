@@ -397,7 +397,7 @@ class Translator:
         src = ir.type_of(t.args[0]) if t.args else None
         if (
             op == "pow"
-            and isinstance(ty, Sort)
+            and (isinstance(ty, Sort) or ty == COMPLEX)  # ℂ is uninterpreted too: `x ^ 2` is `x * x` (`pow_two`)
             and isinstance(t.args[1], Num)
             and t.args[1].value.denominator == 1
             and 0 <= t.args[1].value <= MAX_EXPAND_POW
