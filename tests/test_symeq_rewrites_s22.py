@@ -89,6 +89,21 @@ CASES = [
 ]
 
 
+CASES += [
+    (
+        "reassociate",
+        thm("(a b c : ℕ) (f : ℕ → ℕ)", "a + (b + c) = f (a + b) * (c * a)"),
+        thm("( a b c : ℕ ) ( f : ℕ → ℕ )", "a + b + c = f ( a + b ) * c * a"),
+    ),
+    # `a + (b - c)` is not `a + b - c` on ℕ; `a * (b * c) ^ 2` squares the bracket; `f (a + b)` is an argument
+    ("reassociate", thm("(a b c : ℕ) (f : ℕ → ℕ)", "a + (b - c) = a * (b * c) ^ 2 + f (a + b)"), None),
+    ("sub_as_add", thm("(x y : ℝ) (h : x - y = 3)", "x = 1"), thm("( x y : ℝ ) ( h : x = ( 3 ) + ( y ) )", "x = 1")),
+    # ℕ subtraction truncates; a cast may make a side ℕ
+    ("sub_as_add", thm("(x y : ℕ) (h : x - y = 3)", "x = 1"), None),
+    ("sub_as_add", thm("(x : ℝ) (n : ℤ)", "(n : ℝ) - x = 3"), None),
+]
+
+
 @pytest.mark.parametrize("kind,text,expected", CASES)
 def test_rewrite(kind, text, expected):
     assert rw(kind, text) == expected

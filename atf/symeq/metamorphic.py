@@ -722,6 +722,76 @@ def interval_membership(p: Parts) -> Parts | None:
     return _every_prop(p, f)
 
 
+# tokens after which a bracketed operand of `+` / `*` is complete (nothing binds tighter to it)
+_SUM_AFTER = frozenset({")", "]", "}", "=", "≠", "<", ">", "≤", "≥", "+", "-", ",", ":", "∧", "∨", "→", "↔", "∣", ":="})
+
+
+def reassociate(p: Parts) -> Parts | None:
+    """Every `a + (b + c)` as `a + b + c` (`add_assoc`) and `a * (b * c)` as `a * b * c` (`mul_assoc`), where the
+    bracket holds only that operation (`a + (b - c)` is not `a + b - c` on ℕ) and nothing after it binds tighter."""
+
+    def f(toks: list[Tok]) -> list[Tok] | None:
+        out, changed = list(toks), False
+        for i in range(len(out) - 1, 0, -1):
+            op = out[i - 1][1]
+            if op not in ("+", "*") or out[i][1] != "(":
+                continue
+            j = _close(out, i)
+            if j is None or i < 2 or out[i - 2][1] in _OPERAND_BEFORE:
+                continue
+            after = _SUM_AFTER if op == "+" else _SUM_AFTER | {"*"}
+            if j + 1 < len(out) and out[j + 1][1] not in after:
+                continue
+            top = [t for _, t in _depth0(out[i + 1 : j])]
+            if op not in top or any(not (t == op or t.isidentifier() or t.replace(".", "").isdigit()) for t in top):
+                continue
+            out[i : j + 1] = out[i + 1 : j]
+            changed = True
+        return out if changed else None
+
+    return _every_prop(p, f)
+
+
+def sub_as_add(p: Parts) -> Parts | None:
+    """In a statement about ℤ/ℚ/ℝ numbers only, the first equation `a - b = c` (a hypothesis, else the conclusion;
+    names and numerals only, no casts) as `a = c + b` (`sub_eq_iff_eq_add`: not on ℕ, where `-` truncates)."""
+    if not _all_of(p, {"ℤ", "ℚ", "ℝ"}):
+        return None
+    names = set(variables(p))
+
+    def one(prop: list[Tok]) -> list[Tok] | None:
+        r = _top_relation(prop)
+        if r is None or prop[r][1] != "=":
+            return None
+        lhs, rhs = prop[:r], prop[r + 1 :]
+        if any((k == "ident" and t not in names) or t in (":", "↑", "•") for k, t in prop):
+            return None
+        top = _depth0(lhs)
+        adds = [
+            k
+            for k, t in top
+            if t in ("+", "-") and k > 0 and (lhs[k - 1][0] in ("ident", "num") or lhs[k - 1][1] == ")")
+        ]
+        if not adds or lhs[adds[-1]][1] != "-" or any(t in _LOW for _, t in top):
+            return None
+        k = adds[-1]
+        return lhs[:k] + [("op", "=")] + _paren(rhs) + [("op", "+")] + _paren(lhs[k + 1 :])
+
+    q = None
+    for k in p.hyps:
+        names_h, prop = _hyp(p.binders[k])
+        out = one(prop)
+        if out is not None:
+            q = p.copy()
+            q.binders[k] = _paren(names_h + [("op", ":")] + out)
+            return q
+    out = one(p.conclusion)
+    if out is not None:
+        q = p.copy()
+        q.conclusion = out
+    return q
+
+
 REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
     "rename": rename,
     "reorder": reorder,
@@ -746,6 +816,8 @@ REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
     "double_negation": double_negation,
     "succ_notation": succ_notation,
     "interval_membership": interval_membership,
+    "reassociate": reassociate,
+    "sub_as_add": sub_as_add,
 }
 
 
