@@ -346,7 +346,7 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "∩": (70, 71, "op:inter"),
     "\\": (70, 71, "op:sdiff"),
     "•": (73, 74, "op:smul"),
-    "^": (75, 75, "pow"),
+    "^": (75, 74, "pow"),  # `infixr:75 " ^ " => HPow.hPow` (Lean 4 Prelude): x ^ k ^ 2 = x ^ (k ^ 2)
     "∘": (90, 90, "op:comp"),
     "×": (35, 34, "op:prod"),
     # Mathlib: `f '' s`, `f ⁻¹' s` (infix 80), `⊓` (69), `⊔` (68), `G ⧸ N` (35)
