@@ -180,4 +180,35 @@ APART = [
     (thm("(x : ℂ)", "x ^ 2 = 1"), thm("(x : ℂ)", "x ^ 2 = -1")),
 ]
 
+POLY = "import Mathlib\nopen Polynomial\n"
+
+MERGE += [
+    # `infixr:75 " ^ "` (Lean 4 Prelude): `z ^ k ^ 2` is `z ^ (k ^ 2)`
+    (thm("(x : ℝ) (k : ℕ)", "x ^ k ^ 2 = 1"), thm("(x : ℝ) (k : ℕ)", "x ^ (k ^ 2) = 1")),
+    (thm("(x : ℝ) (k : ℕ)", "x ^ k ^ 2 = 1"), thm("(x : ℝ) (k : ℕ)", "x ^ (k * k) = 1")),
+    (thm("", "(2 : ℕ) ^ 3 ^ 2 = 512"), thm("", "(2 : ℕ) ^ 9 = 512")),
+    # in a polynomial ring (commutative, uninterpreted) `X ^ k` is the product of k factors X
+    (
+        POLY + thm("", "Irreducible (X ^ 7 + 15 * X ^ 2 - 30 * X : Polynomial ℚ)"),
+        POLY + thm("", "Irreducible (X ^ 7 + 15 * (X * X) - 30 * X : Polynomial ℚ)"),
+    ),
+    (
+        POLY + thm("", "Irreducible (X ^ 3 * 2 : Polynomial ℚ)"),
+        POLY + thm("", "Irreducible (X * 2 * X * X : Polynomial ℚ)"),
+    ),
+]
+
+APART += [
+    (thm("(x : ℝ) (k : ℕ)", "x ^ k ^ 2 = 1"), thm("(x : ℝ) (k : ℕ)", "(x ^ k) ^ 2 = 1")),
+    (thm("", "(2 : ℕ) ^ 3 ^ 2 = 64"), thm("", "(2 : ℕ) ^ 6 = 64")),
+    (
+        POLY + thm("", "Irreducible (X ^ 7 + 15 * X ^ 2 - 30 * X : Polynomial ℚ)"),
+        POLY + thm("", "Irreducible (X ^ 7 + 15 * X ^ 3 - 30 * X : Polynomial ℚ)"),
+    ),
+    (
+        POLY + thm("", "Irreducible (X ^ 3 * 2 : Polynomial ℚ)"),
+        POLY + thm("", "Irreducible (X * 2 * X : Polynomial ℚ)"),
+    ),
+]
+
 test_merge, test_apart = verdict_tests(MERGE, APART)

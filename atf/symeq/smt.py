@@ -372,6 +372,8 @@ class Translator:
             raise Untranslatable(op)
         if op in ("add", "mul") and ir.commutative_ring(ty):
             return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)  # translates the leaves of the chain once
+        if op == "pow" and ir.commutative_ring(ty) and _small_power(t.args[1]):
+            return self.ac_fold("mul", ty, _ac_leaves(t, "mul", ty), env)
         a = [self.term(x, env) for x in t.args]
         if op == "and":
             return z3.And(*a)
@@ -724,7 +726,15 @@ def _ac_leaves(t: Term, op: str, ty: Ty) -> list[Term]:
     """The operands of a chain of `op` at type ty (`(a * b) * c` -> a, b, c)."""
     if isinstance(t, App) and t.op == op and t.ty == ty:
         return [x for a in t.args for x in _ac_leaves(a, op, ty)]
+    if op == "mul" and isinstance(t, App) and t.op == "pow" and t.ty == ty and _small_power(t.args[1]):
+        # `X ^ k` is `X * ... * X` (Monoid.npow, pow_succ): in a commutative chain its factors are leaves too
+        return _ac_leaves(t.args[0], op, ty) * int(t.args[1].value)
     return [t]
+
+
+def _small_power(e: Term) -> bool:
+    """A literal exponent from 1 to MAX_EXPAND_POW."""
+    return isinstance(e, Num) and e.value.denominator == 1 and 1 <= e.value <= MAX_EXPAND_POW
 
 
 def _arith(x: Any) -> bool:
