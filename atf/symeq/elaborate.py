@@ -50,6 +50,7 @@ REL = {"eq", "ne", "lt", "le", "gt", "ge"}
 # one-sided intervals (Set_Interval.thy): {..u} atMost, {..<u} lessThan, {l..} atLeast, {l<..} greaterThan;
 # op -> (the relation of a member x to the bound, whether x is on its left)
 RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": ("lt", False)}
+_LEAN_RAYS = {"Iic": "iic", "Iio": "iio", "Ici": "ici", "Ioi": "ioi"}  # Set.Iic, Finset.Iic, ... (Mathlib)
 SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum", *RAYS}
 
 
@@ -688,12 +689,18 @@ class Elaborator:
             self.index_vars.append(t)
 
     def interval_call(self, s: Term) -> Term:
-        """`Set.Icc a b` (Ico, Ioc, Ioo, the `Finset` ones, `Finset.range n`) written as a call of the Mathlib
-        name, read as the interval, so that membership unfolds as it does for the interval itself."""
+        """`Set.Icc a b` (Ico, Ioc, Ioo, the rays `Set.Ioi a` ..., the `Finset` ones, `Finset.range n`) written as
+        a call of the Mathlib name, read as the interval, so that membership unfolds as it does for the interval
+        itself."""
         if not (isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var)):
             return s
         name = s.args[0].name
-        b = builtins.lookup(self.system, name) if self.lookup(name) is None else None
+        if self.lookup(name) is not None:
+            return s
+        ray = _LEAN_RAYS.get(name.removeprefix("Set.").removeprefix("Finset.")) if self.system == "lean" else None
+        if ray is not None and len(s.args) == 2:  # `Set.mem_Ioi : a ∈ Ioi b ↔ b < a`, `Set.mem_Iic`, ...
+            return App(ray, s.args[1:])
+        b = builtins.lookup(self.system, name)
         if b is not None and b.rule == "interval" and len(s.args) == 3:
             return App(b.op, s.args[1:])
         if b is not None and b.rule == "range" and len(s.args) == 2:
