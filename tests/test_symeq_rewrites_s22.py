@@ -211,4 +211,23 @@ APART += [
     ),
 ]
 
+DIVISORS = "(n : ℕ) (h₀ : 0 < n) (h₁ : Finset.card (Nat.divisors ({})) = 28)"
+
+MERGE += [
+    # the rays' membership (`Set.mem_Ioi : a ∈ Ioi b ↔ b < a`, `Set.mem_Iic`, `Set.mem_Ici`, `Set.mem_Iio`)
+    (thm("(x : ℝ) (h : x ∈ Set.Ioi 0)", "x ^ 2 > 0"), thm("(x : ℝ) (h : 0 < x)", "x ^ 2 > 0")),
+    ("import Mathlib\nopen Set\n" + thm("(x : ℝ) (h : x ∈ Iic 1)", "x < 2"), thm("(x : ℝ) (h : x ≤ 1)", "x < 2")),
+    (thm("(x : ℝ) (h : x ∈ Set.Ici 1)", "x > 0"), thm("(x : ℝ) (h : 1 ≤ x)", "x > 0")),
+    # a set operation SymEq leaves uninterpreted is a function of its arguments' values (congruence)
+    (thm(DIVISORS.format("2 * n"), "n ≠ 1"), thm(DIVISORS.format("n + n"), "n ≠ 1")),
+    (thm("(n : ℕ) (h : 2 * n ∈ Nat.divisors 12)", "n ≤ 6"), thm("(n : ℕ) (h : n + n ∈ Nat.divisors 12)", "n ≤ 6")),
+]
+
+APART += [
+    (thm("(x : ℝ) (h : x ∈ Set.Ici 1)", "x > 0"), thm("(x : ℝ) (h : 1 < x)", "x > 0")),
+    (thm("(x : ℝ) (h : x ∈ Set.Iio 1)", "x < 2"), thm("(x : ℝ) (h : x ≤ 1)", "x < 2")),
+    (thm(DIVISORS.format("2 * n"), "n ≠ 1"), thm(DIVISORS.format("n + 2"), "n ≠ 1")),
+    (thm("(n : ℕ) (h : 2 * n ∈ Nat.divisors 12)", "n ≤ 6"), thm("(n : ℕ) (h : n + 1 ∈ Nat.divisors 12)", "n ≤ 6")),
+]
+
 test_merge, test_apart = verdict_tests(MERGE, APART)

@@ -229,6 +229,18 @@ class Translator:
         key = "fb:" + _h(repr(ir.alpha_key(t)) + repr(ir.type_signature([t])) + str(ty))
         return self.uf(key, tuple(arg_tys), ty, args)
 
+    def congruent(self, t: App, env: dict[str, Any]) -> Any:
+        """An operation on sets SymEq does not model (`card s`, `x ∈ s`, an interval or `{a, b}` as a value): an
+        uninterpreted function of its translated arguments, so equal arguments give equal values (congruence:
+        `(2 * n).divisors.card` is `(n + n).divisors.card`); the fallback's function of the free variables, named by
+        the term's shape, knew only syntactic equality."""
+        tys = tuple(ir.type_of(a) for a in t.args)
+        if any(ty is None or isinstance(ty, Fun) for ty in tys):
+            raise Untranslatable(f"{t.op} of an untyped or function argument")
+        args = [self.term(a, env) for a in t.args]
+        ret = t.ty or REAL
+        return self.uf(f"set:{t.op}:" + ",".join(map(str, tys)) + f":{ret}", tys, ret, args)
+
     def lookup(self, name: str, env: dict[str, Any]) -> tuple[Any, Ty | None]:
         if name in env:
             return env[name]
@@ -368,8 +380,10 @@ class Translator:
             if not isinstance(v, tuple):
                 raise Untranslatable("projection of a non-pair")
             return v[0] if op == "fst" else v[1]
-        if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in", "filter"):
+        if op == "filter":
             raise Untranslatable(op)
+        if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in"):
+            return self.congruent(t, env)
         if op in ("add", "mul") and ir.commutative_ring(ty):
             return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)  # translates the leaves of the chain once
         if op == "pow" and ir.commutative_ring(ty) and _small_power(t.args[1]):
