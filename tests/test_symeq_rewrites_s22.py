@@ -230,4 +230,22 @@ APART += [
     (thm("(n : ℕ) (h : 2 * n ∈ Nat.divisors 12)", "n ≤ 6"), thm("(n : ℕ) (h : n + 1 ∈ Nat.divisors 12)", "n ≤ 6")),
 ]
 
+MERGE += [
+    # ℂ's `+` and `*` are associative and commutative (uninterpreted otherwise)
+    (
+        thm("(e r : ℂ)", "2 * e * r + (e ^ 2 + r ^ 2) = (-r + -e) ^ 2"),
+        thm("(e r : ℂ)", "2 * (e * r) + e ^ 2 + r ^ 2 = (-r + -e) * (-e + -r)"),
+    ),
+    (thm("(a b c : ℂ) (h : a * (b * c) = 1)", "a ≠ 0"), thm("(a b c : ℂ) (h : c * b * a = 1)", "a ≠ 0")),
+]
+
+APART += [
+    (
+        thm("(e r : ℂ)", "2 * e * r + (e ^ 2 + r ^ 2) = (-r + -e) ^ 2"),
+        thm("(e r : ℂ)", "2 * e * r + e ^ 2 + r ^ 2 = (-r + -e) * (-e + r)"),
+    ),
+    (thm("(a b c : ℂ) (h : a * (b * c) = 1)", "a ≠ 0"), thm("(a b c : ℂ) (h : a * (b + c) = 1)", "a ≠ 0")),
+    (thm("(a b : ℂ) (h : a - b = 1)", "a ≠ 0"), thm("(a b : ℂ) (h : b - a = 1)", "a ≠ 0")),
+]
+
 test_merge, test_apart = verdict_tests(MERGE, APART)

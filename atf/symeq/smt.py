@@ -384,9 +384,9 @@ class Translator:
             raise Untranslatable(op)
         if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in"):
             return self.congruent(t, env)
-        if op in ("add", "mul") and ir.commutative_ring(ty):
+        if op in ("add", "mul") and _ac_ring(ty):
             return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)  # translates the leaves of the chain once
-        if op == "pow" and ir.commutative_ring(ty) and _small_power(t.args[1]):
+        if op == "pow" and _ac_ring(ty) and _small_power(t.args[1]):
             return self.ac_fold("mul", ty, _ac_leaves(t, "mul", ty), env)
         a = [self.term(x, env) for x in t.args]
         if op == "and":
@@ -744,6 +744,12 @@ def _ac_leaves(t: Term, op: str, ty: Ty) -> list[Term]:
         # `X ^ k` is `X * ... * X` (Monoid.npow, pow_succ): in a commutative chain its factors are leaves too
         return _ac_leaves(t.args[0], op, ty) * int(t.args[1].value)
     return [t]
+
+
+def _ac_ring(ty: Ty | None) -> bool:
+    """A commutative ring whose `+` and `*` stay uninterpreted: the polynomial rings, and ℂ (a field: `+` and `*`
+    are associative and commutative, `add_assoc`, `mul_comm`, ...; SymEq does not model its values)."""
+    return ty == COMPLEX or ir.commutative_ring(ty)
 
 
 def _small_power(e: Term) -> bool:
