@@ -248,4 +248,24 @@ APART += [
     (thm("(a b : ℂ) (h : a - b = 1)", "a ≠ 0"), thm("(a b : ℂ) (h : b - a = 1)", "a ≠ 0")),
 ]
 
+GROUP = "{G : Type*} [Group G] (x a : G)"
+BARE = "{G : Type*} [Mul G] [One G] [Div G] [Inv G] (x a : G)"
+
+MERGE += [
+    # in a group or a field `a / b` is `a * b⁻¹` (`div_eq_mul_inv`) and `1 * a` is `a` (`one_mul`)
+    (thm(GROUP, "(1 / x) * a * x = a"), thm(GROUP, "x⁻¹ * a * x = a")),
+    (thm(GROUP, "a / x = 1"), thm(GROUP, "a * x⁻¹ = 1")),
+    (
+        thm("{K : Type*} [Field K] (x : K) (h : x ≠ 0)", "x * (1 / x) = 1"),
+        thm("{K : Type*} [Field K] (x : K) (h : x ≠ 0)", "x * x⁻¹ = 1"),
+    ),
+]
+
+APART += [
+    # not commutative; and without a `DivInvMonoid` `/` is any operation
+    (thm(GROUP, "a / x = a"), thm(GROUP, "x⁻¹ * a = a")),
+    (thm(BARE, "a / x = a"), thm(BARE, "a * x⁻¹ = a")),
+    (thm(GROUP, "(1 / x) * a * x = a"), thm(GROUP, "x * a * x = a")),
+]
+
 test_merge, test_apart = verdict_tests(MERGE, APART)

@@ -632,6 +632,43 @@ def _lift(st: Statement) -> Statement:
     return replace(st, variables=variables, premises=premises, conclusion=concl)
 
 
+# Mathlib classes whose `a / b` is `a * b⁻¹` (`div_eq_mul_inv`: DivInvMonoid) and whose `1 * a` is `a` (`one_mul`)
+_DIV_INV_CLASSES = frozenset(
+    {"Group", "CommGroup", "DivInvMonoid", "DivisionMonoid", "DivisionCommMonoid", "DivisionRing", "Field"}
+)
+
+
+def _div_inv_sorts(premises: list[Term]) -> set[str]:
+    """The sorts an instance premise `[Group G]`, `[Field K]`, ... declares a `DivInvMonoid` (by name)."""
+    out = set()
+    for p in premises:
+        if isinstance(p, App) and p.op == "call" and len(p.args) == 2:
+            cls, ty = p.args
+            if (
+                isinstance(cls, Var)
+                and cls.name.removeprefix("uf:") in _DIV_INV_CLASSES
+                and isinstance(ty, Var)
+                and ty.name.startswith("uf:")
+            ):
+                out.add(ty.name.removeprefix("uf:"))
+    return out
+
+
+def _div_as_mul_inv(t: Term, sorts: set[str]) -> Term:
+    """`a / b` as `a * b⁻¹` and `1 * a`, `a * 1` as `a` at the sorts of `_div_inv_sorts` (SymEq leaves their
+    operations uninterpreted, so `1 / x` and `x⁻¹` were two unrelated terms)."""
+    t = ir.map_children(t, lambda a: _div_as_mul_inv(a, sorts))
+    if not (isinstance(t, App) and isinstance(t.ty, ir.Sort) and t.ty.name in sorts and len(t.args) == 2):
+        return t
+    one = [isinstance(a, Num) and a.value == 1 for a in t.args]
+    if t.op == "div":
+        inv = App("inv", (t.args[1],), t.ty)
+        return inv if one[0] else App("mul", (t.args[0], inv), t.ty)
+    if t.op == "mul" and any(one):
+        return t.args[1] if one[0] else t.args[0]
+    return t
+
+
 def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
     """(v, e) when premise p defines variable v as e."""
     if isinstance(p, App) and p.op in ("eq", "iff"):
@@ -996,6 +1033,10 @@ def standardize(st: Statement) -> Statement:
     st = _lift(st)
     variables = dict(st.variables)
     premises, concl = list(st.premises), st.conclusion
+    groups = _div_inv_sorts(premises)
+    if groups:
+        premises = [_div_as_mul_inv(p, groups) for p in premises]
+        concl = _div_as_mul_inv(concl, groups)
     # A variable a type depends on (`n` in `x : ZMod n`, `Fin n`) is never substituted: the types would keep
     # the name and lose what the premise said about it (`n = 6` gone, `ZMod n` read for every n).
     dependent = ir.sort_names(variables.values(), [concl, *premises]) & set(variables)
