@@ -268,4 +268,26 @@ APART += [
     (thm(GROUP, "(1 / x) * a * x = a"), thm(GROUP, "x * a * x = a")),
 ]
 
+MERGE += [
+    # in ℂ (or a polynomial ring) a numeral times x is x added that many times (`nsmul_eq_mul`, `succ_nsmul`)
+    (
+        thm("(x e : ℂ) (h₀ : x + e = 7) (h₁ : 2 * x + e = 3)", "e = 11 ∧ x = -4"),
+        thm("(x e : ℂ) (h₀ : x + e = 7) (h₁ : (x + x) + e = 3)", "e = 11 ∧ x = -4"),
+    ),
+    (
+        thm("(q : ℂ) (h₀ : q = 2 - 2 * Complex.I)", "q = 1"),
+        thm("(q : ℂ) (h₀ : q = 2 - (Complex.I + Complex.I))", "q = 1"),
+    ),
+    (thm("(a b : ℂ) (h : 3 * a * b + 1 * (a * b) = 1)", "a = b"), thm("(a b : ℂ) (h : 4 * (b * a) = 1)", "a = b")),
+]
+
+APART += [
+    (
+        thm("(q : ℂ) (h₀ : q = 2 - 2 * Complex.I)", "q = 1"),
+        thm("(q : ℂ) (h₀ : q = 2 - (Complex.I + Complex.I + Complex.I))", "q = 1"),
+    ),
+    (thm("(a b : ℂ) (h : 3 * a * b + 1 * (a * b) = 1)", "a = b"), thm("(a b : ℂ) (h : 5 * (b * a) = 1)", "a = b")),
+    (thm("(x e : ℂ) (h₁ : 2 * x + e = 3)", "x = 1"), thm("(x e : ℂ) (h₁ : x + e + e = 3)", "x = 1")),
+]
+
 test_merge, test_apart = verdict_tests(MERGE, APART)

@@ -384,6 +384,9 @@ class Translator:
             raise Untranslatable(op)
         if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in"):
             return self.congruent(t, env)
+        if op == "mul" and _ac_ring(ty) and (scaled := _scaled(t, ty)) is not None:
+            k, rest = scaled  # `2 * x` is `x + x`, `1 * x` is `x`
+            return self.term(rest, env) if k == 1 else self.ac_fold("add", ty, [rest] * k, env)
         if op in ("add", "mul") and _ac_ring(ty):
             return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)  # translates the leaves of the chain once
         if op == "pow" and _ac_ring(ty) and _small_power(t.args[1]):
@@ -740,6 +743,9 @@ def _ac_leaves(t: Term, op: str, ty: Ty) -> list[Term]:
     """The operands of a chain of `op` at type ty (`(a * b) * c` -> a, b, c)."""
     if isinstance(t, App) and t.op == op and t.ty == ty:
         return [x for a in t.args for x in _ac_leaves(a, op, ty)]
+    if op == "add" and isinstance(t, App) and t.op == "mul" and t.ty == ty and (scaled := _scaled(t, ty)) is not None:
+        # `k * x` is `x + ... + x` (k a numeral: `Nat.cast_ofNat`, `nsmul_eq_mul`, `succ_nsmul`): k leaves x
+        return [x for _ in range(scaled[0]) for x in _ac_leaves(scaled[1], op, ty)]
     if op == "mul" and isinstance(t, App) and t.op == "pow" and t.ty == ty and _small_power(t.args[1]):
         # `X ^ k` is `X * ... * X` (Monoid.npow, pow_succ): in a commutative chain its factors are leaves too
         return _ac_leaves(t.args[0], op, ty) * int(t.args[1].value)
@@ -750,6 +756,20 @@ def _ac_ring(ty: Ty | None) -> bool:
     """A commutative ring whose `+` and `*` stay uninterpreted: the polynomial rings, and ℂ (a field: `+` and `*`
     are associative and commutative, `add_assoc`, `mul_comm`, ...; SymEq does not model its values)."""
     return ty == COMPLEX or ir.commutative_ring(ty)
+
+
+def _scaled(t: Term, ty: Ty) -> tuple[int, Term] | None:
+    """(k, the product of the other factors) for a product chain at ty with exactly one numeral factor k from 1 to
+    MAX_EXPAND_POW and at least one other factor."""
+    leaves = _ac_leaves(t, "mul", ty)
+    nums = [x for x in leaves if isinstance(x, Num)]
+    if len(nums) != 1 or len(leaves) < 2 or not _small_power(nums[0]):
+        return None
+    rest = [x for x in leaves if x is not nums[0]]
+    prod = rest[0]
+    for x in rest[1:]:
+        prod = App("mul", (prod, x), ty)
+    return int(nums[0].value), prod
 
 
 def _small_power(e: Term) -> bool:
