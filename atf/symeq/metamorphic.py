@@ -541,9 +541,11 @@ def swap_operands(p: Parts) -> Parts | None:
 
 
 def _replace_op(p: Parts, table: dict[str, str]) -> Parts | None:
+    """The first binary operator of `table` into its image (wherever it stands: any of them changes the meaning)."""
+
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i, (_, t) in enumerate(toks):
-            if t in table and _operand_left(toks, i) is not None:
+            if t in table and i > 0 and toks[i - 1][1] not in ("Type", "Sort"):
                 return toks[:i] + [("op", table[t])] + toks[i + 1 :]
         return None
 

@@ -1,0 +1,69 @@
+"""The mutations of `atf.symeq.metamorphic` that go beyond literals and relations (swap operands, change an
+operator, an exponent, a quantifier, a connective, a variable, a function; negate the conclusion; drop a
+cast): what each produces on sample statements, and where each declines."""
+
+import pytest
+
+from atf.symeq.metamorphic import MUTATIONS, cut
+
+S1 = (
+    "theorem t (x y : ℝ) (n : ℕ) (h₀ : 0 < x ∧ x < y) (h₁ : ∀ k : ℕ, k ≤ n → (k : ℝ) ≤ x) :"
+    " Real.sin (x - y) / 2 * x ^ 2 = ↑n := by sorry"
+)
+S2 = "theorem t (a b : ℤ) (h : ∃ c, a ∣ b * c) : ⌊(a : ℝ) / b⌋ = a % b ↔ b ≠ 0 := by sorry"
+HEAD1 = "theorem t ( x y : ℝ ) ( n : ℕ ) ( h₀ : 0 < x ∧ x < y ) ( h₁ : ∀ k : ℕ , k ≤ n → ( k : ℝ ) ≤ x ) : "
+HEAD2 = "theorem t ( a b : ℤ ) ( h : ∃ c , a ∣ b * c ) : "
+END = " := by sorry"
+
+
+@pytest.mark.parametrize(
+    "kind,text,want",
+    [
+        ("swap_operands", S1, HEAD1 + "Real.sin ( y - x ) / 2 * x ^ 2 = ↑ n"),
+        ("swap_operands", S2, HEAD2 + "⌊ ( a : ℝ ) / b ⌋ = b % a ↔ b ≠ 0"),
+        ("times_to_plus", S1, HEAD1 + "Real.sin ( x - y ) / 2 + x ^ 2 = ↑ n"),
+        ("div_to_times", S1, HEAD1 + "Real.sin ( x - y ) * 2 * x ^ 2 = ↑ n"),
+        ("change_exponent", S1, HEAD1 + "Real.sin ( x - y ) / 2 * x ^ 3 = ↑ n"),
+        ("negate_conclusion", S1, HEAD1 + "¬ ( Real.sin ( x - y ) / 2 * x ^ 2 = ↑ n )"),
+        ("swap_variable", S1, HEAD1 + "Real.sin ( y - y ) / 2 * x ^ 2 = ↑ n"),
+        ("swap_variable", S2, HEAD2 + "⌊ ( b : ℝ ) / b ⌋ = a % b ↔ b ≠ 0"),
+        ("swap_function", S1, HEAD1 + "Real.cos ( x - y ) / 2 * x ^ 2 = ↑ n"),
+        ("swap_function", S2, HEAD2 + "⌈ ( a : ℝ ) / b ⌉ = a % b ↔ b ≠ 0"),
+        ("drop_cast", S1, HEAD1 + "Real.sin ( x - y ) / 2 * x ^ 2 = n"),
+        ("drop_cast", S2, HEAD2 + "⌊ ( a ) / b ⌋ = a % b ↔ b ≠ 0"),
+        ("swap_connective", S2, HEAD2 + "⌊ ( a : ℝ ) / b ⌋ = a % b → b ≠ 0"),
+    ],
+)
+def test_mutation_of_the_conclusion(kind, text, want):
+    assert MUTATIONS[kind](cut(text)).text() == want + END
+
+
+def test_mutations_of_a_hypothesis():
+    """With nothing to change in the conclusion, the first hypothesis that has it changes."""
+    p = cut(S1)
+    assert (
+        MUTATIONS["swap_quantifier"](p)
+        .text()
+        .startswith("theorem t ( x y : ℝ ) ( n : ℕ ) ( h₀ : 0 < x ∧ x < y ) ( h₁ : ∃ k : ℕ ,")
+    )
+    assert "( h₀ : 0 < x ∨ x < y )" in MUTATIONS["swap_connective"](p).text()
+    q = cut("theorem t (a b : ℕ) (h : Nat.gcd a b = 1) (h' : a < b) : a + b > 1 := by sorry")
+    assert "( h : Nat.lcm a b = 1 )" in MUTATIONS["swap_function"](q).text()
+    r = cut("theorem t (n : ℕ) : ∏ i in Finset.range n, (i : ℝ) ≥ 0 := by sorry")
+    assert ": ∑ i in Finset.range n , ( i : ℝ ) ≥ 0 :=" in MUTATIONS["swap_function"](r).text()
+
+
+def test_mutations_that_do_not_apply_say_so():
+    p = cut("theorem t (x : ℝ) (h : 0 < x) : x = x := by sorry")
+    for kind in ("swap_operands", "times_to_plus", "div_to_times", "change_exponent", "swap_quantifier"):
+        assert MUTATIONS[kind](p) is None, kind
+    for kind in ("swap_connective", "swap_variable", "swap_function", "drop_cast"):
+        assert MUTATIONS[kind](p) is None, kind
+    # `x - x` swapped is `x - x`; `f a - b` does not have `a` as an operand of `-`
+    assert MUTATIONS["swap_operands"](cut("theorem t (f : ℝ → ℝ) (a b : ℝ) : f a - b = a - a := by sorry")) is None
+    # a variable that occurs nowhere else: replacing it would only rename it
+    assert MUTATIONS["swap_variable"](cut("theorem t (x y : ℝ) : x ^ 2 ≥ 0 := by sorry")) is None
+    # `∃ (c : ℝ), ...` declares c: its type is no cast to drop
+    assert MUTATIONS["drop_cast"](cut("theorem t : ∃ (c : ℝ), c = 1 := by sorry")) is None
+    # `⌊x⌋₊` has no `⌈x⌉` sibling written with the same closing token
+    assert MUTATIONS["swap_function"](cut("theorem t (x : ℝ) : ⌊x⌋₊ = 1 := by sorry")) is None
