@@ -4,7 +4,9 @@ cast): what each produces on sample statements, and where each declines."""
 
 import pytest
 
+from atf.symeq.equivalence import SymEq
 from atf.symeq.metamorphic import MUTATIONS, cut
+from tests.lean_statements import thm, verdict_tests
 
 S1 = (
     "theorem t (x y : ℝ) (n : ℕ) (h₀ : 0 < x ∧ x < y) (h₁ : ∀ k : ℕ, k ≤ n → (k : ℝ) ≤ x) :"
@@ -67,3 +69,38 @@ def test_mutations_that_do_not_apply_say_so():
     assert MUTATIONS["drop_cast"](cut("theorem t : ∃ (c : ℝ), c = 1 := by sorry")) is None
     # `⌊x⌋₊` has no `⌈x⌉` sibling written with the same closing token
     assert MUTATIONS["swap_function"](cut("theorem t (x : ℝ) : ⌊x⌋₊ = 1 := by sorry")) is None
+
+
+# ------------------------------------------------------------------------------------------------ false merges
+
+# A real power whose base has type ℕ, ℤ or ℚ is ill-typed in Lean (Mathlib's real powers are `Real.rpow`,
+# `NNReal.rpow`, `ENNReal.rpow`, `Complex.cpow`; a numeral base no leaf types defaults to ℕ): SymEq read it as a real
+# power and merged it with the well-typed statement. Found by drop_cast on mathd_algebra_59 (`(4 : ℝ) ^ b` as
+# `(4) ^ b`). A real leaf in the tree makes the base real (`x = n ^ b` is `x = ↑n ^ b`), which still merges.
+RPOW_MERGE = [
+    (thm("(b x : ℝ) (h₀ : x = 4 ^ b)", "x = 16"), thm("(b x : ℝ) (h₀ : x = (4 : ℝ) ^ b)", "x = 16")),
+    (thm("(n : ℕ) (b x : ℝ) (h₀ : x = n ^ b)", "x = 16"), thm("(n : ℕ) (b x : ℝ) (h₀ : x = (n : ℝ) ^ b)", "x = 16")),
+    (thm("(b : ℝ) (h₀ : (4 : ℝ) ^ b + 2 ^ 3 = 12)", "b = 1"), thm("(b : ℝ) (h₀ : 12 = (4 : ℝ) ^ b + 8)", "b = 1")),
+    (thm("(b : ℝ) (h₀ : 4 ^ b = 16)", "b = 2"), thm("(c : ℝ) (h₀ : 4 ^ c = 16)", "c = 2")),
+]
+RPOW_APART = [
+    (thm("(b : ℝ) (h₀ : 4 ^ b + 2 ^ 3 = 12)", "b = 1"), thm("(b : ℝ) (h₀ : (4 : ℝ) ^ b + 2 ^ 3 = 12)", "b = 1")),
+    (thm("(b : ℝ) (h₀ : (4 : ℤ) ^ b = 16)", "b = 2"), thm("(b : ℝ) (h₀ : (4 : ℝ) ^ b = 16)", "b = 2")),
+    (thm("(b : ℝ) (h₀ : (4 : ℕ) ^ b = 16)", "b = 2"), thm("(b : ℝ) (h₀ : (4 : ℝ) ^ b = 16)", "b = 2")),
+    (thm("(n : ℕ) (b : ℝ) (h₀ : n ^ b = 12)", "b = 1"), thm("(n : ℕ) (b : ℝ) (h₀ : (n : ℝ) ^ b = 12)", "b = 1")),
+    (thm("(n : ℤ) (b : ℝ) (h₀ : n ^ b = 12)", "b = 1"), thm("(n : ℤ) (b : ℝ) (h₀ : (n : ℝ) ^ b = 12)", "b = 1")),
+    (thm("(q : ℚ) (b : ℝ) (h₀ : q ^ b = 2)", "b = 1"), thm("(q : ℚ) (b : ℝ) (h₀ : (q : ℝ) ^ b = 2)", "b = 1")),
+    (
+        thm("(x : ℝ)", "(10 : ℤ) ^ x * 100 ^ (2 * x) = 1000 ^ 5"),
+        thm("(x : ℝ)", "(10 : ℝ) ^ x * 100 ^ (2 * x) = 1000 ^ 5"),
+    ),
+    (thm("(n : ℕ) (k : ℤ) (h₀ : n ^ k = 8)", "k = 3"), thm("(n : ℕ) (k : ℤ) (h₀ : (n : ℝ) ^ k = 8)", "k = 3")),
+]
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("lean", timeout_ms=2000)
+
+
+test_rpow_merge, test_rpow_apart = verdict_tests(RPOW_MERGE, RPOW_APART)

@@ -446,6 +446,16 @@ class Elaborator:
         if isinstance(et, TVar):
             self.unify(et, NAT)  # `x ^ 2`: the exponent of a monoid power is a natural number
             et = NAT
+        if self.system == "lean" and (
+            (et == REAL and self.resolve(target) in (NAT, INT, RAT))
+            or (et == INT and self.resolve(target) in (NAT, INT))
+        ):
+            # Mathlib's real powers are `Real.rpow : Pow ℝ ℝ`, `NNReal.rpow`, `ENNReal.rpow` and `Complex.cpow`, its
+            # integer powers `DivInvMonoid.Pow : Pow α ℤ` (groups, fields): there is no `HPow ℕ ℝ`, `HPow ℤ ℝ`,
+            # `HPow ℚ ℝ`, `HPow ℕ ℤ` or `HPow ℤ ℤ`. The base has the type of its `binop%` tree (a real leaf such as
+            # `x = n ^ b` makes it `↑n : ℝ`), so `(4 : ℤ) ^ b = 16` and `4 ^ b = 16` (numerals default to ℕ) with
+            # b : ℝ fail to elaborate; read as real powers they merged with `(4 : ℝ) ^ b = 16`
+            raise IllTyped(f"{ir.show(base)[:40]} :: {self.resolve(target)} to the power of a {et}")
         if et in (REAL, RAT) and self.system == "lean":
             return App("rpow", (base, e), target)
         if self.system == "isabelle" and et != NAT and (is_numeric(et) or et == BOOL):
@@ -1612,11 +1622,25 @@ def _elab_prop(el: Elaborator, p: Term) -> Term | None:
     when it is ill-typed: `_ill_typed` reads it once every proposition has been."""
     before = len(el.notes)
     try:
-        return el.elab_prop(p)
+        out = el.elab_prop(p)
+        if el.system == "lean":
+            _real_powers_typed(el, out)
+        return out
     except IllTyped as err:
         del el.notes[before:]  # (what the abandoned reading noted, `opaque: (log 8)`, is no part of the statement)
         el.notes.append(f"unparsed proposition {ir.show(p)!r}: {err}")
         return None
+
+
+def _real_powers_typed(el: Elaborator, t: Term) -> None:
+    """Raise IllTyped where a real power `a ^ (b : ℝ)` has a base of type ℕ, ℤ or ℚ once its proposition is read
+    (see `elab_pow`): Lean elaborates each hypothesis on its own and gives numerals no other type fixes the default
+    type ℕ, so `4 ^ b = 16` (b : ℝ) is `HPow ℕ ℝ ?`, which Mathlib lacks."""
+    for x in ir.walk(t):
+        if isinstance(x, App) and x.op == "rpow":
+            ty = el.resolve(ir.type_of(x))
+            if ty in (NAT, INT, RAT) or (isinstance(ty, TVar) and ty.id in el.numeral_ids):
+                raise IllTyped(f"{ir.show(x)[:40]}: a real power of a {ty}")
 
 
 def _ill_typed(el: Elaborator, p: Term) -> Term:
