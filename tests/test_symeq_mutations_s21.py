@@ -104,3 +104,25 @@ def symeq():
 
 
 test_rpow_merge, test_rpow_apart = verdict_tests(RPOW_MERGE, RPOW_APART)
+
+
+# Lean's numeric coercions go up the tower ℕ → ℤ → ℚ → ℝ → ℂ only: an ascription, argument or `Nat.gcd`/`Nat.lcm`
+# operand of a larger type than the place expects is ill-typed, and SymEq read it as a cast (merging `(k : ℕ) = 2`
+# with `k = 2`). Found by probing the drop_cast/retarget hunt's neighbourhood. Widening still merges.
+NARROW_MERGE = [
+    (thm("(n : ℕ)", "(n : ℤ) = 2"), thm("(n : ℕ)", "n = 2")),
+    (thm("(n : ℕ) (f : ℝ → ℝ)", "f n = 2"), thm("(n : ℕ) (f : ℝ → ℝ)", "f (n : ℝ) = 2")),
+    (thm("(a b : ℕ)", "Nat.gcd a b = 2"), thm("(a b : ℕ)", "Nat.gcd b a = 2")),
+    (thm("(a b : ℕ)", "Nat.lcm (a + 1) b = 6"), thm("(a b : ℕ)", "Nat.lcm b (1 + a) = 6")),
+    (thm("(a b : ℤ)", "Int.gcd a b = 2"), thm("(a b : ℤ)", "Int.gcd b a = 2")),
+]
+NARROW_APART = [
+    (thm("(k : ℤ) (h : 0 < k)", "(k : ℕ) = 2"), thm("(k : ℤ) (h : 0 < k)", "k = 2")),
+    (thm("(k : ℤ)", "(k : ℕ) = 2"), thm("(k : ℤ)", "k = 2")),
+    (thm("(q : ℚ)", "(q : ℤ) = 2"), thm("(q : ℚ)", "q = 2")),
+    (thm("(x : ℝ) (f : ℕ → ℝ) (h : 0 < x)", "f x = 2"), thm("(x : ℝ) (f : ℕ → ℝ) (h : 0 < x)", "f ⌊x⌋₊ = 2")),
+    (thm("(a b : ℤ) (h : 0 < a)", "Nat.gcd a b = 2"), thm("(a b : ℤ) (h : 0 < a)", "Int.gcd a b = 2")),
+    (thm("(a b : ℤ)", "Nat.lcm a b = 6"), thm("(a b : ℤ)", "Int.lcm a b = 6")),
+]
+
+test_narrow_merge, test_narrow_apart = verdict_tests(NARROW_MERGE, NARROW_APART)

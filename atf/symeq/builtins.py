@@ -131,9 +131,9 @@ LEAN: dict[str, Builtin] = {
     "Real.arctan": _b("uf:arctan", "real1"),
     "Real.pi": _b("uf:pi", "const_real"),
     "π": _b("uf:pi", "const_real"),
-    "Nat.gcd": _b("gcd", "same2"),
+    "Nat.gcd": _b("gcd", "nat2"),  # `Nat.gcd : ℕ → ℕ → ℕ`: its arguments are natural numbers (ℤ ones fail)
     "Int.gcd": _b("gcd", "gcd_int"),
-    "Nat.lcm": _b("lcm", "same2"),
+    "Nat.lcm": _b("lcm", "nat2"),
     "Int.lcm": _b("lcm", "gcd_int"),
     "Nat.factorial": _b("fact", "nat1"),
     "factorial": _b("fact", "nat1"),

@@ -244,6 +244,11 @@ class Elaborator:
             if not self.unify(got, expected):
                 exp = self.resolve(expected)
                 if is_numeric(got) and is_numeric(exp):
+                    if self.system == "lean" and numeric_join(got, exp) != exp:
+                        # Lean's numeric coercions go up the tower ℕ → ℤ → ℚ → ℝ → ℂ only (`Int.toNat`, `Int.floor`,
+                        # `Complex.re` are functions one writes): `(k : ℕ)` with k : ℤ, `Nat.gcd a b` with a : ℤ,
+                        # `f x` with f : ℕ → ℝ and x : ℝ fail to elaborate; read as a cast they merged with `k = 2`
+                        raise IllTyped(f"{ir.show(t)[:60]} is a {got}, which no coercion makes a {exp}")
                     out = App("cast", (out,), exp)
                 elif self.system == "isabelle" and BOOL in (got, exp):
                     # HOL has no coercion between bool and another type, and bool is no numeral type: a number
