@@ -126,3 +126,23 @@ NARROW_APART = [
 ]
 
 test_narrow_merge, test_narrow_apart = verdict_tests(NARROW_MERGE, NARROW_APART)
+
+
+# A decimal is `OfScientific.ofScientific`, which Mathlib gives division rings (ℚ, ℝ, ℂ), not ℕ or ℤ: a decimal among
+# ℕ/ℤ operands is ill-typed, and SymEq read the tree over ℝ (merging `n / 2 = 1.5` with `n = 3`, and `⌊x⌋ = 2.5`
+# with `False`). Decimals among real operands, or cast ones, still merge.
+DECIMAL_MERGE = [
+    (thm("(n : ℕ) (h : n < 5)", "(n : ℝ) / 2 = 1.5"), thm("(n : ℕ) (h : n < 5)", "n = 3")),
+    (thm("(x : ℝ) (h : x < 5)", "x / 2 = 1.5"), thm("(x : ℝ) (h : x < 5)", "x = 3")),
+    (thm("(x : ℝ) (h : x < 5)", "x = 2.5 * 2"), thm("(x : ℝ) (h : x < 5)", "x = 5")),
+]
+DECIMAL_APART = [
+    (thm("(n : ℕ) (h : n < 5)", "n / 2 = 1.5"), thm("(n : ℕ) (h : n < 5)", "n = 3")),
+    (thm("(n : ℤ) (h : n < 5)", "n / 2 = 1.5"), thm("(n : ℤ) (h : n < 5)", "n = 3")),
+    (thm("(n : ℕ) (h : n < 5)", "n / 2 = 1.5"), thm("(n : ℕ) (h : n < 5)", "(n : ℝ) / 2 = 1.5")),
+    (thm("(x : ℝ)", "⌊x⌋ = 2.5"), thm("(x : ℝ)", "False")),
+    (thm("(n : ℕ)", "n = 2.5"), thm("(n : ℕ)", "n ≠ n")),
+    (thm("(n : ℕ) (h : n < 5)", "2 * n = 2.5 * 2"), thm("(n : ℕ) (h : n < 5)", "False")),
+]
+
+test_decimal_merge, test_decimal_apart = verdict_tests(DECIMAL_MERGE, DECIMAL_APART)

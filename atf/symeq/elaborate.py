@@ -334,6 +334,10 @@ class Elaborator:
             for t in numeric[1:]:
                 target = numeric_join(target, t)
             if has_decimal and target in (NAT, INT):
+                if self.system == "lean":
+                    # a decimal is `OfScientific.ofScientific`, which Mathlib gives division rings (ℚ, ℝ, ℂ), not
+                    # ℕ or ℤ: `n / 2 = 1.5` with n : ℕ fails to elaborate (read over ℝ, it merged with `n = 3`)
+                    raise IllTyped(f"a decimal among the {target} operands of {ir.show(roots[0])[:60]}")
                 target = REAL
             if self.system == "isabelle" and target in (NAT, INT) and any(_field_op(r) for r in roots):
                 # Fields.thy: `/` and `inverse` exist in fields only (class inverse), so Isabelle coerces the
