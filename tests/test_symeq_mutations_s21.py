@@ -146,3 +146,22 @@ DECIMAL_APART = [
 ]
 
 test_decimal_merge, test_decimal_apart = verdict_tests(DECIMAL_MERGE, DECIMAL_APART)
+
+
+# `Nat.Prime : ℕ → Prop` and `Nat.ModEq (n a b : ℕ)` (`a ≡ b [MOD n]`) of integers are ill-typed: SymEq read them as
+# `Prime k` and `[ZMOD n]`, with which they merged. Of natural numbers they read as before.
+NAT_PRED_MERGE = [
+    (thm("(a b n : ℕ)", "a ≡ b [MOD n]"), thm("(a b n : ℕ)", "a % n = b % n")),
+    (thm("(a b n : ℕ)", "a ≡ b [MOD n]"), thm("(a b n : ℕ)", "Nat.ModEq n a b")),
+    (thm("(n : ℕ) (h : 2 < n)", "171 ≡ 80 [MOD n]"), thm("(n : ℕ) (h : 2 < n)", "171 % n = 80 % n")),
+    (thm("(p : ℕ)", "Nat.Prime p"), thm("(p : ℕ)", "p.Prime")),
+    (thm("(p : ℕ)", "Nat.Prime (p + 2)"), thm("(p : ℕ)", "Nat.Prime (2 + p)")),
+]
+NAT_PRED_APART = [
+    (thm("(k : ℤ) (h : 0 < k)", "Nat.Prime k"), thm("(k : ℤ) (h : 0 < k)", "Prime k")),
+    (thm("(k : ℤ)", "k ≡ 1 [MOD 4]"), thm("(k : ℤ)", "k ≡ 1 [ZMOD 4]")),
+    (thm("(k : ℤ)", "1 ≡ k [MOD 4]"), thm("(k : ℤ)", "1 ≡ k [ZMOD 4]")),
+    (thm("(a : ℕ) (n : ℤ)", "a ≡ 1 [MOD n]"), thm("(a : ℕ) (n : ℤ)", "(a : ℤ) ≡ 1 [ZMOD n]")),
+]
+
+test_nat_pred_merge, test_nat_pred_apart = verdict_tests(NAT_PRED_MERGE, NAT_PRED_APART)

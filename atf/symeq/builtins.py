@@ -7,7 +7,7 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     real1 / real2      real -> real, real -> real -> real
     same1 / same2      a -> a, a -> a -> a (numeric a)
     nat1 / nat2        nat -> nat, nat -> nat -> nat
-    pred1              a -> bool
+    pred1              a -> bool; natpred1: nat -> bool
     floor              real -> int (Lean ⌊x⌋ and Isabelle floor both land in int); natfloor: real -> nat
     to_real / to_int   explicit casts; coe: cast to the type the context expects
     tonat / natabs     int -> nat (max 0 x) / (|x|)
@@ -139,7 +139,7 @@ LEAN: dict[str, Builtin] = {
     "factorial": _b("fact", "nat1"),
     "Nat.choose": _b("choose", "nat2"),
     "choose": _b("choose", "nat2"),
-    "Nat.Prime": _b("prime", "pred1"),
+    "Nat.Prime": _b("prime", "natpred1"),  # `Nat.Prime : ℕ → Prop` (of an integer, `Prime`)
     "Prime": _b("prime", "pred1"),
     "Even": _b("even", "pred1"),
     "Odd": _b("odd", "pred1"),

@@ -1101,8 +1101,8 @@ class Elaborator:
             return App(op, (x,), NAT)
         if rule == "nat2" and need(2):
             return App(op, (self.elab(args[0], NAT), self.elab(args[1], NAT)), NAT)
-        if rule == "pred1" and need(1):
-            x = self.elab(args[0], None)
+        if rule in ("pred1", "natpred1") and need(1):
+            x = self.elab(args[0], NAT if rule == "natpred1" else None)
             t = self.resolve(ir.type_of(x))
             if isinstance(t, TVar):
                 self.unify(t, NAT if op == "prime" else self.default_num if self.system == "lean" else INT)
