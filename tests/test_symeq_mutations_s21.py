@@ -165,3 +165,24 @@ NAT_PRED_APART = [
 ]
 
 test_nat_pred_merge, test_nat_pred_apart = verdict_tests(NAT_PRED_MERGE, NAT_PRED_APART)
+
+
+# `∣` is a plain `infix:50 " ∣ " => Dvd.dvd` (no `binrel%`): the divisor fixes the type, and no coercion makes the
+# dividend smaller, so `p ∣ a` with p : ℕ, a : ℤ is ill-typed; SymEq joined the two and merged it with `(p : ℤ) ∣ a`.
+# Found by drop_cast on exercise_5_37 (`¬ ((p : ℤ) ∣ a)` as `¬ ((p) ∣ a)`). A numeral or `↑p` divisor takes the
+# dividend's type, and a larger divisor coerces the dividend: those still merge.
+Q = "(p : ℕ) (a : ℤ) (h : 0 < a)"
+DVD_MERGE = [
+    (thm(Q, "↑p ∣ a"), thm(Q, "(p : ℤ) ∣ a")),
+    (thm(Q, "a ∣ p"), thm(Q, "a ∣ (p : ℤ)")),
+    (thm(Q, "2 ∣ a"), thm(Q, "(2 : ℤ) ∣ a")),
+    (thm("(p q : ℕ)", "p ∣ q"), thm("(p q : ℕ)", "(p : ℤ) ∣ q")),
+]
+DVD_APART = [
+    (thm(Q, "p ∣ a"), thm(Q, "(p : ℤ) ∣ a")),
+    (thm(Q, "p + 1 ∣ a"), thm(Q, "(p : ℤ) + 1 ∣ a")),
+    (thm(Q, "p ∣ a * 2"), thm(Q, "(p : ℤ) ∣ a * 2")),
+    (thm("(p : ℕ) (x : ℝ)", "p ∣ x"), thm("(p : ℕ) (x : ℝ)", "(p : ℝ) ∣ x")),
+]
+
+test_dvd_merge, test_dvd_apart = verdict_tests(DVD_MERGE, DVD_APART)

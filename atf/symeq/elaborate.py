@@ -558,6 +558,29 @@ class Elaborator:
             return Var("set:" + t.name, Sort(t.name))
         return self.undeclared(t.name, expected if expected is not None else self.fresh())
 
+    def dvd_operands(self, left: Term, joined: Ty | None) -> None:
+        """Raise IllTyped where `a ∣ b` (Lean) has a divisor of a smaller type than the two operands' join: `∣` is
+        a plain `infix:50 " ∣ " => Dvd.dvd` (no `binrel%`), whose arguments are elaborated left to right, so the
+        divisor fixes the type and no coercion makes the dividend smaller: `p ∣ a` with p : ℕ, a : ℤ fails (it is
+        `(p : ℤ) ∣ a` or `↑p ∣ a`). Only declared variables and ascriptions count as the divisor's leaves (a numeral
+        or `↑x` takes the dividend's type)."""
+        leaves: list[Term] = []
+        self.collect(left, leaves)
+        own: list[Ty] = []
+        for x in leaves:
+            if isinstance(x, Var) and self.lookup(x.name) is not None:
+                own.append(self.resolve(self.lookup(x.name)[1]))
+            elif isinstance(x, App) and x.op == "ascribe":
+                own.append(self.resolve(x.target))
+        own = [t for t in own if is_numeric(t)]
+        target = self.resolve(joined)
+        if own and is_numeric(target):
+            mine = own[0]
+            for t in own[1:]:
+                mine = numeric_join(mine, t)
+            if mine != target:
+                raise IllTyped(f"{ir.show(left)[:40]} :: {mine} divides a {target}, which no coercion makes a {mine}")
+
     # ------------------------------------------------------------------ applications
     def elab_app(self, t: App, expected: Ty | None) -> Term:
         op = t.op
@@ -573,6 +596,8 @@ class Elaborator:
             return self.elab_rel(op, t.args[0], t.args[1])
         if op == "dvd":
             a, b = self.arith_tree(list(t.args), None)
+            if self.system == "lean":
+                self.dvd_operands(t.args[0], ir.type_of(a))
             return App("dvd", (a, b), BOOL)
         if op in ("in", "notin"):
             s = t.args[1]
