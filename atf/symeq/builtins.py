@@ -7,7 +7,7 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     real1 / real2      real -> real, real -> real -> real
     same1 / same2      a -> a, a -> a -> a (numeric a)
     nat1 / nat2        nat -> nat, nat -> nat -> nat
-    pred1              a -> bool
+    pred1              a -> bool; natpred1: nat -> bool
     floor              real -> int (Lean ⌊x⌋ and Isabelle floor both land in int); natfloor: real -> nat
     to_real / to_int   explicit casts; coe: cast to the type the context expects
     tonat / natabs     int -> nat (max 0 x) / (|x|)
@@ -131,15 +131,15 @@ LEAN: dict[str, Builtin] = {
     "Real.arctan": _b("uf:arctan", "real1"),
     "Real.pi": _b("uf:pi", "const_real"),
     "π": _b("uf:pi", "const_real"),
-    "Nat.gcd": _b("gcd", "same2"),
+    "Nat.gcd": _b("gcd", "nat2"),  # `Nat.gcd : ℕ → ℕ → ℕ`: its arguments are natural numbers (ℤ ones fail)
     "Int.gcd": _b("gcd", "gcd_int"),
-    "Nat.lcm": _b("lcm", "same2"),
+    "Nat.lcm": _b("lcm", "nat2"),
     "Int.lcm": _b("lcm", "gcd_int"),
     "Nat.factorial": _b("fact", "nat1"),
     "factorial": _b("fact", "nat1"),
     "Nat.choose": _b("choose", "nat2"),
     "choose": _b("choose", "nat2"),
-    "Nat.Prime": _b("prime", "pred1"),
+    "Nat.Prime": _b("prime", "natpred1"),  # `Nat.Prime : ℕ → Prop` (of an integer, `Prime`)
     "Prime": _b("prime", "pred1"),
     "Even": _b("even", "pred1"),
     "Odd": _b("odd", "pred1"),

@@ -245,6 +245,11 @@ class Elaborator:
             if not self.unify(got, expected):
                 exp = self.resolve(expected)
                 if is_numeric(got) and is_numeric(exp):
+                    if self.system == "lean" and numeric_join(got, exp) != exp:
+                        # Lean's numeric coercions go up the tower ℕ → ℤ → ℚ → ℝ → ℂ only (`Int.toNat`, `Int.floor`,
+                        # `Complex.re` are functions one writes): `(k : ℕ)` with k : ℤ, `Nat.gcd a b` with a : ℤ,
+                        # `f x` with f : ℕ → ℝ and x : ℝ fail to elaborate; read as a cast they merged with `k = 2`
+                        raise IllTyped(f"{ir.show(t)[:60]} is a {got}, which no coercion makes a {exp}")
                     out = App("cast", (out,), exp)
                 elif self.system == "isabelle" and BOOL in (got, exp):
                     # HOL has no coercion between bool and another type, and bool is no numeral type: a number
@@ -330,6 +335,10 @@ class Elaborator:
             for t in numeric[1:]:
                 target = numeric_join(target, t)
             if has_decimal and target in (NAT, INT):
+                if self.system == "lean":
+                    # a decimal is `OfScientific.ofScientific`, which Mathlib gives division rings (ℚ, ℝ, ℂ), not
+                    # ℕ or ℤ: `n / 2 = 1.5` with n : ℕ fails to elaborate (read over ℝ, it merged with `n = 3`)
+                    raise IllTyped(f"a decimal among the {target} operands of {ir.show(roots[0])[:60]}")
                 target = REAL
             if self.system == "isabelle" and target in (NAT, INT) and any(_field_op(r) for r in roots):
                 # Fields.thy: `/` and `inverse` exist in fields only (class inverse), so Isabelle coerces the
@@ -447,6 +456,16 @@ class Elaborator:
         if isinstance(et, TVar):
             self.unify(et, NAT)  # `x ^ 2`: the exponent of a monoid power is a natural number
             et = NAT
+        if self.system == "lean" and (
+            (et == REAL and self.resolve(target) in (NAT, INT, RAT))
+            or (et == INT and self.resolve(target) in (NAT, INT))
+        ):
+            # Mathlib's real powers are `Real.rpow : Pow ℝ ℝ`, `NNReal.rpow`, `ENNReal.rpow` and `Complex.cpow`, its
+            # integer powers `DivInvMonoid.Pow : Pow α ℤ` (groups, fields): there is no `HPow ℕ ℝ`, `HPow ℤ ℝ`,
+            # `HPow ℚ ℝ`, `HPow ℕ ℤ` or `HPow ℤ ℤ`. The base has the type of its `binop%` tree (a real leaf such as
+            # `x = n ^ b` makes it `↑n : ℝ`), so `(4 : ℤ) ^ b = 16` and `4 ^ b = 16` (numerals default to ℕ) with
+            # b : ℝ fail to elaborate; read as real powers they merged with `(4 : ℝ) ^ b = 16`
+            raise IllTyped(f"{ir.show(base)[:40]} :: {self.resolve(target)} to the power of a {et}")
         if et in (REAL, RAT) and self.system == "lean":
             return App("rpow", (base, e), target)
         if self.system == "isabelle" and et != NAT and (is_numeric(et) or et == BOOL):
@@ -540,6 +559,29 @@ class Elaborator:
             return Var("set:" + t.name, Sort(t.name))
         return self.undeclared(t.name, expected if expected is not None else self.fresh())
 
+    def dvd_operands(self, left: Term, joined: Ty | None) -> None:
+        """Raise IllTyped where `a ∣ b` (Lean) has a divisor of a smaller type than the two operands' join: `∣` is
+        a plain `infix:50 " ∣ " => Dvd.dvd` (no `binrel%`), whose arguments are elaborated left to right, so the
+        divisor fixes the type and no coercion makes the dividend smaller: `p ∣ a` with p : ℕ, a : ℤ fails (it is
+        `(p : ℤ) ∣ a` or `↑p ∣ a`). Only declared variables and ascriptions count as the divisor's leaves (a numeral
+        or `↑x` takes the dividend's type)."""
+        leaves: list[Term] = []
+        self.collect(left, leaves)
+        own: list[Ty] = []
+        for x in leaves:
+            if isinstance(x, Var) and self.lookup(x.name) is not None:
+                own.append(self.resolve(self.lookup(x.name)[1]))
+            elif isinstance(x, App) and x.op == "ascribe":
+                own.append(self.resolve(x.target))
+        own = [t for t in own if is_numeric(t)]
+        target = self.resolve(joined)
+        if own and is_numeric(target):
+            mine = own[0]
+            for t in own[1:]:
+                mine = numeric_join(mine, t)
+            if mine != target:
+                raise IllTyped(f"{ir.show(left)[:40]} :: {mine} divides a {target}, which no coercion makes a {mine}")
+
     # ------------------------------------------------------------------ applications
     def elab_app(self, t: App, expected: Ty | None) -> Term:
         op = t.op
@@ -555,6 +597,8 @@ class Elaborator:
             return self.elab_rel(op, t.args[0], t.args[1])
         if op == "dvd":
             a, b = self.arith_tree(list(t.args), None)
+            if self.system == "lean":
+                self.dvd_operands(t.args[0], ir.type_of(a))
             return App("dvd", (a, b), BOOL)
         if op in ("in", "notin"):
             s = t.args[1]
@@ -1105,8 +1149,8 @@ class Elaborator:
             return App(op, (x,), NAT)
         if rule == "nat2" and need(2):
             return App(op, (self.elab(args[0], NAT), self.elab(args[1], NAT)), NAT)
-        if rule == "pred1" and need(1):
-            x = self.elab(args[0], None)
+        if rule in ("pred1", "natpred1") and need(1):
+            x = self.elab(args[0], NAT if rule == "natpred1" else None)
             t = self.resolve(ir.type_of(x))
             if isinstance(t, TVar):
                 self.unify(t, NAT if op == "prime" else self.default_num if self.system == "lean" else INT)
@@ -1635,11 +1679,25 @@ def _elab_prop(el: Elaborator, p: Term) -> Term | None:
     when it is ill-typed: `_ill_typed` reads it once every proposition has been."""
     before = len(el.notes)
     try:
-        return el.elab_prop(p)
+        out = el.elab_prop(p)
+        if el.system == "lean":
+            _real_powers_typed(el, out)
+        return out
     except IllTyped as err:
         del el.notes[before:]  # (what the abandoned reading noted, `opaque: (log 8)`, is no part of the statement)
         el.notes.append(f"unparsed proposition {ir.show(p)!r}: {err}")
         return None
+
+
+def _real_powers_typed(el: Elaborator, t: Term) -> None:
+    """Raise IllTyped where a real power `a ^ (b : ℝ)` has a base of type ℕ, ℤ or ℚ once its proposition is read
+    (see `elab_pow`): Lean elaborates each hypothesis on its own and gives numerals no other type fixes the default
+    type ℕ, so `4 ^ b = 16` (b : ℝ) is `HPow ℕ ℝ ?`, which Mathlib lacks."""
+    for x in ir.walk(t):
+        if isinstance(x, App) and x.op == "rpow":
+            ty = el.resolve(ir.type_of(x))
+            if ty in (NAT, INT, RAT) or (isinstance(ty, TVar) and ty.id in el.numeral_ids):
+                raise IllTyped(f"{ir.show(x)[:40]}: a real power of a {ty}")
 
 
 def _ill_typed(el: Elaborator, p: Term) -> Term:

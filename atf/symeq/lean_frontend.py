@@ -516,6 +516,8 @@ class _Parser(TokenCursor):
             self.expect("]")
             if kind == "ZMOD":
                 left = App("ascribe", (left,), target=ir.INT)
+            if kind == "MOD":  # `Nat.ModEq (n a b : ℕ)`: of integers (ill-typed) it is `[ZMOD n]`
+                left, right, n = (App("ascribe", (x,), target=ir.NAT) for x in (left, right, n))
             return App("eq", (App("mod", (left, n)), App("mod", (right, n))))
         return App("call", (Var("op:≡"), left, right))
 

@@ -929,6 +929,257 @@ def plus_to_minus(p: Parts) -> Parts | None:
     return _first_in_conclusion_or_hyps(p, one)
 
 
+# Mutations that exercise more of the statement than literals and relations (each changes the meaning in
+# general; where one happens to keep it, as `x - x` swapped, it says None or the pair is judged by hand).
+
+_ATOM_END = ("ident", "num")
+_OPERAND_BEFORE = {"(", "[", "{", "⟨", ",", ":", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", "¬", "+", "*"}
+_OPERAND_AFTER = {")", "]", "}", "⟩", ",", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", "+", "-", ":="}
+
+
+def _operand_left(toks: list[Tok], i: int) -> int | None:
+    """Start of the atom (a name, a numeral or a bracketed group) that ends just before `i`, when nothing binds
+    it from the left (no function applied to it, no tighter operator)."""
+    if i == 0:
+        return None
+    kind, t = toks[i - 1]
+    if t in CLOSE:
+        depth, s = 0, i - 1
+        while s >= 0:
+            depth += toks[s][1] in CLOSE
+            depth -= toks[s][1] in OPEN
+            if depth == 0:
+                break
+            s -= 1
+        if s < 0:
+            return None
+    elif kind in _ATOM_END:
+        s = i - 1
+    else:
+        return None
+    return s if s == 0 or toks[s - 1][1] in _OPERAND_BEFORE else None
+
+
+def _operand_right(toks: list[Tok], i: int) -> int | None:
+    """End (exclusive) of the atom that starts at `i + 1`, when nothing after it extends it."""
+    if i + 1 >= len(toks):
+        return None
+    kind, t = toks[i + 1]
+    if t in OPEN:
+        e = _close(toks, i + 1)
+        if e is None:
+            return None
+        e += 1
+    elif kind in _ATOM_END:
+        e = i + 2
+    else:
+        return None
+    return e if e == len(toks) or toks[e][1] in _OPERAND_AFTER else None
+
+
+def swap_operands(p: Parts) -> Parts | None:
+    """`a - b`, `a / b`, `a % b`, `a ^ b` or `a ∣ b` as `b - a`, ... (the first such with two atoms as operands,
+    not two equal ones)."""
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i, (_, t) in enumerate(toks):
+            if t not in ("-", "/", "%", "^", "∣"):
+                continue
+            s, e = _operand_left(toks, i), _operand_right(toks, i)
+            if s is None or e is None or toks[s:i] == toks[i + 1 : e]:
+                continue
+            return toks[:s] + toks[i + 1 : e] + [toks[i]] + toks[s:i] + toks[e:]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def _replace_op(p: Parts, table: dict[str, str]) -> Parts | None:
+    """The first binary operator of `table` into its image (wherever it stands: any of them changes the meaning)."""
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i, (_, t) in enumerate(toks):
+            if t in table and i > 0 and toks[i - 1][1] not in ("Type", "Sort"):
+                return toks[:i] + [("op", table[t])] + toks[i + 1 :]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def times_to_plus(p: Parts) -> Parts | None:
+    """The first binary `*` into `+`."""
+    return _replace_op(p, {"*": "+"})
+
+
+def div_to_times(p: Parts) -> Parts | None:
+    """The first binary `/` into `*`."""
+    return _replace_op(p, {"/": "*"})
+
+
+def change_exponent(p: Parts) -> Parts | None:
+    """The first numeral exponent `x ^ 2` plus one (`change_literal` leaves exponents alone)."""
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i in range(1, len(toks)):
+            if toks[i][0] == "num" and "." not in toks[i][1] and toks[i - 1][1] == "^":
+                return toks[:i] + [("num", str(int(toks[i][1]) + 1))] + toks[i + 1 :]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def _first_token(p: Parts, table: dict[str, str]) -> Parts | None:
+    """The first token of `table` (in the conclusion, else a hypothesis) into its image."""
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i, (kind, t) in enumerate(toks):
+            if t in table:
+                return toks[:i] + [(kind, table[t])] + toks[i + 1 :]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def swap_quantifier(p: Parts) -> Parts | None:
+    """The first `∀` into `∃` or `∃` into `∀`."""
+    return _first_token(p, {"∀": "∃", "∃": "∀"})
+
+
+def swap_connective(p: Parts) -> Parts | None:
+    """The first `∧` into `∨`, `∨` into `∧` or `↔` into `→`."""
+    return _first_token(p, {"∧": "∨", "∨": "∧", "↔": "→"})
+
+
+def negate_conclusion(p: Parts) -> Parts | None:
+    """`C` into `¬ (C)`."""
+    q = p.copy()
+    q.conclusion = [("op", "¬")] + _paren(p.conclusion)
+    return q
+
+
+def swap_variable(p: Parts) -> Parts | None:
+    """The first occurrence in the conclusion of a variable declared with another of the same type (`(x y : ℝ)`,
+    or two groups of one type) into that other variable."""
+    typed: dict[str, str] = {}
+    for k, b in enumerate(p.binders):
+        if k in p.hyps or b[0][1] != "(":
+            continue
+        inner = b[1:-1]
+        colon = next((j for j, (_, t) in enumerate(inner) if t == ":"), None)
+        if colon is None:
+            continue
+        ty = _join(inner[colon + 1 :])
+        for kind, t in inner[:colon]:
+            if kind == "ident":
+                typed[t] = ty
+    # the other variable must occur in the statement (else the change is a renaming, `x ^ 2 ≥ 0` as `y ^ 2 ≥ 0`)
+    used = {t for _, t in p.conclusion} | {t for k in p.hyps for _, t in _hyp(p.binders[k])[1]}
+    for i, (kind, t) in enumerate(p.conclusion):
+        if kind == "ident" and t in typed and "Type" not in typed[t] and "Sort" not in typed[t]:
+            other = next((v for v, ty in typed.items() if v != t and ty == typed[t] and v in used), None)
+            if other is not None:
+                q = p.copy()
+                q.conclusion = p.conclusion[:i] + [("ident", other)] + p.conclusion[i + 1 :]
+                return q
+    return None
+
+
+_SIBLINGS = {
+    "Real.sin": "Real.cos",
+    "Real.cos": "Real.sin",
+    "Real.tan": "Real.sin",
+    "Real.log": "Real.exp",
+    "Real.exp": "Real.log",
+    "Real.sqrt": "Real.log",
+    "Real.logb": "Real.rpow",
+    "Int.floor": "Int.ceil",
+    "Int.ceil": "Int.floor",
+    "Nat.floor": "Nat.ceil",
+    "Nat.ceil": "Nat.floor",
+    "Nat.gcd": "Nat.lcm",
+    "Nat.lcm": "Nat.gcd",
+    "Int.gcd": "Int.lcm",
+    "Int.lcm": "Int.gcd",
+    "gcd": "lcm",
+    "lcm": "gcd",
+    "max": "min",
+    "min": "max",
+    "∑": "∏",
+    "∏": "∑",
+    "Even": "Odd",
+    "Odd": "Even",
+    "IsLeast": "IsGreatest",
+    "IsGreatest": "IsLeast",
+    "Nat.divisors": "Nat.properDivisors",
+    "Nat.properDivisors": "Nat.divisors",
+    "Finset.Icc": "Finset.Ico",
+    "Finset.Ico": "Finset.Icc",
+    "Finset.Ioc": "Finset.Icc",
+    "Finset.Ioo": "Finset.Icc",
+    "Set.Icc": "Set.Ico",
+    "Set.Ico": "Set.Icc",
+    "Set.Ioc": "Set.Icc",
+    "Set.Ioo": "Set.Icc",
+    "Function.Injective": "Function.Surjective",
+    "Function.Surjective": "Function.Injective",
+    "IsOpen": "IsClosed",
+    "IsClosed": "IsOpen",
+    "sSup": "sInf",
+    "sInf": "sSup",
+    "⌊": "⌈",
+    "⌈": "⌊",
+    "⌋": "⌉",
+    "⌉": "⌋",
+}
+
+
+def swap_function(p: Parts) -> Parts | None:
+    """The first named function, big operator or interval with a sibling (`Real.sin`/`Real.cos`, `Int.floor`/
+    `Int.ceil`, `Nat.gcd`/`Nat.lcm`, `∑`/`∏`, `Finset.Icc`/`Finset.Ico`, `⌊x⌋`/`⌈x⌉`, ...) into the sibling."""
+    closing = {"⌊": "⌋", "⌈": "⌉"}
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i, (kind, t) in enumerate(toks):
+            if t in closing:  # `⌊x⌋` (not `⌊x⌋₊`, whose closing is a token of its own) as `⌈x⌉`
+                e = next((j for j in range(i + 1, len(toks)) if toks[j][1] in ("⌋", "⌉", "⌋₊", "⌉₊")), None)
+                if e is None or toks[e][1] != closing[t]:
+                    continue
+                return (
+                    toks[:i]
+                    + [(kind, _SIBLINGS[t])]
+                    + toks[i + 1 : e]
+                    + [(kind, _SIBLINGS[toks[e][1]])]
+                    + toks[e + 1 :]
+                )
+            if t in _SIBLINGS and t not in ("⌋", "⌉"):
+                return toks[:i] + [(kind, _SIBLINGS[t])] + toks[i + 1 :]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+_BINDER_BEFORE = {"∀", "∃", "∃!", "fun", "λ", "∑", "∏", ")"}  # `∃ (c : ℝ) (w : ℂ),`: binders, no ascriptions
+
+
+def drop_cast(p: Parts) -> Parts | None:
+    """The first type ascription `(e : ℝ)` (ℕ, ℤ, ℚ, ℝ, ℂ) as `(e)`, else the first `↑e` as `e`."""
+    numeric = {"ℕ", "ℤ", "ℚ", "ℝ", "ℂ"}
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i in range(len(toks) - 3):
+            if toks[i][1] == "(" and (i == 0 or toks[i - 1][1] not in _BINDER_BEFORE):
+                e = _close(toks, i)
+                if e is not None and e - i >= 4 and toks[e - 2][1] == ":" and toks[e - 1][1] in numeric:
+                    if all(t != ":" for _, t in _depth0(toks[i + 1 : e - 2])):
+                        return toks[: e - 2] + toks[e:]
+        for i, (_, t) in enumerate(toks):
+            if t == "↑":
+                return toks[:i] + toks[i + 1 :]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
 MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
     "change_literal": change_literal,
     "change_relation": change_relation,
@@ -936,6 +1187,16 @@ MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
     "change_type": change_type,
     "widen_bound": widen_bound,
     "plus_to_minus": plus_to_minus,
+    "swap_operands": swap_operands,
+    "times_to_plus": times_to_plus,
+    "div_to_times": div_to_times,
+    "change_exponent": change_exponent,
+    "swap_quantifier": swap_quantifier,
+    "swap_connective": swap_connective,
+    "negate_conclusion": negate_conclusion,
+    "swap_variable": swap_variable,
+    "swap_function": swap_function,
+    "drop_cast": drop_cast,
 }
 
 
