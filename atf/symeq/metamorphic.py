@@ -8,9 +8,16 @@ tokens, which Lean reads the same way.
 Rewrites: rename every variable (also inside types, opaque terms and dotted names), reverse the hypotheses,
 split a hypothesis `A ∧ B` in two, merge two hypotheses into `A ∧ B`, move the last hypothesis into the
 conclusion as `A → C`, swap the sides of an equation, write `x ≠ y` as `¬ x = y`, write `a ≤ b` as `b ≥ a`,
-write `2 * x` as `x * 2`, shift the index of a sum over `Finset.Icc 1 n` to `Finset.range n`.
+write `2 * x` as `x * 2`, shift the index of a sum over `Finset.Icc 1 n` to `Finset.range n`; and (the
+second set, added later) `x ^ 2` as `x * x`, `2 * x` as `x + x`, every order relation mirrored, `a ≤ b` as
+`¬ b < a`, `a ∣ b` as `b % a = 0`, `Even`/`Odd` as `% 2`, `√`, `x⁻¹` as `1 / x`, explicit binders, all
+hypotheses curried into the conclusion, `¬ ¬ C`, `n + 1` as `Nat.succ n`, bounds as interval membership,
+reassociation of `+`/`*`, `a - b = c` as `a = c + b` (off ℕ).
 Mutations: change a literal, change a relation, drop a hypothesis, change a variable's type between ℕ, ℤ
-and ℝ, widen a range or interval bound, change `+` into `-`.
+and ℝ, widen a range or interval bound, change `+` into `-`; and (the second set) swap the operands of a
+non-commutative operator, `*` into `+`, `/` into `*`, change an exponent, `∀` into `∃` and back, `∧`/`∨`/`↔`
+swapped, negate the conclusion, one occurrence of a variable into another of its type, a function into a
+sibling (`sin`/`cos`, `Icc`/`Ico`, ...), drop a cast.
 """
 
 from __future__ import annotations
@@ -932,9 +939,9 @@ def plus_to_minus(p: Parts) -> Parts | None:
 # Mutations that exercise more of the statement than literals and relations (each changes the meaning in
 # general; where one happens to keep it, as `x - x` swapped, it says None or the pair is judged by hand).
 
-_ATOM_END = ("ident", "num")
-_OPERAND_BEFORE = {"(", "[", "{", "⟨", ",", ":", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", "¬", "+", "*"}
-_OPERAND_AFTER = {")", "]", "}", "⟩", ",", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", "+", "-", ":="}
+_MUT_ATOM_END = ("ident", "num")
+_MUT_OPERAND_BEFORE = {"(", "[", "{", "⟨", ",", ":", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", "¬", "+", "*"}
+_MUT_OPERAND_AFTER = {")", "]", "}", "⟩", ",", "=", "≠", "<", ">", "≤", "≥", "∧", "∨", "→", "↔", "+", "-", ":="}
 
 
 def _operand_left(toks: list[Tok], i: int) -> int | None:
@@ -953,11 +960,11 @@ def _operand_left(toks: list[Tok], i: int) -> int | None:
             s -= 1
         if s < 0:
             return None
-    elif kind in _ATOM_END:
+    elif kind in _MUT_ATOM_END:
         s = i - 1
     else:
         return None
-    return s if s == 0 or toks[s - 1][1] in _OPERAND_BEFORE else None
+    return s if s == 0 or toks[s - 1][1] in _MUT_OPERAND_BEFORE else None
 
 
 def _operand_right(toks: list[Tok], i: int) -> int | None:
@@ -970,11 +977,11 @@ def _operand_right(toks: list[Tok], i: int) -> int | None:
         if e is None:
             return None
         e += 1
-    elif kind in _ATOM_END:
+    elif kind in _MUT_ATOM_END:
         e = i + 2
     else:
         return None
-    return e if e == len(toks) or toks[e][1] in _OPERAND_AFTER else None
+    return e if e == len(toks) or toks[e][1] in _MUT_OPERAND_AFTER else None
 
 
 def swap_operands(p: Parts) -> Parts | None:
