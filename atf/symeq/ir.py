@@ -625,6 +625,34 @@ def type_names(ty: Ty | None) -> set[str]:
     return set()
 
 
+# Lean types known to have an element. Lean, unlike Isabelle/HOL (HOL.thy: every type is nonempty), has empty types:
+# `Fin 0`, `Empty`, a type variable `(X : Type*)` (X may be `Empty`), a subtype `{x // P x}`, the elements `↥S` of
+# a set; `∀ x : Fin 0, False` and `(X : Type) : ¬ ∃ x : X, True` are theorems of Mathlib. These heads are
+# inhabited: `0 ∈ ZMod n` and `Polynomial R` (Mathlib: `Zero`), `∅ : Set α`/`Finset α`, `[] : List α`, `0 : Multiset`,
+# `none : Option α`, `⊥` in `Ideal`/`Subgroup`/`Submodule`/`Subring`/`Subfield`/`Filter`, `1 : ℕ+`, `0 : ℝ≥0`/
+# `ℝ≥0∞`/`EReal`/`GaussianInt`/`EuclideanSpace ℝ n` (a function space into ℝ), `Fin (k + 1)` (`0 : Fin (k + 1)`).
+_INHABITED_HEAD = re.compile(
+    r"(ZMod|Polynomial|MvPolynomial|Set|Finset|List|Multiset|Option|Ideal|Subgroup|Submodule|Subring|Subfield"
+    r"|Filter|ENNReal|EReal|ℝ≥0∞|GaussianInt|EuclideanSpace ℝ|Type|Sort)\b"
+)
+_FIN_SUCC = re.compile(r"Fin (0*[1-9]\d*|\( ?.* \+ 0*[1-9]\d* ?\))")
+
+
+def may_be_empty(ty: Ty | None, system: str) -> bool:
+    """Whether a type may have no element in the system's semantics (never in Isabelle/HOL; in Lean, an
+    uninterpreted sort not known inhabited, see `_INHABITED_HEAD`). A universe (`Type*`) has elements.
+    Quantifiers over such a type cannot be dropped or read over a Z3 sort (every Z3 sort is nonempty)."""
+    if system != "lean" or ty is None:
+        return False
+    if isinstance(ty, Sort):
+        return not (_INHABITED_HEAD.match(ty.name) or _FIN_SUCC.fullmatch(ty.name))
+    if isinstance(ty, Tup):
+        return any(may_be_empty(t, system) for t in ty.items)
+    if isinstance(ty, Fun):  # `α → β` has `fun _ => b` when β has b
+        return may_be_empty(ty.ret, system)
+    return False
+
+
 def sort_names(types: Iterable[Ty], terms: Iterable[Term]) -> set[str]:
     """Names written inside the uninterpreted sorts of these types and of every node and binder of the terms
     (a variable of type `Subgroup (D n)` inlined away leaves terms of that type behind)."""

@@ -311,6 +311,17 @@ KEYWORDS = {
     "False",
 }
 
+# Mathlib classes whose instance on a type gives it an element: `1` (`One`: monoids, groups, rings, fields), `0`
+# (`Zero`: additive monoids and groups, modules' carriers), `⊤`/`⊥`, `default` (`Inhabited`, `Unique`), or say so
+# (`Nonempty`; `Nontrivial`: two distinct elements)
+INHABITING_CLASSES = frozenset(
+    "Group CommGroup AddGroup AddCommGroup Monoid CommMonoid AddMonoid AddCommMonoid Ring CommRing Semiring"
+    " CommSemiring Field DivisionRing EuclideanDomain NormedAddCommGroup SeminormedAddCommGroup NormedField"
+    " NormedRing NormedCommRing LinearOrderedField LinearOrderedRing LinearOrderedCommRing OrderedRing"
+    " OrderedCommRing StrictOrderedRing Zero One Nonempty Inhabited Unique Nontrivial OrderBot OrderTop"
+    " BoundedOrder CompleteLattice".split()
+)
+
 # token -> (left bp, right bp, op)
 INFIX: dict[str, tuple[int, int, str]] = {
     "↔": (20, 21, "iff"),
@@ -1397,8 +1408,12 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     tv = set(type_vars.values())
     for kind, names, ty_toks in groups:
         if kind == "inst":  # `[IsSolvable G]` assumes what `(h : IsSolvable G)` does
-            premises.append(parse_prop(rename(ty_toks), notes, written))
+            inst = rename(ty_toks)
+            premises.append(parse_prop(inst, notes, written))
             notes.append("instance binder " + " ".join(t for _, t in ty_toks))
+            if len(inst) == 2 and inst[0][1] in INHABITING_CLASSES and inst[1][1] in tv:
+                # `[Group G]` gives G an element (`1`): a type that may be empty (`ir.may_be_empty`) is inhabited
+                premises.append(Bind("exists", (("_", ir.Sort(inst[1][1])),), App("true", ())))
             continue
         if kind == "vars":
             variables.extend((n, None) for n in names)

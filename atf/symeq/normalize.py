@@ -200,7 +200,11 @@ def _simplify(t: Term, system: str) -> Term:
         if t.kind in ("sum", "prod"):
             return _unroll(t, system)
         if t.kind in ("forall", "exists") and (is_true(body) or is_false(body)):
-            return body
+            # `∀x. True` and `∃x. False` whatever x ranges over; `∀x. False` is False and `∃x. True` is True only
+            # over a nonempty range (`∀ x : Fin 0, False` holds in Lean; `∃ x ∈ S, True` says S is nonempty)
+            vacuous = is_true(body) == (t.kind == "forall")
+            if vacuous or (t.dom is None and not any(ir.may_be_empty(ty, system) for _, ty in t.vars)):
+                return body
         return t
     assert isinstance(t, App)
     args = tuple(simplify(a, system) for a in t.args)
@@ -1094,6 +1098,13 @@ def standardize(st: Statement) -> Statement:
         used |= ir.free_vars(p)
     # `n` in `(x : Fin n)` stays: a type depends on it
     used |= ir.sort_names([variables[n] for n in used if n in variables], [concl, *premises]) & set(variables)
+    # A Lean variable of a type that may be empty says the type has an element: `(X : Type) (x : X) : ¬ ∀ y : X,
+    # False` holds, `(X : Type) : ¬ ∀ y : X, False` does not (X may be `Empty`). That stays a premise `∃ _ : T,
+    # True`, also when the variable is unused and dropped below.
+    inhabited = {ty for ty in variables.values() if ir.may_be_empty(ty, sys)}
+    for ty in sorted(inhabited, key=str):
+        if (fact := Bind("exists", (("_", ty),), TRUE_B, None, BOOL)) not in premises:
+            premises.append(fact)
     variables = {n: t for n, t in variables.items() if n in used}
     return replace(st, variables=variables, premises=premises, conclusion=concl)
 

@@ -44,6 +44,11 @@ _ZMOD = re.compile(r"ZMod (\d+|[^\W\d][\w.'!?]*)")
 _ZMOD_RING = ("add", "sub", "mul", "neg")
 
 
+def _universe(ty: Ty | None) -> bool:
+    """`Type*`, `Type u`, `Sort*`: a variable of this type is a type."""
+    return isinstance(ty, Sort) and re.match(r"(Type|Sort)\b", ty.name) is not None
+
+
 class Untranslatable(Exception):
     """A construct with no first-order meaning here; the caller falls back to an uninterpreted term."""
 
@@ -314,9 +319,18 @@ class Translator:
         inner = dict(env)
         consts: list[Any] = []
         guards: list[z3.BoolRef] = []
+        local_names = set(env)
+        inhabited: list[z3.BoolRef] = []
         for name, ty in t.vars:
             if isinstance(ty, Fun):
                 raise Untranslatable("quantified function")
+            if self.system == "lean" and (_universe(ty) or ir.type_names(ty) & local_names):
+                # `∃ X : Type, …` or `∃ n, ∀ x : Fin n, …`: one Z3 sort cannot stand for a type that varies with
+                # a bound variable (`∃ n, ∀ x y : Fin n, x = y` holds, at n = 1; `∀ n, …` does not)
+                raise Untranslatable("a quantifier over a type, or over a type that depends on a bound variable")
+            local_names.add(name)
+            if ir.may_be_empty(ty, self.system):
+                inhabited.append(self.inhabited(ty))
             c = self.value_const(self.fresh(name), ty or REAL)
             inner[name] = (c, ty)
             for part, pty in _leaves(c, ty or REAL):
@@ -331,10 +345,13 @@ class Translator:
         local = []
         for s in sides:
             (local.append if _mentions(s, fresh) else self.side)(s)
+        # over a type that may be empty (Lean's `Fin 0`, a type variable): every Z3 sort has an element, so the
+        # quantifier is relativized to "the type is inhabited", a boolean of its own (`∀ x : X, False` is `¬inh X`)
         if t.kind == "forall":
-            return z3.ForAll(consts, z3.Implies(z3.And(*guards, *local), body)) if consts else body
+            out = z3.ForAll(consts, z3.Implies(z3.And(*guards, *local), body)) if consts else body
+            return z3.Implies(z3.And(*inhabited), out) if inhabited else out
         if t.kind == "exists":
-            return z3.Exists(consts, z3.And(*guards, *local, body))
+            return z3.And(*inhabited, z3.Exists(consts, z3.And(*guards, *local, body)))
         # ∃! x. P x  ==  ∃ x. P x ∧ ∀ y. P y → y = x
         if any(self.has_zmod(ty) for _, ty in t.vars):
             raise Untranslatable("∃! over ZMod representatives")  # its `y = x` would not be the class equality
@@ -353,7 +370,18 @@ class Translator:
             sides_y = self._sides.pop()
         eqs = [y == x for y, x in zip(ys, consts)]
         uniq = z3.ForAll(ys, z3.Implies(z3.And(*yguards, *sides_y, body_y), z3.And(*eqs)))
-        return z3.Exists(consts, z3.And(*guards, *local, body, uniq))
+        return z3.And(*inhabited, z3.Exists(consts, z3.And(*guards, *local, body, uniq)))
+
+    def inhabited(self, ty: Ty) -> z3.BoolRef:
+        """Whether a Lean type that may be empty (`ir.may_be_empty`) has an element: a boolean per sort, and per
+        function type `α → β`, inhabited when β is or α is not."""
+        if not ir.may_be_empty(ty, self.system):
+            return z3.BoolVal(True)
+        if isinstance(ty, Tup):
+            return z3.And(*(self.inhabited(t) for t in ty.items))
+        if isinstance(ty, Fun):
+            return z3.Or(self.inhabited(ty.ret), *(z3.Not(self.inhabited(a)) for a in ty.args))
+        return z3.Bool("inh:" + str(ty))
 
     def domain_guard(self, c: Any, ty: Ty) -> list[Any]:
         """What a bound variable of type ty ranges over: ℕ is `≥ 0`; ℚ is a real in an unknown set `isRat`
