@@ -42,6 +42,8 @@ APART = [
     # an unused `(x : X)` says X has an element
     (thm("(X : Type) (x : X)", "∃ y : X, True"), thm("(X : Type)", "∃ y : X, True")),
     (thm("(X : Type) (x : X)", "¬ ∀ y : X, False"), thm("(X : Type)", "¬ ∀ y : X, False")),
+    # a set as a type: its elements (`↥(Set.Icc a b)` is empty when b < a)
+    (thm("(a b : ℝ)", "∃ x : Set.Icc a b, True"), thm("(a b : ℝ)", "True")),
     # a class that gives no element
     (thm("(X : Type*) [TopologicalSpace X]", "∃ b : X, b = b"), thm("(X : Type*) [TopologicalSpace X]", "True")),
 ]

@@ -631,9 +631,10 @@ def type_names(ty: Ty | None) -> set[str]:
 # inhabited: `0 ∈ ZMod n` and `Polynomial R` (Mathlib: `Zero`), `∅ : Set α`/`Finset α`, `[] : List α`, `0 : Multiset`,
 # `none : Option α`, `⊥` in `Ideal`/`Subgroup`/`Submodule`/`Subring`/`Subfield`/`Filter`, `1 : ℕ+`, `0 : ℝ≥0`/
 # `ℝ≥0∞`/`EReal`/`GaussianInt`/`EuclideanSpace ℝ n` (a function space into ℝ), `Fin (k + 1)` (`0 : Fin (k + 1)`).
+# A head counts when its arguments follow (`Set X`); `Set.Icc a b` used as a type is its elements, maybe none.
 _INHABITED_HEAD = re.compile(
     r"(ZMod|Polynomial|MvPolynomial|Set|Finset|List|Multiset|Option|Ideal|Subgroup|Submodule|Subring|Subfield"
-    r"|Filter|ENNReal|EReal|ℝ≥0∞|GaussianInt|EuclideanSpace ℝ|Type|Sort)\b"
+    r"|Filter|ENNReal|EReal|ℝ≥0∞|GaussianInt|EuclideanSpace ℝ|Type\*?|Sort\*?)( |$)"
 )
 _FIN_SUCC = re.compile(r"Fin (0*[1-9]\d*|\( ?.* \+ 0*[1-9]\d* ?\))")
 
