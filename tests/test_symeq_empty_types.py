@@ -11,6 +11,10 @@ with `¬ ∃ X : Type, P X`. The class behind it:
 - an unused variable `(x : X)` of such a type was dropped, though it says X has an element.
 
 What says a type has an element: a variable of it, or an instance such as `[Group G]` (`1 : G`).
+
+Found while auditing the same class (a Lean type read as a wider one): `NNReal` and `PNat` were read as ℝ and ℕ, so
+`(x : NNReal) : 0 ≤ (x : ℝ)` (true) merged with `(x : ℝ) : 0 ≤ x` (false); their elements are ≥ 0 and ≥ 1 and their
+subtraction truncates (`NNReal.coe_sub_def`, `PNat.sub_coe`).
 """
 
 import pytest
@@ -73,3 +77,15 @@ def symeq():
 
 
 test_merge, test_apart = verdict_tests(MERGE, APART)
+
+SUBTYPE_APART = [
+    (thm("(x : NNReal)", "0 ≤ (x : ℝ)"), thm("(x : ℝ)", "0 ≤ x")),
+    (thm("(n : PNat)", "0 < (n : ℕ)"), thm("(n : ℕ)", "0 < n")),
+    (thm("(x y : NNReal)", "((x - y : NNReal) : ℝ) = x - y"), thm("(x y : ℝ)", "x - y = x - y")),
+    (thm("(a b : PNat) (h : a - b = 1)", "a = b + 1"), thm("(a b : ℕ) (h : a - b = 1)", "a = b + 1")),
+]
+SUBTYPE_MERGE = [
+    (thm("(x y : NNReal) (h : x + y = 2)", "y + x = 2"), thm("(a b : NNReal) (h : b + a = 2)", "a + b = 2")),
+    (thm("(x y : PNat) (h : x = y)", "y = x"), thm("(a b : PNat) (h : b = a)", "a = b")),
+]
+test_subtype_merge, test_subtype_apart = verdict_tests(SUBTYPE_MERGE, SUBTYPE_APART)

@@ -217,11 +217,10 @@ TYPE_NAMES = {
     "Complex": ir.COMPLEX,
     "Prop": ir.BOOL,
     "Bool": ir.BOOL,
-    "NNReal": ir.REAL,
-    "ℝ≥0": ir.REAL,
-    "PNat": ir.NAT,
-    "ℕ+": ir.NAT,
 }
+# `NNReal` (ℝ≥0) and `PNat` (ℕ+) are not ℝ and ℕ: their elements are ≥ 0 and ≥ 1, and their subtraction truncates
+# (Mathlib: `NNReal.coe_sub_def : ↑(r - p) = max (↑r - ↑p) 0`, `PNat.sub_coe : ↑(a - b) = if b < a then ↑a - ↑b else
+# 1`); read as ℝ and ℕ, `(x : ℝ≥0) : 0 ≤ (x : ℝ)` merged with `(x : ℝ) : 0 ≤ x`. They stay uninterpreted sorts.
 TYPE_HEADS = {
     "Set",
     "Finset",
@@ -257,6 +256,8 @@ TYPE_HEADS = {
     "Cardinal",
     "Ordinal",
     "ENNReal",
+    "NNReal",
+    "PNat",
     "EReal",
     "Real.Angle",
     "Sequence",
