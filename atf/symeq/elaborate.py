@@ -255,6 +255,11 @@ class Elaborator:
                     # HOL has no coercion between bool and another type, and bool is no numeral type: a number
                     # where a truth value belongs (`(n < 5) = 3`, `shows "LEAST n. P n"`) is a type error
                     raise IllTyped(f"{ir.show(t)[:60]} is a {got}, not a {exp}")
+                elif self.system == "isabelle" and _function_for_value(self.deep(got), self.deep(exp)):
+                    # HOL's types are disjoint and Complex_Main's coercions (of_nat, of_int, of_real, ...) take
+                    # numbers to numbers: a function where a number or a truth value belongs (`g x` with `fixes
+                    # x g :: "real ⇒ real"`) fails type inference, "Type unification failed: Clash of types".
+                    raise IllTyped(f"{ir.show(t)[:60]} is a {self.deep(got)}, not a {self.deep(exp)}")
         return out
 
     def _elab(self, t: Term, expected: Ty | None) -> Term:
@@ -1522,6 +1527,12 @@ _RANGES = ((("upt", "List.upt"), NAT, "ico"), (("upto", "List.upto"), INT, "icc"
 def _no_function(ty: Ty | None) -> bool:
     """HOL's types are disjoint and application needs a function type: a base type, a set or a tuple is none."""
     return isinstance(ty, (ir.Base, SetTy, Tup))
+
+
+def _function_for_value(got: Ty | None, exp: Ty | None) -> bool:
+    """One of two types that failed to unify is a function type and the other a number type or bool: no coercion
+    relates them (a function type and a base type never unify in HOL)."""
+    return any(isinstance(a, Fun) and (is_numeric(b) or b == BOOL) for a, b in ((got, exp), (exp, got)))
 
 
 def _ground_int(t: Term, ty: Ty) -> int | None:
