@@ -56,3 +56,66 @@ def test_shadowed_function_name_still_merges(symeq):
     a = thm('x f :: "real => real"', ["ALL x. f x = 2 * x"], "f 3 = 6")
     b = thm('f :: "real => real"', ["ALL t. f t = 2 * t"], "f 3 = 6")
     assert symeq.compare(a, b).equivalent
+
+
+# ---------------------------------------------------------------- a function variable given at one point
+# ∀R. R a = e ⟶ Φ (R a) iff Φ e when R occurs only as R a: some R has R a = e (HOL's functions are total). Found
+# on MATH dev: `∀z. P z = …` and `P z * Q z = R z ⊢ R z = …` against the product written out.
+
+POINT_MERGE = [
+    pytest.param(
+        thm('z :: real and R :: "real => real"', ["R z = z + 1"], "R z * 2 = 4"),
+        thm("z :: real", [], "(z + 1) * 2 = 4"),
+        id="one-point",
+    ),
+    pytest.param(
+        thm("z :: real", ["ALL z. P z = z + 1", "ALL z. Q z = z - 1", "P z * Q z = R z"], "R z = 3"),
+        thm(
+            'z :: real and P Q R :: "real => real"',
+            ["ALL z. P z = z + 1", "ALL z. Q z = z - 1", "ALL z. R z = P z * Q z"],
+            "R z = 3",
+        ),
+        id="product-at-a-point",
+    ),
+    pytest.param(
+        thm('x :: real and height :: "real => real"', ["height x = 3 * x", "x > 0"], "height x > 1"),
+        thm("x :: real", ["x > 0"], "3 * x > 1"),
+        id="declared-name",
+    ),
+]
+
+POINT_APART = [
+    # f is also used at 0, where the premise says nothing
+    pytest.param(
+        thm('x :: real and f :: "real => real"', ["f x = x + 1"], "f 0 = 1"),
+        thm("x :: real", [], "x + 1 = 1"),
+        id="other-point",
+    ),
+    pytest.param(
+        thm('z :: real and R :: "real => real"', ["R z = z + 1"], "R z * 2 = 4"),
+        thm("z :: real", [], "(z + 2) * 2 = 4"),
+        id="value",
+    ),
+    # the x in the conclusion is another x
+    pytest.param(
+        thm('x :: real and f :: "real => real"', ["f x = 2"], "EX x. f x = 2 & x > 3"),
+        thm("x :: real", [], "EX x. x > 3"),
+        id="bound-argument",
+    ),
+    # an undeclared longer name may be a library constant (fib, HOL-Number_Theory): its premise may be false
+    pytest.param(
+        thm("x :: nat", ["fib x = 5"], "fib x > 4"),
+        thm("x :: nat", [], "True"),
+        id="undeclared-constant",
+    ),
+]
+
+
+@pytest.mark.parametrize("a, b", POINT_MERGE)
+def test_point_definition_merges(symeq, a, b):
+    assert symeq.compare(a, b).equivalent
+
+
+@pytest.mark.parametrize("a, b", POINT_APART)
+def test_point_definition_apart(symeq, a, b):
+    assert not symeq.compare(a, b).equivalent

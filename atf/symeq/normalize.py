@@ -984,6 +984,49 @@ def _recurrence(
     return None
 
 
+def _point_definition(
+    premises: list[Term], concl: Term, variables: dict[str, Ty], declared: frozenset[str]
+) -> tuple[list[Term], Term, str] | None:
+    """A function variable f given at one point by a premise `f a = e` (or `e = f a`) and used nowhere else but as
+    that same `f a` (same arguments, none of their or e's variables bound there): `f a` is e, and the premise goes.
+    For all f, `f a = e ⟶ Φ (f a)` is `Φ e` when f a = e and vacuous otherwise, and some f has f a = e (λ_. e:
+    HOL's functions are total), so `∀f. f a = e ⟶ Φ (f a)` iff `Φ e`. Only for a declared f or a one-letter
+    name (an undeclared longer name may be a library constant, whose value at a is fixed: then the premise may
+    be false and the statement vacuous)."""
+    for k, p in enumerate(premises):
+        if not (isinstance(p, App) and p.op == "eq"):
+            continue
+        for lhs, e in (p.args, p.args[::-1]):
+            if not (isinstance(lhs, App) and lhs.op == "call" and isinstance(lhs.args[0], Var)):
+                continue
+            f = lhs.args[0].name
+            if not isinstance(variables.get(f), ir.Fun) or not (f in declared or len(f) == 1):
+                continue
+            args = lhs.args[1:]
+            if f in ir.free_vars(e) or any(f in ir.free_vars(a) for a in args):
+                continue
+            if ir.type_of(e) is not None and ir.type_of(e) != ir.type_of(lhs):
+                continue
+            keep = ir.free_vars(e) | {n for a in args for n in ir.free_vars(a)}
+            rest = [q for j, q in enumerate(premises) if j != k]
+            if all(_only_at(t, f, args, keep, frozenset()) for t in [*rest, concl]):
+                out = [_replace_calls(t, f, e) for t in [*rest, concl]]
+                return out[:-1], out[-1], f
+    return None
+
+
+def _only_at(t: Term, f: str, args: tuple[Term, ...], keep: set[str], bound: frozenset[str]) -> bool:
+    """Whether f occurs in t only applied to exactly args, where no binder binds a name of keep (nor f)."""
+    if isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == f:
+        return t.args[1:] == args and not (bound & (keep | {f}))
+    if isinstance(t, Var):
+        return t.name != f
+    if isinstance(t, Bind):
+        inner = bound | {n for n, _ in t.vars}
+        return (t.dom is None or _only_at(t.dom, f, args, keep, bound)) and _only_at(t.body, f, args, keep, inner)
+    return all(_only_at(c, f, args, keep, bound) for c in t.children())
+
+
 def _first_value(p: Term, f: str, k: int) -> Term | None:
     """c when premise p is `f k = c` (or `c = f k`) with c free of f."""
     if isinstance(p, App) and p.op == "eq":
@@ -1071,6 +1114,14 @@ def standardize(st: Statement) -> Statement:
                 found = None
                 if sys == "isabelle":  # (not measured on Lean statements yet)
                     found = _recurrence(premises, concl, variables, st.declared, sys)
+                    point = None if found is not None else _point_definition(premises, concl, definable, st.declared)
+                    if point is not None:
+                        rest, concl, name = point
+                        premises = [simplify(p, sys) for p in rest]
+                        concl = simplify(concl, sys)
+                        variables.pop(name, None)
+                        definable.pop(name, None)
+                        continue
                 if found is None:
                     break
                 premises, concl, variables = found
