@@ -119,3 +119,88 @@ def test_point_definition_merges(symeq, a, b):
 @pytest.mark.parametrize("a, b", POINT_APART)
 def test_point_definition_apart(symeq, a, b):
     assert not symeq.compare(a, b).equivalent
+
+
+# ---------------------------------------------------------------- ℤ and ℕ over a type inferred later; set-builder logic
+# Isabelle infers types over a whole proposition: in `{p. ∃x y. p = (x, y) ∧ x ∈ ℤ}` with p a pair of ints, x is an
+# int and `x ∈ ℤ` holds (Int.thy: ℤ = range of_int, of_int the identity on int). Then the one-point rule
+# (`(∃x. x = t ∧ P x) = P t`), `x ∈ {y. P y} = P x` (mem_Collect_eq), `(fst p, snd p) = p` (surjective_pairing) and
+# `{x ∈ UNIV. P x} = {x. P x}` read the lattice points of MATH dev 917 as the pairs themselves.
+
+LATTICE = "(int * int) set"
+
+SETS_MERGE = [
+    pytest.param(
+        thm(
+            f'L :: "{LATTICE}"',
+            ["L = {p. (EX x y. p = (x, y) & x \\<in> \\<int> & y \\<in> \\<int>)}"],
+            "card {p \\<in> L. fst p ^ 2 + snd p ^ 2 = 25} = 12",
+        ),
+        thm("n :: nat", [], "card {(x, y) :: int * int. x ^ 2 + y ^ 2 = 25} = 12"),
+        id="lattice-points",
+    ),
+    pytest.param(
+        thm(
+            f'L :: "{LATTICE}"',
+            ["L = {(x, y). x \\<in> \\<int> & y \\<in> \\<int>}", "ALL p \\<in> L. d p = fst p ^ 2 + snd p ^ 2"],
+            "card {p \\<in> L. d p = 25} = 12",
+        ),
+        thm("n :: nat", [], "card {(x, y) :: int * int. x ^ 2 + y ^ 2 = 25} = 12"),
+        id="lattice-points-defined-on-all",
+    ),
+    pytest.param(
+        thm("y :: int", [], "EX x. x = y + 1 & x > 3"),
+        thm("y :: int", [], "y + 1 > 3"),
+        id="one-point",
+    ),
+    pytest.param(
+        thm("a :: real", ["a \\<in> {x. x > 2}"], "a > 1"),
+        thm("a :: real", ["a > 2"], "a > 1"),
+        id="mem-collect",
+    ),
+]
+
+SETS_APART = [
+    # x of type real: x ∈ ℤ is a condition (of_int ⌊x⌋ = x)
+    pytest.param(
+        thm(
+            'L :: "(real * real) set"',
+            ["L = {p. (EX x y. p = (x, y) & x \\<in> \\<int> & y \\<in> \\<int>)}"],
+            "card {p \\<in> L. fst p ^ 2 + snd p ^ 2 = 25} = 12",
+        ),
+        thm("n :: nat", [], "card {(x, y) :: real * real. x ^ 2 + y ^ 2 = 25} = 12"),
+        id="real-lattice",
+    ),
+    # ℕ over int is the x ≥ 0 (of_nat's range)
+    pytest.param(
+        thm("y :: int", [], "EX x. x = y & x \\<in> \\<nat>"),
+        thm("y :: int", [], "True"),
+        id="nats-over-int",
+    ),
+    # the one-point rule substitutes the value it pins
+    pytest.param(
+        thm("y :: int", [], "EX x. x = y + 1 & x > 3"),
+        thm("y :: int", [], "y > 3"),
+        id="one-point-value",
+    ),
+    pytest.param(
+        thm("a :: real", ["a \\<in> {x. x > 2}"], "a > 1"),
+        thm("a :: real", ["a > 1"], "a > 1"),
+        id="mem-collect-body",
+    ),
+]
+
+
+@pytest.mark.parametrize("a, b", SETS_MERGE)
+def test_sets_merge(symeq, a, b):
+    assert symeq.compare(a, b).equivalent
+
+
+@pytest.mark.parametrize("a, b", SETS_APART)
+def test_sets_apart(symeq, a, b):
+    assert not symeq.compare(a, b).equivalent
+
+
+def test_ints_of_later_typed_variable_is_true(symeq):
+    st = symeq.parse(thm(f'L :: "{LATTICE}"', ["L = {p. (EX x y. p = (x, y) & x \\<in> \\<int>)}"], "card L = 0"))
+    assert "floor" not in str(st)

@@ -199,8 +199,20 @@ def _simplify(t: Term, system: str) -> Term:
             t = replace(t, body=body, dom=dom)
         if t.kind in ("sum", "prod"):
             return _unroll(t, system)
+        if (
+            t.kind == "setof"
+            and isinstance(dom, Bind)
+            and dom.kind == "setof"
+            and dom.dom is None
+            and is_true(dom.body)
+        ):
+            return replace(t, dom=None)  # {x ∈ UNIV. P x} = {x. P x} (UNIV = {x. True}, Set.thy: UNIV_def)
         if t.kind in ("forall", "exists") and (is_true(body) or is_false(body)):
             return body
+        if t.kind == "exists" and t.dom is None:
+            point = _one_point(t)
+            if point is not None:
+                return simplify(point, system)
         return t
     assert isinstance(t, App)
     args = tuple(simplify(a, system) for a in t.args)
@@ -283,6 +295,21 @@ def _simplify(t: Term, system: str) -> Term:
         if isinstance(a, App) and a.op == "pair":
             return a.args[0] if op == "fst" else a.args[1]
         return t
+    if op == "pair" and len(args) == 2:
+        # (fst p, snd p) = p (Product_Type.thy: surjective_pairing)
+        a, b = args
+        if isinstance(a, App) and a.op == "fst" and isinstance(b, App) and b.op == "snd" and a.args == b.args:
+            return a.args[0]
+        return t
+    if op == "in" and system == "isabelle":
+        x, s = args
+        if isinstance(s, Bind) and s.kind == "setof" and len(s.vars) == 1 and ir.type_of(x) == s.vars[0][1]:
+            # x ∈ {y. P y} ⟷ P x, and x ∈ {y ∈ A. P y} ⟷ x ∈ A ∧ P x (Set.thy: mem_Collect_eq)
+            body = ir.substitute(s.body, {s.vars[0][0]: x})
+            if s.dom is not None:
+                body = App("and", (App("in", (x, s.dom), BOOL), body), BOOL)
+            return simplify(body, system)
+        return t
     if op == "eq":
         a, b = args
         if isinstance(a, App) and a.op == "list" and isinstance(b, App) and b.op == "list":
@@ -337,6 +364,25 @@ _UNITS = {
     "mul": (1, True),
     **{d: (1, False) for d in ("div", "idiv", "ediv", "fdiv", "tdiv")},
 }
+
+
+def _one_point(t: Bind) -> Term | None:
+    """`∃x. x = e ∧ P x` as `P e` (x not in e, e of x's type): HOL's one-point rule (simp_thms, ex_simps: `(∃x. x = t
+    ∧ P x) = P t`); the binder keeps its other variables. None when no conjunct pins a bound variable."""
+    parts = ir.flatten_and(t.body)
+    tys = dict(t.vars)
+    for k, c in enumerate(parts):
+        if not (isinstance(c, App) and c.op == "eq"):
+            continue
+        for lhs, e in (c.args, c.args[::-1]):
+            if isinstance(lhs, Var) and lhs.name in tys and lhs.name not in ir.free_vars(e):
+                if ir.type_of(e) is None or ir.type_of(e) != (tys[lhs.name] or ir.type_of(lhs)):
+                    continue
+                rest = [ir.substitute(q, {lhs.name: e}) for j, q in enumerate(parts) if j != k]
+                body = ir.conj(rest) if rest else TRUE_B
+                vs = tuple(v for v in t.vars if v[0] != lhs.name)
+                return Bind("exists", vs, body, None, t.ty) if vs else body
+    return None
 
 
 def _fold(t: App, v: list[Fraction], system: str) -> Term:
