@@ -255,6 +255,11 @@ class Elaborator:
                     # HOL has no coercion between bool and another type, and bool is no numeral type: a number
                     # where a truth value belongs (`(n < 5) = 3`, `shows "LEAST n. P n"`) is a type error
                     raise IllTyped(f"{ir.show(t)[:60]} is a {got}, not a {exp}")
+                elif self.system == "isabelle" and _function_for_value(self.deep(got), self.deep(exp)):
+                    # HOL's types are disjoint and Complex_Main's coercions (of_nat, of_int, of_real, ...) take
+                    # numbers to numbers: a function where a number or a truth value belongs (`g x` with `fixes
+                    # x g :: "real ⇒ real"`) fails type inference, "Type unification failed: Clash of types".
+                    raise IllTyped(f"{ir.show(t)[:60]} is a {self.deep(got)}, not a {self.deep(exp)}")
         return out
 
     def _elab(self, t: Term, expected: Ty | None) -> Term:
@@ -802,19 +807,19 @@ class Elaborator:
         if isinstance(s, Var) and s.name in ("Ints", "Nats", "Reals", "Rats") and self.lookup(s.name) is None:
             xe = self.elab(x, None)
             t = self.resolve(ir.type_of(xe))
+            if isinstance(t, TVar) and s.name in ("Ints", "Nats"):
+                # Isabelle infers types over the whole proposition: in `{p. ∃x y. p = (x, y) ∧ x ∈ ℤ}` x's type
+                # may come from p's later (an `(int × int) set`). ℤ and ℕ are sets of a number type (Int.thy: Ints
+                # :: 'a::ring_1 set, Nats :: 'a::semiring_1 set): decided once the type is known (zonk)
+                self.numeral_ids.add(t.id)
+                return App("numset:" + s.name, (xe,), BOOL)
             if isinstance(t, TVar):
                 self.unify(t, REAL)
                 t = REAL
             if s.name == "Reals":
                 return App("true", (), BOOL)
             if s.name in ("Ints", "Nats"):
-                if t in (NAT, INT):
-                    isint = App("true", (), BOOL)
-                else:
-                    isint = App("eq", (App("cast", (App("floor", (xe,), INT),), t), xe), BOOL)
-                if s.name == "Nats":
-                    return App("and", (isint, App("le", (Num(Fraction(0), t), xe), BOOL)), BOOL)
-                return isint
+                return _numset_member(s.name, xe, t)
         xe = self.elab(x, None)
         se = self.elab(s, set_of(self.deep(ir.type_of(xe))))
         sty = self.resolve(ir.type_of(se))
@@ -1428,6 +1433,8 @@ class Elaborator:
                 out = replace(x, args=args, ty=ty(x.ty))
                 if out.op == "cast" and ir.type_of(args[0]) == out.ty:
                     return args[0]
+                if out.op in ("numset:Ints", "numset:Nats"):
+                    return _numset_member(out.op[len("numset:") :], args[0], ir.type_of(args[0]))
                 if out.op == "midpoint":
                     return _midpoint(*out.args, out.ty)
                 if out.op == "scaleR":
@@ -1522,6 +1529,25 @@ _RANGES = ((("upt", "List.upt"), NAT, "ico"), (("upto", "List.upto"), INT, "icc"
 def _no_function(ty: Ty | None) -> bool:
     """HOL's types are disjoint and application needs a function type: a base type, a set or a tuple is none."""
     return isinstance(ty, (ir.Base, SetTy, Tup))
+
+
+def _numset_member(name: str, xe: Term, t: Ty | None) -> Term:
+    """`x ∈ ℤ` / `x ∈ ℕ` for x of number type t. Int.thy: ℤ = range of_int and ℕ = range of_nat, so on int ℤ is
+    everything and ℕ the x ≥ 0 (of_int and of_nat are the identity and the inclusion there), elsewhere x is an
+    integer: of_int ⌊x⌋ = x (floor_of_int, Ints_of_int)."""
+    if t in (NAT, INT):
+        isint: Term = App("true", (), BOOL)
+    else:
+        isint = App("eq", (App("cast", (App("floor", (xe,), INT),), t), xe), BOOL)
+    if name == "Nats":
+        return App("and", (isint, App("le", (Num(Fraction(0), t), xe), BOOL)), BOOL)
+    return isint
+
+
+def _function_for_value(got: Ty | None, exp: Ty | None) -> bool:
+    """One of two types that failed to unify is a function type and the other a number type or bool: no coercion
+    relates them (a function type and a base type never unify in HOL)."""
+    return any(isinstance(a, Fun) and (is_numeric(b) or b == BOOL) for a, b in ((got, exp), (exp, got)))
 
 
 def _ground_int(t: Term, ty: Ty) -> int | None:

@@ -199,12 +199,24 @@ def _simplify(t: Term, system: str) -> Term:
             t = replace(t, body=body, dom=dom)
         if t.kind in ("sum", "prod"):
             return _unroll(t, system)
+        if (
+            t.kind == "setof"
+            and isinstance(dom, Bind)
+            and dom.kind == "setof"
+            and dom.dom is None
+            and is_true(dom.body)
+        ):
+            return replace(t, dom=None)  # {x ∈ UNIV. P x} = {x. P x} (UNIV = {x. True}, Set.thy: UNIV_def)
         if t.kind in ("forall", "exists") and (is_true(body) or is_false(body)):
             # `∀x. True` and `∃x. False` whatever x ranges over; `∀x. False` is False and `∃x. True` is True only
             # over a nonempty range (`∀ x : Fin 0, False` holds in Lean; `∃ x ∈ S, True` says S is nonempty)
             vacuous = is_true(body) == (t.kind == "forall")
             if vacuous or (t.dom is None and not any(ir.may_be_empty(ty, system) for _, ty in t.vars)):
                 return body
+        if t.kind == "exists" and t.dom is None:
+            point = _one_point(t)
+            if point is not None:
+                return simplify(point, system)
         return t
     assert isinstance(t, App)
     args = tuple(simplify(a, system) for a in t.args)
@@ -287,6 +299,21 @@ def _simplify(t: Term, system: str) -> Term:
         if isinstance(a, App) and a.op == "pair":
             return a.args[0] if op == "fst" else a.args[1]
         return t
+    if op == "pair" and len(args) == 2:
+        # (fst p, snd p) = p (Product_Type.thy: surjective_pairing)
+        a, b = args
+        if isinstance(a, App) and a.op == "fst" and isinstance(b, App) and b.op == "snd" and a.args == b.args:
+            return a.args[0]
+        return t
+    if op == "in" and system == "isabelle":
+        x, s = args
+        if isinstance(s, Bind) and s.kind == "setof" and len(s.vars) == 1 and ir.type_of(x) == s.vars[0][1]:
+            # x ∈ {y. P y} ⟷ P x, and x ∈ {y ∈ A. P y} ⟷ x ∈ A ∧ P x (Set.thy: mem_Collect_eq)
+            body = ir.substitute(s.body, {s.vars[0][0]: x})
+            if s.dom is not None:
+                body = App("and", (App("in", (x, s.dom), BOOL), body), BOOL)
+            return simplify(body, system)
+        return t
     if op == "eq":
         a, b = args
         if isinstance(a, App) and a.op == "list" and isinstance(b, App) and b.op == "list":
@@ -341,6 +368,25 @@ _UNITS = {
     "mul": (1, True),
     **{d: (1, False) for d in ("div", "idiv", "ediv", "fdiv", "tdiv")},
 }
+
+
+def _one_point(t: Bind) -> Term | None:
+    """`∃x. x = e ∧ P x` as `P e` (x not in e, e of x's type): HOL's one-point rule (simp_thms, ex_simps: `(∃x. x = t
+    ∧ P x) = P t`); the binder keeps its other variables. None when no conjunct pins a bound variable."""
+    parts = ir.flatten_and(t.body)
+    tys = dict(t.vars)
+    for k, c in enumerate(parts):
+        if not (isinstance(c, App) and c.op == "eq"):
+            continue
+        for lhs, e in (c.args, c.args[::-1]):
+            if isinstance(lhs, Var) and lhs.name in tys and lhs.name not in ir.free_vars(e):
+                if ir.type_of(e) is None or ir.type_of(e) != (tys[lhs.name] or ir.type_of(lhs)):
+                    continue
+                rest = [ir.substitute(q, {lhs.name: e}) for j, q in enumerate(parts) if j != k]
+                body = ir.conj(rest) if rest else TRUE_B
+                vs = tuple(v for v in t.vars if v[0] != lhs.name)
+                return Bind("exists", vs, body, None, t.ty) if vs else body
+    return None
 
 
 def _fold(t: App, v: list[Fraction], system: str) -> Term:
@@ -988,6 +1034,49 @@ def _recurrence(
     return None
 
 
+def _point_definition(
+    premises: list[Term], concl: Term, variables: dict[str, Ty], declared: frozenset[str]
+) -> tuple[list[Term], Term, str] | None:
+    """A function variable f given at one point by a premise `f a = e` (or `e = f a`) and used nowhere else but as
+    that same `f a` (same arguments, none of their or e's variables bound there): `f a` is e, and the premise goes.
+    For all f, `f a = e ⟶ Φ (f a)` is `Φ e` when f a = e and vacuous otherwise, and some f has f a = e (λ_. e:
+    HOL's functions are total), so `∀f. f a = e ⟶ Φ (f a)` iff `Φ e`. Only for a declared f or a one-letter
+    name (an undeclared longer name may be a library constant, whose value at a is fixed: then the premise may
+    be false and the statement vacuous)."""
+    for k, p in enumerate(premises):
+        if not (isinstance(p, App) and p.op == "eq"):
+            continue
+        for lhs, e in (p.args, p.args[::-1]):
+            if not (isinstance(lhs, App) and lhs.op == "call" and isinstance(lhs.args[0], Var)):
+                continue
+            f = lhs.args[0].name
+            if not isinstance(variables.get(f), ir.Fun) or not (f in declared or len(f) == 1):
+                continue
+            args = lhs.args[1:]
+            if f in ir.free_vars(e) or any(f in ir.free_vars(a) for a in args):
+                continue
+            if ir.type_of(e) is not None and ir.type_of(e) != ir.type_of(lhs):
+                continue
+            keep = ir.free_vars(e) | {n for a in args for n in ir.free_vars(a)}
+            rest = [q for j, q in enumerate(premises) if j != k]
+            if all(_only_at(t, f, args, keep, frozenset()) for t in [*rest, concl]):
+                out = [_replace_calls(t, f, e) for t in [*rest, concl]]
+                return out[:-1], out[-1], f
+    return None
+
+
+def _only_at(t: Term, f: str, args: tuple[Term, ...], keep: set[str], bound: frozenset[str]) -> bool:
+    """Whether f occurs in t only applied to exactly args, where no binder binds a name of keep (nor f)."""
+    if isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == f:
+        return t.args[1:] == args and not (bound & (keep | {f}))
+    if isinstance(t, Var):
+        return t.name != f
+    if isinstance(t, Bind):
+        inner = bound | {n for n, _ in t.vars}
+        return (t.dom is None or _only_at(t.dom, f, args, keep, bound)) and _only_at(t.body, f, args, keep, inner)
+    return all(_only_at(c, f, args, keep, bound) for c in t.children())
+
+
 def _first_value(p: Term, f: str, k: int) -> Term | None:
     """c when premise p is `f k = c` (or `c = f k`) with c free of f."""
     if isinstance(p, App) and p.op == "eq":
@@ -1075,6 +1164,14 @@ def standardize(st: Statement) -> Statement:
                 found = None
                 if sys == "isabelle":  # (not measured on Lean statements yet)
                     found = _recurrence(premises, concl, variables, st.declared, sys)
+                    point = None if found is not None else _point_definition(premises, concl, definable, st.declared)
+                    if point is not None:
+                        rest, concl, name = point
+                        premises = [simplify(p, sys) for p in rest]
+                        concl = simplify(concl, sys)
+                        variables.pop(name, None)
+                        definable.pop(name, None)
+                        continue
                 if found is None:
                     break
                 premises, concl, variables = found
