@@ -218,6 +218,9 @@ class Translator:
         ty = ir.type_of(t) or REAL
         if isinstance(ty, Fun):
             raise Untranslatable("a function-valued term in a value position")
+        if isinstance(t, Bind) and (keyed := self.binder_shape(t, env)) is not None:
+            key, arg_tys, args = keyed
+            return self.uf(key, arg_tys, ty, args)
         names = sorted(ir.free_vars(t))
         args, arg_tys = [], []
         for n in names:
@@ -228,6 +231,46 @@ class Translator:
             arg_tys.append(vty)
         key = "fb:" + _h(repr(ir.alpha_key(t)) + repr(ir.type_signature([t])) + str(ty))
         return self.uf(key, tuple(arg_tys), ty, args)
+
+    def binder_shape(self, t: Bind, env: dict[str, Any]) -> tuple[str, tuple[Ty, ...], list[Any]] | None:
+        """The key, argument types and arguments of an uninterpreted function for a binder Z3 does not model
+        (`{x | P x}`, `LEAST x. P x`, a sum over a set), named by its domain and body as Z3 simplifies them, with
+        its bound variables and the enclosing binders' variables as canonical constants (the latter are its
+        arguments), or None (the fallback then names it by its shape). A binder's value depends on its body only
+        as a function of the bound variables (Lean's `funext`/`propext`, Isabelle's `ext`: `setOf p`, `Finset.sum
+        s f`, `Least p` take the function), so `{x | x ^ 2 = 4}` and `{x | x * x = 4}` are one set; the shape of
+        the text knew only syntactic equality."""
+        occurring = ir.free_vars(t)
+        outer = list(
+            dict.fromkeys(x.name for x in ir.walk(t) if isinstance(x, Var) and x.name in env and x.name in occurring)
+        )  # first-occurrence order: alike for alpha-variants
+        if any(isinstance(env[n][1], Fun) or env[n][1] is None for n in outer):
+            return None
+        if any(isinstance(ty, Fun) for _, ty in t.vars):
+            return None
+        canon = {n: (self.value_const(f"fb!e{k}", env[n][1]), env[n][1]) for k, n in enumerate(outer)}
+        dom = self.term(t.dom, {**env, **canon}) if t.dom is not None else None
+        for k, (n, vty) in enumerate(t.vars):
+            canon[n] = (self.value_const(f"fb!b{k}", vty or REAL), vty or REAL)
+        self._sides.append([])
+        try:
+            body = self.term(t.body, {**env, **canon})
+        finally:
+            self._sides.pop()
+        parts = [t.kind, ",".join(str(vty) for _, vty in t.vars), str(t.ty)]
+        for e in (dom, body):
+            if e is None:
+                parts.append("-")
+                continue
+            if isinstance(e, tuple) or not isinstance(e, z3.ExprRef):
+                return None
+            shape = z3.simplify(e, som=True, arith_lhs=True, expand_power=True, sort_sums=True)
+            if _fresh_constant(shape):
+                return None  # a constant of an enclosing translation, named by a counter: not comparable
+            parts.append(shape.sexpr())
+        key = "bind:" + t.kind + ":" + hashlib.sha1("|".join(parts).encode("utf-8")).hexdigest()[:16]
+        arg_tys = tuple(env[n][1] for n in outer)
+        return key, arg_tys, [env[n][0] for n in outer]
 
     def congruent(self, t: App, env: dict[str, Any]) -> Any:
         """An operation on sets SymEq does not model (`card s`, `x ∈ s`, an interval or `{a, b}` as a value): an
@@ -384,6 +427,8 @@ class Translator:
             raise Untranslatable(op)
         if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in"):
             return self.congruent(t, env)
+        if op in _RING_OPS and _ac_ring(ty) and (poly := self.ring_normal_form(t, env)) is not None:
+            return poly
         if op == "mul" and _ac_ring(ty) and (scaled := _scaled(t, ty)) is not None:
             k, rest = scaled  # `2 * x` is `x + x`, `1 * x` is `x`
             return self.term(rest, env) if k == 1 else self.ac_fold("add", ty, [rest] * k, env)
@@ -530,6 +575,86 @@ class Translator:
             ty or REAL,
             a,
         )
+
+    def ring_normal_form(self, t: App, env: dict[str, Any]) -> Any:
+        """A polynomial of a commutative ring whose operations stay uninterpreted (ℂ, `R[X]`), expanded over its
+        atoms with integer coefficients and written in one order: every commutative ring satisfies `mul_add`,
+        `add_mul`, `sub_eq_add_neg`, `neg_mul`, `pow_succ` and the `add_comm`/`mul_comm` laws the leaf sorting already
+        used, so `a * (b + c)` and `a * b + a * c` are one term. A positive coefficient k ≤ MAX_EXPAND_POW is k
+        copies added (`nsmul_eq_mul`, as `_scaled`), a larger one a product with the numeral, and the negative part
+        is subtracted (`sub_eq_add_neg`). None when the expansion grows past MAX_MONOMIALS."""
+        ty = t.ty
+        atoms: dict[str, Any] = {}
+        poly = self._expand(t, ty, env, atoms)
+        if poly is None:
+            return None
+
+        def term(mono: tuple[str, ...], k: int) -> Any:
+            if not mono:
+                return self.num(Fraction(k), ty)
+            prod = atoms[mono[0]]
+            for name in mono[1:]:
+                prod = self.uf(f"mul:{ty}", (ty, ty), ty, [prod, atoms[name]])
+            if k == 1:
+                return prod
+            if k <= MAX_EXPAND_POW:
+                out = prod
+                for _ in range(k - 1):
+                    out = self.uf(f"add:{ty}", (ty, ty), ty, [out, prod])
+                return out
+            return self.uf(f"mul:{ty}", (ty, ty), ty, [self.num(Fraction(k), ty), prod])
+
+        def total(items: list[Any]) -> Any:
+            out = items[0]
+            for v in items[1:]:
+                out = self.uf(f"add:{ty}", (ty, ty), ty, [out, v])
+            return out
+
+        pos = [term(m, k) for m, k in sorted(poly.items()) if k > 0]
+        neg = [term(m, -k) for m, k in sorted(poly.items()) if k < 0]
+        if not pos and not neg:
+            return self.num(Fraction(0), ty)
+        if not neg:
+            return total(pos)
+        if not pos:
+            return self.uf(f"neg:{ty}", (ty,), ty, [total(neg)])
+        return self.uf(f"sub:{ty}", (ty, ty), ty, [total(pos), total(neg)])
+
+    def _expand(self, t: Term, ty: Ty, env: dict[str, Any], atoms: dict[str, Any]) -> dict | None:
+        """t's polynomial: monomial (sorted atom keys) -> nonzero integer coefficient; None past MAX_MONOMIALS."""
+        if isinstance(t, Num) and t.value.denominator == 1:
+            return {(): int(t.value)} if t.value else {}
+        if isinstance(t, App) and t.ty == ty and t.op in _RING_OPS:
+            if t.op == "pow":
+                if not (isinstance(t.args[1], Num) and t.args[1].value.denominator == 1):
+                    return self._atom(t, env, atoms)
+                k = int(t.args[1].value)
+                if not 0 <= k <= MAX_EXPAND_POW:
+                    return self._atom(t, env, atoms)
+                base = self._expand(t.args[0], ty, env, atoms)
+                out: dict | None = {(): 1}
+                for _ in range(k):
+                    out = _poly_mul(out, base) if out is not None and base is not None else None
+                return out
+            parts = [self._expand(a, ty, env, atoms) for a in t.args]
+            if any(p is None for p in parts):
+                return None
+            if t.op == "neg":
+                return {m: -k for m, k in parts[0].items()}
+            if t.op == "mul":
+                return _poly_mul(parts[0], parts[1])
+            sign = -1 if t.op == "sub" else 1
+            out = dict(parts[0])
+            for m, k in parts[1].items():
+                out[m] = out.get(m, 0) + sign * k
+            return {m: k for m, k in out.items() if k}
+        return self._atom(t, env, atoms)
+
+    def _atom(self, t: Term, env: dict[str, Any], atoms: dict[str, Any]) -> dict:
+        v = self.term(t, env)
+        key = v.sexpr()
+        atoms[key] = v
+        return {(key,): 1}
 
     def ac_fold(self, op: str, ty: Sort, leaves: list[Term], env: dict[str, Any]) -> Any:
         """`op` over the leaves of a commutative ring's `+` or `*` chain, in one canonical order: `X * 30` and
@@ -752,6 +877,22 @@ def _ac_leaves(t: Term, op: str, ty: Ty) -> list[Term]:
     return [t]
 
 
+_RING_OPS = ("add", "sub", "mul", "neg", "pow")
+MAX_MONOMIALS = 64
+
+
+def _poly_mul(a: dict | None, b: dict | None) -> dict | None:
+    if a is None or b is None:
+        return None
+    out: dict = {}
+    for ma, ka in a.items():
+        for mb, kb in b.items():
+            m = tuple(sorted(ma + mb))
+            out[m] = out.get(m, 0) + ka * kb
+    out = {m: k for m, k in out.items() if k}
+    return out if len(out) <= MAX_MONOMIALS else None
+
+
 def _ac_ring(ty: Ty | None) -> bool:
     """A commutative ring whose `+` and `*` stay uninterpreted: the polynomial rings, and ℂ (a field: `+` and `*`
     are associative and commutative, `add_assoc`, `mul_comm`, ...; SymEq does not model its values)."""
@@ -876,3 +1017,26 @@ def _show_value(v: z3.ExprRef) -> str:
     if z3.is_algebraic_value(v):
         return v.as_decimal(6)
     return str(v)
+
+
+_FRESH = re.compile(r"!\d+(\.\d+)?$")
+
+
+def _fresh_constant(e: z3.ExprRef) -> bool:
+    """Whether e mentions a free constant named by `Translator.fresh` (a bound variable of an enclosing binder
+    outside the canonical ones): its name depends on the order of translation."""
+    seen: set[int] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_quantifier(x):
+            todo.append(x.body())
+            continue
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED and _FRESH.search(x.decl().name()):
+            return True
+        if z3.is_app(x):
+            todo.extend(x.children())
+    return False

@@ -1,0 +1,78 @@
+"""Lean recall classes (session 10, s24): rewrites inside binders Z3 does not model (`{x | x ^ 2 = 4}`), a set
+variable defined by a set-builder, ring laws in ℂ and `R[X]` (distributivity), pointwise arithmetic on functions
+(`1 / f` is `f⁻¹`); each with the near misses that must stay apart."""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from tests.lean_statements import thm, verdict_tests
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("lean", timeout_ms=2000)
+
+
+C3 = "(a b c : ℂ)"
+FN = "(f : ℝ → ℝ) (hf : Continuous f) (h : ∀ x, f x ≠ 0)"
+
+MERGE = [
+    # a set-builder is its predicate as a function of the bound variable (`Set.ext`, `funext`): `sq x`
+    (
+        thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 4})", "S.ncard = 2"),
+        thm("(S : Set ℝ) (h : S = {x : ℝ | x * x = 4})", "S.ncard = 2"),
+    ),
+    (thm("(a : ℝ)", "{x : ℝ | a * x ^ 2 = 1}.ncard = 2"), thm("(a : ℝ)", "{x : ℝ | a * (x * x) = 1}.ncard = 2")),
+    (thm("", "{x : ℝ | ∃ y : ℝ, y ^ 2 = x}.ncard = 2"), thm("", "{x : ℝ | ∃ y : ℝ, y * y = x}.ncard = 2")),
+    (
+        thm("(n : ℕ)", "{x : ℕ | x ≤ n ∧ 2 ∣ x}.ncard = n / 2 + 1"),
+        thm("(n : ℕ)", "{x : ℕ | 2 ∣ x ∧ n ≥ x}.ncard = n / 2 + 1"),
+    ),
+    # a set variable defined by a set-builder is that set (`S = e` substituted like any definition)
+    (thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 4})", "S.ncard = 2"), thm("", "{x : ℝ | x ^ 2 = 4}.ncard = 2")),
+    # ℂ is a commutative ring: `mul_add`, `mul_sub`, `add_sq`, `neg_sub`
+    (thm(C3, "a * (b + c) = 5"), thm(C3, "a * b + a * c = 5")),
+    (thm(C3, "a * (b - c) = 5"), thm(C3, "a * b - a * c = 5")),
+    (thm(C3, "(a + b) * c = 5"), thm(C3, "c * b + a * c = 5")),
+    (thm("(z w : ℂ) (h : z * (w + 1) = 3)", "z = 1"), thm("(z w : ℂ) (h : z * w + z = 3)", "z = 1")),
+    (thm("(z : ℂ) (h : (z + 1) ^ 2 = 0)", "z = -1"), thm("(z : ℂ) (h : z ^ 2 + 2 * z + 1 = 0)", "z = -1")),
+    (thm("(z : ℂ) (h : z - 2 = 0)", "z ^ 3 = 8"), thm("(z : ℂ) (h : -2 + z = 0)", "z * z * z = 8")),
+    (thm("(p q : Polynomial ℝ)", "(p + q) * (p - q) = 1"), thm("(p q : Polynomial ℝ)", "p ^ 2 - q ^ 2 = 1")),
+    # functions into a field form a `DivInvMonoid` pointwise (`Pi.divInvMonoid`): `one_div`
+    (thm(FN, "Continuous f⁻¹"), thm(FN, "Continuous (1 / f)")),
+]
+
+APART = [
+    (
+        thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 4})", "S.ncard = 2"),
+        thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 5})", "S.ncard = 2"),
+    ),
+    (
+        thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 4})", "S.ncard = 2"),
+        thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 3 = 4})", "S.ncard = 2"),
+    ),
+    (
+        thm("(S : Set ℕ) (h : S = {x : ℕ | x ^ 2 = 4})", "S.ncard = 1"),
+        thm("(S : Set ℤ) (h : S = {x : ℤ | x ^ 2 = 4})", "S.ncard = 1"),
+    ),
+    (
+        thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 4})", "S.ncard = 2"),
+        thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 4})", "S.ncard = 3"),
+    ),
+    (thm("", "{x : ℝ | ∃ y : ℝ, y * y = x}.ncard = 2"), thm("", "{x : ℝ | ∃ y : ℝ, y * y = x + 1}.ncard = 2")),
+    (
+        thm("(n : ℕ)", "{x : ℕ | x ≤ n ∧ 2 ∣ x}.ncard = n / 2 + 1"),
+        thm("(n : ℕ)", "{x : ℕ | x < n ∧ 2 ∣ x}.ncard = n / 2 + 1"),
+    ),
+    (thm("(a b : ℝ)", "{x : ℝ | a * x ^ 2 = b}.ncard = 2"), thm("(a b : ℝ)", "{x : ℝ | a * x ^ 2 = b + 1}.ncard = 2")),
+    (thm(C3, "a * (b - c) = 5"), thm(C3, "a * b - c * a = 6")),
+    (thm(C3, "a * (b - c) = 5"), thm(C3, "a * b + a * c = 5")),
+    (thm(C3, "a * (b + c) = 5"), thm(C3, "a * b + c = 5")),
+    (thm("(z w : ℂ) (h : z * (w + 1) = 3)", "z = 1"), thm("(z w : ℂ) (h : z * w + w = 3)", "z = 1")),
+    (thm("(z : ℂ) (h : (z + 1) ^ 2 = 0)", "z = -1"), thm("(z : ℂ) (h : z ^ 2 + z + 1 = 0)", "z = -1")),
+    (thm("(p q : Polynomial ℝ)", "(p + q) * (p - q) = 1"), thm("(p q : Polynomial ℝ)", "p ^ 2 + q ^ 2 = 1")),
+    (thm(FN, "Continuous f⁻¹"), thm(FN, "Continuous (2 / f)")),
+    (thm(FN, "Continuous f⁻¹"), thm(FN, "Continuous f")),
+]
+
+test_merge, test_apart = verdict_tests(MERGE, APART)
