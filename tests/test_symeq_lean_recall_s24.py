@@ -42,6 +42,28 @@ MERGE = [
     (thm(FN, "Continuous f⁻¹"), thm(FN, "Continuous (1 / f)")),
 ]
 
+FIELD = "{F : Type*} [Field F] [Fintype F] (hF : card F = 2)"
+RING = "{R : Type*} [CommRing R] (a b : R)"
+NCRING = "{R : Type*} [Ring R] (a b : R)"
+GROUP = "{G : Type*} [Group G] (H : Subgroup G)"
+MERGE += [
+    # a type variable with a `Field`/`CommRing` instance is a commutative ring, and so are polynomials over it
+    (
+        thm(FIELD, "Irreducible (12 + X * 6 + X ^ 3 : Polynomial F)"),
+        thm(FIELD, "Irreducible (12 + 6 * X + X ^ 3 : Polynomial F)"),
+    ),
+    (thm(f"{RING} (h : a * (b + 1) = 0)", "a = 0"), thm(f"{RING} (h : a * b + a = 0)", "a = 0")),
+    # GaussianInt is a commutative ring (Zsqrtd.commRing)
+    (thm("", "(⟨1, 1⟩ : GaussianInt) ^ 2 ∣ 2"), thm("", "(⟨1, 1⟩ : GaussianInt) * (⟨1, 1⟩ : GaussianInt) ∣ 2")),
+    # a proposition the parser cannot read is cut at its logical structure first (`not_not`)
+    (thm(GROUP, "¬ ¬ (H.Normal ↔ ⁅(⊤ : Subgroup G), H⁆ ≤ H)"), thm(GROUP, "H.Normal ↔ ⁅(⊤ : Subgroup G), H⁆ ≤ H")),
+    (thm(GROUP, "(H.Normal ∧ ⁅(⊤ : Subgroup G), H⁆ ≤ H)"), thm(GROUP, "⁅(⊤ : Subgroup G), H⁆ ≤ H ∧ H.Normal")),
+    (
+        thm(GROUP, "¬ ¬ (⁅(⊤ : Subgroup G), H⁆ = ⊥ ↔ ∀ g : G, g ∈ H)"),
+        thm(GROUP, "⁅(⊤ : Subgroup G), H⁆ = ⊥ ↔ ∀ g : G, g ∈ H"),
+    ),
+]
+
 APART = [
     (
         thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 4})", "S.ncard = 2"),
@@ -73,6 +95,24 @@ APART = [
     (thm("(p q : Polynomial ℝ)", "(p + q) * (p - q) = 1"), thm("(p q : Polynomial ℝ)", "p ^ 2 + q ^ 2 = 1")),
     (thm(FN, "Continuous f⁻¹"), thm(FN, "Continuous (2 / f)")),
     (thm(FN, "Continuous f⁻¹"), thm(FN, "Continuous f")),
+]
+
+APART += [
+    (
+        thm(FIELD, "Irreducible (12 + X * 6 + X ^ 3 : Polynomial F)"),
+        thm(FIELD, "Irreducible (12 + 7 * X + X ^ 3 : Polynomial F)"),
+    ),
+    # without a commutative instance, `*` does not commute
+    (thm(f"{NCRING} (h : a * b = 0)", "a = 0"), thm(f"{NCRING} (h : b * a = 0)", "a = 0")),
+    (thm(f"{RING} (h : a * b = 0)", "a = 0"), thm(f"{NCRING} (h : b * a = 0)", "a = 0")),
+    (thm("", "(⟨1, 1⟩ : GaussianInt) ^ 2 ∣ 2"), thm("", "(⟨1, 1⟩ : GaussianInt) * (⟨1, 2⟩ : GaussianInt) ∣ 2")),
+    (thm(GROUP, "¬ (H.Normal ↔ ⁅(⊤ : Subgroup G), H⁆ ≤ H)"), thm(GROUP, "H.Normal ↔ ⁅(⊤ : Subgroup G), H⁆ ≤ H")),
+    (thm(GROUP, "H.Normal → ⁅(⊤ : Subgroup G), H⁆ ≤ H"), thm(GROUP, "⁅(⊤ : Subgroup G), H⁆ ≤ H → H.Normal")),
+    (thm(GROUP, "¬ H.Normal ∧ ⁅(⊤ : Subgroup G), H⁆ ≤ H"), thm(GROUP, "¬ (H.Normal ∧ ⁅(⊤ : Subgroup G), H⁆ ≤ H)")),
+    (
+        thm(GROUP, "⁅(⊤ : Subgroup G), H⁆ = ⊥ → ∀ g : G, g ∈ H ↔ g = 1"),
+        thm(GROUP, "(⁅(⊤ : Subgroup G), H⁆ = ⊥ → ∀ g : G, g ∈ H) ↔ ∀ g : G, g = 1"),
+    ),
 ]
 
 test_merge, test_apart = verdict_tests(MERGE, APART)

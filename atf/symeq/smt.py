@@ -64,6 +64,7 @@ class Translator:
     axioms: list[z3.BoolRef] = field(default_factory=list)
     domain: list[z3.BoolRef] = field(default_factory=list)
     exact: bool = True
+    comm_sorts: frozenset[str] = frozenset()  # type variables the statement declares commutative rings
     _sides: list[list[z3.BoolRef]] = field(default_factory=list)
     _counter: int = 0
 
@@ -81,6 +82,17 @@ class Translator:
         if name not in self.sorts:
             self.sorts[name] = z3.DeclareSort(name)
         return self.sorts[name]
+
+    def ac_ring(self, ty: Ty | None) -> bool:
+        """`_ac_ring`, or a type variable the statement declares a commutative ring (`[Field F]`, `[CommRing R]`:
+        `commutative_sorts`), or polynomials over one (Mathlib `Polynomial.commRing`, `MvPolynomial.commRing`:
+        `R[X]` is a commutative ring when R is)."""
+        if _ac_ring(ty):
+            return True
+        if not isinstance(ty, Sort) or not self.comm_sorts:
+            return False
+        m = _POLY_OVER.fullmatch(ty.name)
+        return ty.name in self.comm_sorts or (m is not None and m.group(1) in self.comm_sorts)
 
     def zmod(self, ty: Ty | None) -> str | None:
         """m for Lean's `ZMod m`, m a literal or a variable (Mathlib/Data/ZMod/Defs.lean: `ZMod 0 = ℤ`,
@@ -192,12 +204,13 @@ class Translator:
         self.exact = False
         return self.uf("prop:" + _h(repr(ir.alpha_key(t)) + repr(ir.type_signature([t]))), (), BOOL, [])
 
-    def cached_prop(self, cache, key: tuple, make_term) -> z3.BoolRef:
+    def cached_prop(self, cache, key: tuple, make_term, comm_sorts: frozenset[str] = frozenset()) -> z3.BoolRef:
         """`prop(make_term())`, translated once per `key` in `cache` (an `equivalence.PairCache`) and merged
-        into this translator: the Z3 term with the axioms, variable domains and symbols it brought."""
+        into this translator: the Z3 term with the axioms, variable domains and symbols it brought. comm_sorts:
+        those of the statement the term is from (`commutative_sorts` of its premises)."""
 
         def translate():
-            sub = Translator(self.system)
+            sub = Translator(self.system, comm_sorts=comm_sorts)
             expr = sub.prop(make_term())
             return expr, sub.axioms, sub.domain, sub.exact, sub.free, sub.free_types
 
@@ -427,14 +440,14 @@ class Translator:
             raise Untranslatable(op)
         if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in"):
             return self.congruent(t, env)
-        if op in _RING_OPS and _ac_ring(ty) and (poly := self.ring_normal_form(t, env)) is not None:
+        if op in _RING_OPS and self.ac_ring(ty) and (poly := self.ring_normal_form(t, env)) is not None:
             return poly
-        if op == "mul" and _ac_ring(ty) and (scaled := _scaled(t, ty)) is not None:
+        if op == "mul" and self.ac_ring(ty) and (scaled := _scaled(t, ty)) is not None:
             k, rest = scaled  # `2 * x` is `x + x`, `1 * x` is `x`
             return self.term(rest, env) if k == 1 else self.ac_fold("add", ty, [rest] * k, env)
-        if op in ("add", "mul") and _ac_ring(ty):
+        if op in ("add", "mul") and self.ac_ring(ty):
             return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)  # translates the leaves of the chain once
-        if op == "pow" and _ac_ring(ty) and _small_power(t.args[1]):
+        if op == "pow" and self.ac_ring(ty) and _small_power(t.args[1]):
             return self.ac_fold("mul", ty, _ac_leaves(t, "mul", ty), env)
         a = [self.term(x, env) for x in t.args]
         if op == "and":
@@ -523,6 +536,11 @@ class Translator:
             return out
         if op == "dvd":
             x, y = _coerce_pair(a[0], a[1])
+            if not (_arith(x) and _arith(y)):
+                # `a ∣ b` in a ring SymEq keeps uninterpreted (GaussianInt, R[X]): a relation on the values, so
+                # equal operands (`z ^ 2`, `z * z` in a commutative ring) give one proposition (congruence)
+                tys = tuple(ir.type_of(x) or REAL for x in t.args)
+                return self.uf(f"dvd:{tys[0]}:{tys[1]}", tys, BOOL, [x, y])
             if x.is_int():
                 return z3.If(x == 0, y == 0, y % x == 0)
             return z3.Or(x != 0, y == 0)
@@ -878,6 +896,39 @@ def _ac_leaves(t: Term, op: str, ty: Ty) -> list[Term]:
 
 
 _RING_OPS = ("add", "sub", "mul", "neg", "pow")
+_POLY_OVER = re.compile(r"(?:Polynomial|MvPolynomial (?:\S+|\( .* \))) (\S+)")
+# Mathlib classes that extend `CommRing` (Algebra/Field/Defs.lean `Field`, `EuclideanDomain`, the ordered and normed
+# fields, `RCLike`): a type variable with one of these instances is a commutative ring
+_COMM_RING_CLASSES = frozenset(
+    {
+        "CommRing",
+        "Field",
+        "EuclideanDomain",
+        "LinearOrderedField",
+        "LinearOrderedCommRing",
+        "NormedField",
+        "NontriviallyNormedField",
+        "RCLike",
+    }
+)
+
+
+def commutative_sorts(premises: list[Term]) -> frozenset[str]:
+    """The type variables an instance premise `[Field F]`, `[CommRing R]`, ... declares a commutative ring."""
+    out = set()
+    for p in premises:
+        if isinstance(p, App) and p.op == "call" and len(p.args) == 2:
+            cls, ty = p.args
+            if (
+                isinstance(cls, Var)
+                and cls.name.removeprefix("uf:") in _COMM_RING_CLASSES
+                and isinstance(ty, Var)
+                and ty.name.startswith("uf:")
+            ):
+                out.add(ty.name.removeprefix("uf:"))
+    return frozenset(out)
+
+
 MAX_MONOMIALS = 64
 
 
