@@ -115,4 +115,51 @@ APART += [
     ),
 ]
 
+XY = "(x y : ℝ) (hx : 0 < x) (hy : 0 < y)"
+MERGE += [
+    # Mathlib readings of real functions, each for every argument (junk values included): `Real.log_mul`,
+    # `Real.log_pow` (log (x ^ 2) = 2 * log x even for x < 0: log x = log |x|), `Real.log_zero`, `Real.exp_add`,
+    # `Real.tan_eq_sin_div_cos`, `Int.fract`, `Nat.choose_two_right`, `Nat.gcd_mul_lcm`
+    (
+        thm(f"{XY} (h : Real.log (x * y) = 2)", "x * y = Real.exp 2"),
+        thm(f"{XY} (h : Real.log x + Real.log y = 2)", "x * y = Real.exp 2"),
+    ),
+    (
+        thm("(x : ℝ) (h : Real.log (x ^ 2) = 4)", "x ^ 2 = Real.exp 4"),
+        thm("(x : ℝ) (h : 2 * Real.log x = 4)", "x ^ 2 = Real.exp 4"),
+    ),
+    (thm("", "Real.log 0 = 0"), thm("", "Real.log 1 = 0")),
+    (
+        thm("(x : ℝ) (h : Real.exp (x + 1) = 3)", "x = Real.log 3 - 1"),
+        thm("(x : ℝ) (h : Real.exp x * Real.exp 1 = 3)", "x = Real.log 3 - 1"),
+    ),
+    (thm("(x : ℝ)", "Real.tan x = 2"), thm("(x : ℝ)", "Real.sin x / Real.cos x = 2")),
+    (thm("(x : ℝ)", "Int.fract x = 1 / 2"), thm("(x : ℝ)", "x - ⌊x⌋ = 1 / 2")),
+    (thm("(n : ℕ) (h : Nat.choose n 2 = 10)", "n = 5"), thm("(n : ℕ) (h : n * (n - 1) / 2 = 10)", "n = 5")),
+    (
+        thm("(a b : ℕ) (h₀ : Nat.gcd a b = 6) (h₁ : Nat.lcm a b = 36)", "a * b = 216"),
+        thm("(a b : ℕ) (h₀ : Nat.gcd a b = 6) (h₁ : Nat.lcm a b = 36)", "True"),
+    ),
+]
+APART += [
+    (
+        thm("(x : ℝ) (h : Real.log (x ^ 2) = 4)", "x ^ 2 = Real.exp 4"),
+        thm("(x : ℝ) (h : 3 * Real.log x = 4)", "x ^ 2 = Real.exp 4"),
+    ),
+    (thm("(x : ℝ) (h : Real.log (x * 2) = 4)", "x = 1"), thm("(x : ℝ) (h : Real.log x + Real.log 3 = 4)", "x = 1")),
+    (
+        thm("(x : ℝ) (h : Real.exp (x + 1) = 3)", "x = Real.log 3 - 1"),
+        thm("(x : ℝ) (h : Real.exp x + Real.exp 1 = 3)", "x = Real.log 3 - 1"),
+    ),
+    (thm("(x : ℝ)", "Real.tan x = 2"), thm("(x : ℝ)", "Real.cos x / Real.sin x = 2")),
+    (thm("(x : ℝ)", "Int.fract x = 1 / 2"), thm("(x : ℝ)", "x - ⌈x⌉ = 1 / 2")),
+    (thm("(n : ℕ) (h : Nat.choose n 2 = 10)", "n = 5"), thm("(n : ℕ) (h : n * (n + 1) / 2 = 10)", "n = 5")),
+    # log x = 0 also at x = 0 and x = -1 (Real.log_zero, Real.log_neg_eq_log)
+    (thm("(x : ℝ) (h : Real.log x = 0)", "x = 1"), thm("(x : ℝ) (h : Real.log x = 0)", "x = 1 ∨ x = 0 ∨ x = -1")),
+    (
+        thm("(a b : ℕ) (h₀ : Nat.gcd a b = 6) (h₁ : Nat.lcm a b = 36)", "a * b = 212"),
+        thm("(a b : ℕ) (h₀ : Nat.gcd a b = 6) (h₁ : Nat.lcm a b = 36)", "True"),
+    ),
+]
+
 test_merge, test_apart = verdict_tests(MERGE, APART)

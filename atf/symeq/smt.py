@@ -297,6 +297,66 @@ class Translator:
         ret = t.ty or REAL
         return self.uf(f"set:{t.op}:" + ",".join(map(str, tys)) + f":{ret}", tys, ret, args)
 
+    def read_function(self, name: str, arg: Term, env: dict[str, Any]) -> Any:
+        """A real function of one argument read through its definition or the identities that hold for every
+        argument (None: kept uninterpreted):
+            tan x = sin x / cos x      Mathlib `Real.tan_eq_sin_div_cos`, Isabelle `tan_def` (x / 0 = 0 in both)
+            fract x = x - ⌊x⌋          Mathlib `Int.fract` (its definition), Isabelle `frac_def`
+            exp (a + b) = exp a * exp b, exp (a - b) = exp a / exp b, exp (-a) = (exp a)⁻¹
+                                        Mathlib `Real.exp_add`, `Real.exp_sub`, `Real.exp_neg`; Isabelle `exp_add`,
+                                        `exp_diff`, `exp_minus`
+            (Lean) log x: see `lean_log`; exp (log x) = |x| for x ≠ 0, 1 for x = 0 (`Real.exp_log` on |x| > 0,
+                                        `Real.log_abs`, `Real.log_zero`, `Real.exp_zero`)"""
+        if ir.type_of(arg) not in (REAL, None):
+            return None
+        if name == "uf:tan":
+            x = _real(self.term(arg, env))
+            sin, cos = (self.uf(f, (REAL,), REAL, [x]) for f in ("uf:sin", "uf:cos"))
+            return z3.If(cos == 0, z3.RealVal(0), sin / cos)
+        if name == "uf:fract":
+            x = _real(self.term(arg, env))
+            return x - z3.ToReal(z3.ToInt(x))
+        if name == "uf:ln":
+            return self.lean_log(arg, env) if self.system == "lean" else None
+        if name == "uf:exp":
+            if isinstance(arg, App) and arg.ty == REAL and arg.op in ("add", "sub", "neg"):
+                parts = [self.exp_of(x, env) for x in arg.args]
+                if arg.op == "add":
+                    return parts[0] * parts[1]
+                return parts[0] / parts[1] if arg.op == "sub" else 1 / parts[0]
+            if self.system == "lean" and _call_of(arg, "uf:ln"):
+                x = _real(self.term(arg.args[1], env))
+                return z3.If(x == 0, z3.RealVal(1), _abs(x))
+        return None
+
+    def exp_of(self, t: Term, env: dict[str, Any]) -> Any:
+        return self.call(App("call", (Var("uf:exp", Fun((REAL,), REAL)), t), REAL), env)
+
+    def lean_log(self, t: Term, env: dict[str, Any]) -> Any:
+        """Mathlib's `Real.log`, which is defined at every real: log x = log |x| (`Real.log_abs`), log 0 = 0
+        (`Real.log_zero`), and so, for all x and y, log (x * y) = log x + log y unless x or y is 0
+        (`Real.log_mul`), log (x / y) = log x - log y likewise (`Real.log_div`; x / 0 = 0), log x⁻¹ = -log x
+        (`Real.log_inv`), log (x ^ n) = n * log x (`Real.log_pow`), log (exp x) = x (`Real.log_exp`), log (-x) =
+        log x (`Real.log_neg_eq_log`). Anything else is the uninterpreted `ln` of |x|, 0 at 0."""
+        if isinstance(t, App) and t.ty == REAL:
+            if t.op in ("mul", "div"):
+                xs = [_real(self.term(x, env)) for x in t.args]
+                ls = [self.lean_log(x, env) for x in t.args]
+                both = ls[0] + ls[1] if t.op == "mul" else ls[0] - ls[1]
+                return z3.If(z3.Or(xs[0] == 0, xs[1] == 0), z3.RealVal(0), both)
+            if t.op == "inv":
+                return -self.lean_log(t.args[0], env)
+            if t.op in ("neg", "abs"):
+                return self.lean_log(t.args[0], env)
+            if t.op == "pow" and isinstance(t.args[1], Num) and t.args[1].ty == NAT and t.args[1].value <= 64:
+                return int(t.args[1].value) * self.lean_log(t.args[0], env)
+            if _call_of(t, "uf:exp"):
+                return _real(self.term(t.args[1], env))
+        x = _real(self.term(t, env))
+        out = self.uf("uf:ln", (REAL,), REAL, [_abs(x)])
+        self.side(z3.Implies(x == 0, out == 0))
+        return out
+
     def lookup(self, name: str, env: dict[str, Any]) -> tuple[Any, Ty | None]:
         if name in env:
             return env[name]
@@ -523,13 +583,23 @@ class Translator:
         if op == "natabs":
             return z3.If(a[0] >= 0, a[0], -a[0])
         if op in ("gcd", "lcm"):
-            out = self.uf(f"uf:{op}", (INT, INT), INT, [_int(a[0]), _int(a[1])])
+            x, y = _int(a[0]), _int(a[1])
+            out = self.uf(f"uf:{op}", (INT, INT), INT, [x, y])
             self.side(out >= 0)
+            # Mathlib `Nat.gcd_mul_lcm`, `Int.gcd_mul_lcm` (gcd m n * lcm m n = natAbs (m * n)); Isabelle
+            # `gcd_mult_lcm` (nat), `prod_gcd_lcm_int` (|m| * |n| = gcd m n * lcm m n)
+            g, lc = (self.function(f"uf:{f}", Fun((INT, INT), INT))(x, y) for f in ("gcd", "lcm"))
+            self.side(g * lc == _abs(x * y))
             return out
         if op == "fact":
             out = self.uf("uf:fact", (INT,), INT, [a[0]])
             self.side(out >= 1)
             return out
+        if op == "choose" and isinstance(t.args[1], Num) and t.args[1].value in (0, 1, 2):
+            # Mathlib `Nat.choose_zero_right`, `Nat.choose_one_right`, `Nat.choose_two_right` (n.choose 2 =
+            # n * (n - 1) / 2, ℕ subtraction and division); Isabelle `binomial_n_0`, `choose_one`, `choose_two`
+            n, k = a[0], int(t.args[1].value)
+            return [z3.IntVal(1), n, n * z3.If(n >= 1, n - 1, 0) / 2][k]
         if op == "choose":
             out = self.uf("uf:choose", (INT, INT), INT, a)
             self.side(out >= 0)
@@ -837,8 +907,17 @@ class Translator:
         if head.name == "uf:logb" and len(vals) == 2:
             # by definition in both systems: Transcendental.thy `log a x = ln x / ln a`, Mathlib `Real.logb b x =
             # log x / log b` (and x / 0 = 0 in both)
-            lx, lb = (self.uf("uf:ln", (REAL,), REAL, [_real(v)]) for v in (vals[1], vals[0]))
+            if self.system == "lean":  # `Real.log` read as `lean_log` reads it
+                lx, lb = self.lean_log(args[1], env), self.lean_log(args[0], env)
+            else:
+                lx, lb = (self.uf("uf:ln", (REAL,), REAL, [_real(v)]) for v in (vals[1], vals[0]))
             return z3.If(lb == 0, z3.RealVal(0), lx / lb)
+        if (
+            head.name in _READ_FUNCTIONS
+            and len(args) == 1
+            and (out := self.read_function(head.name, args[0], env)) is not None
+        ):
+            return out
         if head.name.startswith("uf:") or head.name == "sqrt":
             if head.name == "sqrt":
                 return self.sqrt(vals[0])
@@ -896,6 +975,17 @@ def _ac_leaves(t: Term, op: str, ty: Ty) -> list[Term]:
 
 
 _RING_OPS = ("add", "sub", "mul", "neg", "pow")
+_READ_FUNCTIONS = frozenset({"uf:tan", "uf:fract", "uf:ln", "uf:exp"})
+
+
+def _call_of(t: Term, name: str) -> bool:
+    return isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == name
+
+
+def _abs(x: Any) -> Any:
+    return z3.If(x >= 0, x, -x)
+
+
 _POLY_OVER = re.compile(r"(?:Polynomial|MvPolynomial (?:\S+|\( .* \))) (\S+)")
 # Mathlib classes that extend `CommRing` (Algebra/Field/Defs.lean `Field`, `EuclideanDomain`, the ordered and normed
 # fields, `RCLike`): a type variable with one of these instances is a commutative ring
