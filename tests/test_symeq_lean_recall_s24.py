@@ -38,6 +38,17 @@ MERGE = [
     (thm("(z : ℂ) (h : (z + 1) ^ 2 = 0)", "z = -1"), thm("(z : ℂ) (h : z ^ 2 + 2 * z + 1 = 0)", "z = -1")),
     (thm("(z : ℂ) (h : z - 2 = 0)", "z ^ 3 = 8"), thm("(z : ℂ) (h : -2 + z = 0)", "z * z * z = 8")),
     (thm("(p q : Polynomial ℝ)", "(p + q) * (p - q) = 1"), thm("(p q : Polynomial ℝ)", "p ^ 2 - q ^ 2 = 1")),
+    # a power with a variable exponent stays one atom of the polynomial (no endless re-expansion)
+    (
+        thm("(n : ℕ) (h₀ : 0 < n) (h₁ : (∑ k in Finset.Icc 1 n, ↑k * Complex.I ^ k) = 48 + 49 * Complex.I)", "n = 97"),
+        thm(
+            "(n : ℕ) (h₀ : ¬ n ≤ 0) (h₁ : (∑ k in Finset.Icc 1 n, ↑k * Complex.I ^ k) = 48 + 49 * Complex.I)", "n = 97"
+        ),
+    ),
+    (
+        thm("(z : ℂ) (n : ℕ) (h : z ^ n * (z + 1) = 1)", "z = 1"),
+        thm("(z : ℂ) (n : ℕ) (h : z * z ^ n + z ^ n = 1)", "z = 1"),
+    ),
     # functions into a field form a `DivInvMonoid` pointwise (`Pi.divInvMonoid`): `one_div`
     (thm(FN, "Continuous f⁻¹"), thm(FN, "Continuous (1 / f)")),
 ]
@@ -90,6 +101,10 @@ APART = [
     (thm(C3, "a * (b - c) = 5"), thm(C3, "a * b - c * a = 6")),
     (thm(C3, "a * (b - c) = 5"), thm(C3, "a * b + a * c = 5")),
     (thm(C3, "a * (b + c) = 5"), thm(C3, "a * b + c = 5")),
+    (
+        thm("(z : ℂ) (n : ℕ) (h : z ^ n * (z + 1) = 1)", "z = 1"),
+        thm("(z : ℂ) (n : ℕ) (h : z * z ^ n + z = 1)", "z = 1"),
+    ),
     (thm("(z w : ℂ) (h : z * (w + 1) = 3)", "z = 1"), thm("(z w : ℂ) (h : z * w + w = 3)", "z = 1")),
     (thm("(z : ℂ) (h : (z + 1) ^ 2 = 0)", "z = -1"), thm("(z : ℂ) (h : z ^ 2 + z + 1 = 0)", "z = -1")),
     (thm("(p q : Polynomial ℝ)", "(p + q) * (p - q) = 1"), thm("(p q : Polynomial ℝ)", "p ^ 2 + q ^ 2 = 1")),

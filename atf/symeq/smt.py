@@ -714,11 +714,15 @@ class Translator:
             return {(): int(t.value)} if t.value else {}
         if isinstance(t, App) and t.ty == ty and t.op in _RING_OPS:
             if t.op == "pow":
-                if not (isinstance(t.args[1], Num) and t.args[1].value.denominator == 1):
-                    return self._atom(t, env, atoms)
-                k = int(t.args[1].value)
-                if not 0 <= k <= MAX_EXPAND_POW:
-                    return self._atom(t, env, atoms)
+                e = t.args[1]
+                if not (isinstance(e, Num) and e.value.denominator == 1 and 0 <= e.value <= MAX_EXPAND_POW):
+                    # `x ^ n` (n a variable or a large literal): Monoid.npow left uninterpreted, as `app` would
+                    # (`self.term(t)` would come back here)
+                    tys = tuple(ir.type_of(x) or REAL for x in t.args)
+                    v = self.uf(f"pow:{ty}", tys, ty, [self.term(x, env) for x in t.args])
+                    atoms[v.sexpr()] = v
+                    return {(v.sexpr(),): 1}
+                k = int(e.value)
                 base = self._expand(t.args[0], ty, env, atoms)
                 out: dict | None = {(): 1}
                 for _ in range(k):
