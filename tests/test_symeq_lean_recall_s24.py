@@ -16,6 +16,14 @@ def symeq():
 C3 = "(a b c : ℂ)"
 FN = "(f : ℝ → ℝ) (hf : Continuous f) (h : ∀ x, f x ≠ 0)"
 
+# imo_1962_p4 (miniF2F valid)
+COS2 = "Real.cos x ^ 2 + Real.cos (2 * x) ^ 2 + Real.cos (3 * x) ^ 2 = 1"
+COS2_SUM = COS2.replace("2 * x", "x + x")
+ROOTS = (
+    "∃ m : ℤ, x = Real.pi / 2 + m * Real.pi ∨ x = Real.pi / 4 + m * Real.pi / 2 ∨ x = Real.pi / 6 + m * Real.pi / 6"
+    " ∨ x = 5 * Real.pi / 6 + m * Real.pi / 6"
+)
+
 MERGE = [
     # a set-builder is its predicate as a function of the bound variable (`Set.ext`, `funext`): `sq x`
     (
@@ -27,6 +35,11 @@ MERGE = [
     (
         thm("(n : ℕ)", "{x : ℕ | x ≤ n ∧ 2 ∣ x}.ncard = n / 2 + 1"),
         thm("(n : ℕ)", "{x : ℕ | 2 ∣ x ∧ n ≥ x}.ncard = n / 2 + 1"),
+    ),
+    # the key of a set does not depend on what was translated before it (Z3 orders `∨` by term ids)
+    (
+        thm(f"(S : Set ℝ) (h₀ : S = {{x : ℝ | {COS2}}})", f"S = {{x : ℝ | {ROOTS}}}"),
+        thm(f"(S : Set ℝ) (h₀ : S = {{x : ℝ | {COS2_SUM}}})", f"S = {{x : ℝ | {ROOTS}}}"),
     ),
     # a set variable defined by a set-builder is that set (`S = e` substituted like any definition)
     (thm("(S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 4})", "S.ncard = 2"), thm("", "{x : ℝ | x ^ 2 = 4}.ncard = 2")),
@@ -99,6 +112,10 @@ APART = [
     ),
     (thm("(a b : ℝ)", "{x : ℝ | a * x ^ 2 = b}.ncard = 2"), thm("(a b : ℝ)", "{x : ℝ | a * x ^ 2 = b + 1}.ncard = 2")),
     (thm(C3, "a * (b - c) = 5"), thm(C3, "a * b - c * a = 6")),
+    (
+        thm(f"(S : Set ℝ) (h₀ : S = {{x : ℝ | {COS2}}})", f"S = {{x : ℝ | {ROOTS}}}"),
+        thm(f"(S : Set ℝ) (h₀ : S = {{x : ℝ | {COS2_SUM}}})", f"S = {{x : ℝ | {ROOTS.replace('5 *', '7 *')}}}"),
+    ),
     (thm(C3, "a * (b - c) = 5"), thm(C3, "a * b + a * c = 5")),
     (thm(C3, "a * (b + c) = 5"), thm(C3, "a * b + c = 5")),
     (

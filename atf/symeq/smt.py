@@ -262,14 +262,18 @@ class Translator:
         if any(isinstance(ty, Fun) for _, ty in t.vars):
             return None
         canon = {n: (self.value_const(f"fb!e{k}", env[n][1]), env[n][1]) for k, n in enumerate(outer)}
-        dom = self.term(t.dom, {**env, **canon}) if t.dom is not None else None
-        for k, (n, vty) in enumerate(t.vars):
-            canon[n] = (self.value_const(f"fb!b{k}", vty or REAL), vty or REAL)
+        # the binders inside are numbered from 0 (`fresh`), so that their names in the key do not depend on what
+        # was translated before; no Z3 term of the body leaves this function but the key
+        counter, self._counter = self._counter, 0
         self._sides.append([])
         try:
+            dom = self.term(t.dom, {**env, **canon}) if t.dom is not None else None
+            for k, (n, vty) in enumerate(t.vars):
+                canon[n] = (self.value_const(f"fb!b{k}", vty or REAL), vty or REAL)
             body = self.term(t.body, {**env, **canon})
         finally:
             self._sides.pop()
+            self._counter = counter
         parts = [t.kind, ",".join(str(vty) for _, vty in t.vars), str(t.ty)]
         for e in (dom, body):
             if e is None:
@@ -280,7 +284,7 @@ class Translator:
             shape = z3.simplify(e, som=True, arith_lhs=True, expand_power=True, sort_sums=True)
             if _fresh_constant(shape):
                 return None  # a constant of an enclosing translation, named by a counter: not comparable
-            parts.append(shape.sexpr())
+            parts.append(_canonical(shape))
         key = "bind:" + t.kind + ":" + hashlib.sha1("|".join(parts).encode("utf-8")).hexdigest()[:16]
         arg_tys = tuple(env[n][1] for n in outer)
         return key, arg_tys, [env[n][0] for n in outer]
@@ -1185,3 +1189,36 @@ def _fresh_constant(e: z3.ExprRef) -> bool:
         if z3.is_app(x):
             todo.extend(x.children())
     return False
+
+
+_AC_KINDS = frozenset(
+    {z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_ADD, z3.Z3_OP_MUL, z3.Z3_OP_EQ, z3.Z3_OP_IFF, z3.Z3_OP_DISTINCT}
+)
+
+
+def _canonical(e: z3.ExprRef) -> str:
+    """e as text with the arguments of `and`, `or`, `+`, `*`, `=` in sorted order and bound variables by de Bruijn
+    index: `z3.simplify` orders them by the terms' ids, which depend on what the context built before."""
+    memo: dict[int, str] = {}
+
+    def go(x: z3.ExprRef) -> str:
+        key = x.get_id()
+        if key in memo:
+            return memo[key]
+        if z3.is_quantifier(x):
+            kind = "forall" if x.is_forall() else "exists" if x.is_exists() else "lambda"
+            sorts = ",".join(str(x.var_sort(i)) for i in range(x.num_vars()))
+            out = f"({kind} [{sorts}] {go(x.body())})"
+        elif z3.is_var(x):
+            out = f"#{z3.get_var_index(x)}"
+        elif z3.is_app(x) and x.num_args() > 0:
+            kids = [go(c) for c in x.children()]
+            if x.decl().kind() in _AC_KINDS:
+                kids.sort()
+            out = f"({x.decl().name()}:{x.decl().kind()} {' '.join(kids)})"
+        else:
+            out = x.sexpr()
+        memo[key] = out
+        return out
+
+    return go(e)
