@@ -195,3 +195,30 @@ APART += [
 ]
 
 test_merge, test_apart = verdict_tests(MERGE, APART)
+
+
+# the metamorphic rewrite kind `distribute` (Mathlib `mul_add`): where it applies, and where it must not
+
+
+def _distribute(text: str) -> str | None:
+    from atf.symeq.metamorphic import REWRITES, cut
+
+    q = REWRITES["distribute"](cut(text))
+    return None if q is None else q.text()
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (
+            thm("(a b c : ℂ) (h : a * (b + c) = 5)", "a * b = 2 * (b + 1)"),
+            "theorem t ( a b c : ℂ ) ( h : ( a * b + a * c ) = 5 ) : a * b = ( 2 * b + 2 * 1 ) := by sorry",
+        ),
+        # `x / a * (b + c)` is `(x / a) * (b + c)`; `a * (b + c) ^ 2` squares the bracket; `f a * (b + c)` applies f
+        (thm("(x a b c : ℝ) (f : ℝ → ℝ)", "x / a * (b + c) = a * (b + c) ^ 2 + f a * (b + c)"), None),
+        # pointwise `*` and `+` of sets do not distribute
+        (thm("(s t u : Set ℕ)", "s * (t + u) = s * t + s * u"), None),
+    ],
+)
+def test_distribute_rewrite(text, expected):
+    assert _distribute(text) == expected
