@@ -51,6 +51,17 @@ MERGE = [
     (thm("(z : ℂ) (h : (z + 1) ^ 2 = 0)", "z = -1"), thm("(z : ℂ) (h : z ^ 2 + 2 * z + 1 = 0)", "z = -1")),
     (thm("(z : ℂ) (h : z - 2 = 0)", "z ^ 3 = 8"), thm("(z : ℂ) (h : -2 + z = 0)", "z * z * z = 8")),
     (thm("(p q : Polynomial ℝ)", "(p + q) * (p - q) = 1"), thm("(p q : Polynomial ℝ)", "p ^ 2 - q ^ 2 = 1")),
+    # a sum or product over an interval is keyed by its summand as a polynomial (imo_1967_p3's `distribute`)
+    (
+        thm(
+            "(n : ℕ) (c : ℕ → ℕ) (h₁ : ∀ s, c s = s * (s + 1))",
+            "(∏ i in Finset.Icc 1 n, c i) ∣ ∏ i in Finset.Icc 1 n, c (n + i)",
+        ),
+        thm(
+            "(n : ℕ) (c : ℕ → ℕ) (h₁ : ∀ s, c s = s * s + s * 1)",
+            "(∏ i in Finset.Icc 1 n, c i) ∣ ∏ i in Finset.Icc 1 n, c (n + i)",
+        ),
+    ),
     # a power with a variable exponent stays one atom of the polynomial (no endless re-expansion)
     (
         thm("(n : ℕ) (h₀ : 0 < n) (h₁ : (∑ k in Finset.Icc 1 n, ↑k * Complex.I ^ k) = 48 + 49 * Complex.I)", "n = 97"),
@@ -118,6 +129,16 @@ APART = [
     ),
     (thm(C3, "a * (b - c) = 5"), thm(C3, "a * b + a * c = 5")),
     (thm(C3, "a * (b + c) = 5"), thm(C3, "a * b + c = 5")),
+    (
+        thm(
+            "(n : ℕ) (c : ℕ → ℕ) (h₁ : ∀ s, c s = s * (s + 1))",
+            "(∏ i in Finset.Icc 1 n, c i) ∣ ∏ i in Finset.Icc 1 n, c (n + i)",
+        ),
+        thm(
+            "(n : ℕ) (c : ℕ → ℕ) (h₁ : ∀ s, c s = s * s + s * 2)",
+            "(∏ i in Finset.Icc 1 n, c i) ∣ ∏ i in Finset.Icc 1 n, c (n + i)",
+        ),
+    ),
     (
         thm("(z : ℂ) (n : ℕ) (h : z ^ n * (z + 1) = 1)", "z = 1"),
         thm("(z : ℂ) (n : ℕ) (h : z * z ^ n + z = 1)", "z = 1"),
