@@ -243,3 +243,23 @@ def _distribute(text: str) -> str | None:
 )
 def test_distribute_rewrite(text, expected):
     assert _distribute(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("¬ ¬ ( X ⁅ a ⁆ ↔ ∀ a , P a → Q )", ("not", ["¬ ( X ⁅ a ⁆ ↔ ∀ a , P a → Q )"])),
+        ("A → ∀ x , B ↔ C", ("implies", ["A", "∀ x , B ↔ C"])),
+        ("¬ A ∧ B ∨ C", ("or", ["¬ A ∧ B", "C"])),
+        # a body or a branch runs to the end: its connectives are not the proposition's
+        ("∀ᶠ x in l , A x ∧ B", None),
+        ("⨆ i , f i ≤ 3 ∧ B", None),
+        ("if c then A else B ∧ C", None),
+        ("A ↔ B ↔ C", None),
+    ],
+)
+def test_unreadable_proposition_is_cut_at_its_logical_structure(text, expected):
+    from atf.symeq.lean_frontend import _logical_split, tokenize
+
+    out = _logical_split(tokenize(text))
+    assert (out and (out[0], [" ".join(t for _, t in p) for p in out[1]])) == expected

@@ -1318,7 +1318,8 @@ def _logical_split(tokens: list[tuple[str, str]]) -> tuple[str, list[list[tuple[
             if depth < 0:
                 return None
         elif depth == 0 and not blocked:
-            blocked = t in _PROP_BLOCKERS  # a body or branch from here to the end: its connectives are its own
+            # a body or branch from here to the end: its connectives are its own (also `∑'`, `⨆`, `∀ᶠ`, ...)
+            blocked = t in _PROP_BLOCKERS or t[:1] in _BINDER_HEADS
             if not blocked:
                 top.append((k, t))
     if depth != 0:
@@ -1352,6 +1353,7 @@ _BINDING = ("∀", "∃", "∃!", "λ", "fun", "∑", "∏", "⋃", "⋂", "Π",
 _PROP_OPEN, _PROP_CLOSE = ("(", "[", "{", "⟨", "⦃", "⁅", "⟪"), (")", "]", "}", "⟩", "⦄", "⁆", "⟫")
 # tokens after which a connective at bracket depth 0 may belong to a body or a branch that extends to the end (the
 # connectives before the first of them are the proposition's own: `A → ∀ x, B ↔ C` is `A → (∀ x, B ↔ C)`)
+_BINDER_HEADS = frozenset("∀∃λΠΣ∑∏⋃⋂∫⨆⨅∮")
 _PROP_BLOCKERS = {*_BINDING, "fun", "if", "then", "else", "$", "<|", "match", "let", "have", "show", "by", "|"}
 # Lean 4 core (Init/Core.lean, Prelude): `↔` is `infix:20` (no chaining), `→` `infixr:25`, `∨` `infixr:30`, `∧`
 # `infixr:35`, and `¬ p` is `notation:max "¬" p:40`, so `¬ a ∧ b` is `(¬ a) ∧ b`
