@@ -49,7 +49,7 @@ def interval(dom: Term) -> tuple[Term, Term, Ty] | None:
 
 def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
     """The Z3 term of a sum or product over an integer interval (raises smt.Untranslatable otherwise)."""
-    from atf.symeq.smt import Untranslatable
+    from atf.symeq.smt import Untranslatable, _canonical
 
     iv = interval(t.dom) if t.dom is not None and len(t.vars) == 1 else None
     if iv is None and tr.system == "isabelle" and t.ty in (NAT, INT, RAT, REAL) and len(t.vars) == 1:
@@ -76,10 +76,14 @@ def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
         canon[n] = (z3.Const(f"bigop!e{k}", tr.sort(env[n][1])), env[n][1])
     tr._sides.append([])
     try:
-        shape = z3.simplify(tr.term(body, {**env, **canon}))
+        shape = z3.simplify(
+            tr.term(body, {**env, **canon}), som=True, arith_lhs=True, expand_power=True, sort_sums=True
+        )
     finally:
         tr._sides.pop()
-    key = f"{t.kind}:" + hashlib.sha1(shape.sexpr().encode("utf-8")).hexdigest()[:12]
+    # as a sum of monomials, `+`/`*`/`and`/`or`/`=` arguments sorted (`smt._canonical`): `s * (s + 1)` and
+    # `s * s + s * 1` are one summand
+    key = f"{t.kind}:" + hashlib.sha1(_canonical(shape).encode("utf-8")).hexdigest()[:12]
     arg_tys = (NAT, *(env[n][1] for n in outer))
     outer_vals = [env[n][0] for n in outer]
     n_z = tr.term(length, env)

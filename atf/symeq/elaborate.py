@@ -546,6 +546,8 @@ class Elaborator:
         from atf.symeq.lean_frontend import FIELDS
 
         ns = ir.namespace_of(receiver_ty)
+        if isinstance(receiver_ty, ir.SetTy) and field in _SET_ONLY_FIELDS:
+            ns = "Set"  # a set-builder `{x | P x}` is a `Set`, and these are not `Finset` fields
         if ns is not None:
             return f"{ns}.{field}"
         return FIELDS.get(field, "." + field)
@@ -1519,6 +1521,9 @@ def list_elem(t: Ty | None) -> Ty | None:
     return None
 
 
+# fields of Mathlib's `Set` namespace with no `Finset` namesake (Data/Set/Card.lean `Set.ncard`, `Set.encard`;
+# Data/Set/Finite `Set.Finite`, `Set.Infinite`, `Set.toFinset`): `{x | P x}.ncard` is `Set.ncard {x | P x}`
+_SET_ONLY_FIELDS = {"ncard", "encard", "Finite", "Infinite", "toFinset"}
 _SERIES = {"suminf", "prodinf", "summable", "sums"}
 MAX_UNROLL = 256  # the longest literal range (`[1..<200]`) unfolded into its items
 # List.thy's ranges: the names of the constant, its element type, and the interval of its items' set

@@ -31,7 +31,7 @@ from atf.symeq.config import SymEqConfig
 from atf.symeq.elaborate import elaborate
 from atf.symeq.ir import App, Bind, ParseError, Statement, Term
 from atf.symeq.normalize import standardize
-from atf.symeq.smt import Translator, Untranslatable, Verdict, check_valid
+from atf.symeq.smt import Translator, Untranslatable, Verdict, check_valid, commutative_sorts
 
 if TYPE_CHECKING:
     import z3
@@ -189,11 +189,11 @@ class PairCache:
 
 def _premises(tr: Translator, cache: PairCache, st: Statement, key: tuple) -> z3.BoolRef:
     """The conjunction of st's premises in Z3, translated once per key (candidate index, renaming) in `cache`."""
-    return tr.cached_prop(cache, ("prem", *key), lambda: ir.conj(st.premises))
+    return tr.cached_prop(cache, ("prem", *key), lambda: ir.conj(st.premises), commutative_sorts(st.premises))
 
 
 def _conclusion(tr: Translator, cache: PairCache, st: Statement, key: tuple) -> z3.BoolRef:
-    return tr.cached_prop(cache, ("concl", *key), lambda: st.conclusion)
+    return tr.cached_prop(cache, ("concl", *key), lambda: st.conclusion, commutative_sorts(st.premises))
 
 
 def _project(premise: Term, st: Statement, names: list[str]) -> Term:
@@ -272,12 +272,22 @@ def _check_aligned(
         prem_formula = None
         if not same_premises:
             lhs = (
-                tr.cached_prop(cache, ("proj", *akey, tuple(only_a)), lambda: _project(ir.conj(a.premises), a, only_a))
+                tr.cached_prop(
+                    cache,
+                    ("proj", *akey, tuple(only_a)),
+                    lambda: _project(ir.conj(a.premises), a, only_a),
+                    commutative_sorts(a.premises),
+                )
                 if only_a
                 else pa
             )
             rhs = (
-                tr.cached_prop(cache, ("proj", *bkey, tuple(only_b)), lambda: _project(ir.conj(b.premises), b, only_b))
+                tr.cached_prop(
+                    cache,
+                    ("proj", *bkey, tuple(only_b)),
+                    lambda: _project(ir.conj(b.premises), b, only_b),
+                    commutative_sorts(b.premises),
+                )
                 if only_b
                 else pb
             )
@@ -336,8 +346,12 @@ def _whole_statements_agree(
     if any(_refutable(st, cache, key, timeout_ms).status != "invalid" for st, key in zip((a, b), keys)):
         return False
     try:
-        fa = tr.cached_prop(cache, ("closed", *keys[0], tuple(only_a)), lambda: closed(a, only_a))
-        fb = tr.cached_prop(cache, ("closed", *keys[1], tuple(only_b)), lambda: closed(b, only_b))
+        fa = tr.cached_prop(
+            cache, ("closed", *keys[0], tuple(only_a)), lambda: closed(a, only_a), commutative_sorts(a.premises)
+        )
+        fb = tr.cached_prop(
+            cache, ("closed", *keys[1], tuple(only_b)), lambda: closed(b, only_b), commutative_sorts(b.premises)
+        )
     except (Untranslatable, RecursionError):
         return False
     import z3
@@ -786,6 +800,6 @@ def truth(st: Statement, timeout_ms: int = 1000) -> str:
     counter-model exists) or "unknown"."""
     import z3
 
-    tr = Translator(st.system)
+    tr = Translator(st.system, comm_sorts=commutative_sorts(st.premises))
     formula = z3.Implies(tr.prop(ir.conj(st.premises)), tr.prop(st.conclusion))
     return check_valid(tr, formula, timeout_ms, list(st.variables)).status

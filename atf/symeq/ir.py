@@ -380,6 +380,7 @@ COMMUTATIVE = {"and", "or", "eq", "iff", "add", "mul", "min", "max", "gcd", "lcm
 # are associative and commutative
 _COMMUTATIVE_RING = re.compile(
     r"(Polynomial|MvPolynomial (\S+|\( .* \))) (ℕ|ℤ|ℚ|ℝ|ℂ|Nat|Int|Rat|Real|Complex|\( ZMod \S+ \))"
+    r"|GaussianInt"  # NumberTheory/Zsqrtd/GaussianInt.lean: `GaussianInt := ℤ√-1`, a `CommRing` (Zsqrtd.commRing)
 )
 
 

@@ -1303,11 +1303,73 @@ def parse_prop(tokens: list[tuple[str, str]], notes: list[str], names: frozenset
     try:
         return _Parser(tokens, names).parse()
     except (ParseError, ValueError, ZeroDivisionError, RecursionError) as err:
+        split = _logical_split(tokens)
+        if split is not None:
+            op, parts = split
+            if op == "paren":
+                return parse_prop(parts[0], notes, names)
+            return App(op, tuple(parse_prop(p, notes, names) for p in parts))
         notes.append(f"unparsed {' '.join(t for _, t in tokens)[:80]!r}: {err}")
         return opaque_from_tokens(tokens, ir.BOOL)
 
 
+def _logical_split(tokens: list[tuple[str, str]]) -> tuple[str, list[list[tuple[str, str]]]] | None:
+    """A proposition the parser could not read, cut at its outermost logical structure: `(op, parts)` for
+    `A ↔ B`, `A → B`, `A ∨ B`, `A ∧ B` (the connective of lowest precedence at bracket depth 0, the first of a
+    right-associative chain), `¬ A`, or `( A )` ("paren"), so that only the unreadable parts stay opaque
+    (`¬ ¬ (X ↔ Y)` is then `X ↔ Y` up to double negation). None when there is no such structure; connectives
+    after a binder, a branch or a bar are not looked at (`∀ x, A → B` is one body)."""
+    if len(tokens) < 2:
+        return None
+    depth, top, blocked = 0, [], False
+    for k, (_, t) in enumerate(tokens):
+        if t in _PROP_OPEN:
+            depth += 1
+        elif t in _PROP_CLOSE:
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and not blocked:
+            # a body or branch from here to the end: its connectives are its own (also `∑'`, `⨆`, `∀ᶠ`, ...)
+            blocked = t in _PROP_BLOCKERS or t[:1] in _BINDER_HEADS
+            if not blocked:
+                top.append((k, t))
+    if depth != 0:
+        return None
+    for sym, op in _CONNECTIVES:
+        at = [k for k, t in top if t == sym or (sym == "→" and t == "->")]
+        if not at or (sym == "↔" and len(at) > 1):
+            continue
+        k = at[0]
+        left, right = tokens[:k], tokens[k + 1 :]
+        return (op, [left, right]) if left and right else None
+    if tokens[0][1] == "¬":
+        return "not", [tokens[1:]]
+    if tokens[0][1] == "(" and tokens[-1][1] == ")" and _closes_at_end(tokens) and len(tokens) > 2:
+        return "paren", [tokens[1:-1]]
+    return None
+
+
+def _closes_at_end(tokens: list[tuple[str, str]]) -> bool:
+    """Whether the bracket opened by the first token is closed by the last."""
+    depth = 0
+    for k, (_, t) in enumerate(tokens):
+        depth += (t in _PROP_OPEN) - (t in _PROP_CLOSE)
+        if depth == 0:
+            return k == len(tokens) - 1
+    return False
+
+
 _BINDING = ("∀", "∃", "∃!", "λ", "fun", "∑", "∏", "⋃", "⋂", "Π", "Σ", "∫")
+
+_PROP_OPEN, _PROP_CLOSE = ("(", "[", "{", "⟨", "⦃", "⁅", "⟪"), (")", "]", "}", "⟩", "⦄", "⁆", "⟫")
+# tokens after which a connective at bracket depth 0 may belong to a body or a branch that extends to the end (the
+# connectives before the first of them are the proposition's own: `A → ∀ x, B ↔ C` is `A → (∀ x, B ↔ C)`)
+_BINDER_HEADS = frozenset("∀∃λΠΣ∑∏⋃⋂∫⨆⨅∮")
+_PROP_BLOCKERS = {*_BINDING, "fun", "if", "then", "else", "$", "<|", "match", "let", "have", "show", "by", "|"}
+# Lean 4 core (Init/Core.lean, Prelude): `↔` is `infix:20` (no chaining), `→` `infixr:25`, `∨` `infixr:30`, `∧`
+# `infixr:35`, and `¬ p` is `notation:max "¬" p:40`, so `¬ a ∧ b` is `(¬ a) ∧ b`
+_CONNECTIVES = (("↔", "iff"), ("→", "implies"), ("∨", "or"), ("∧", "and"))
 
 
 def bound_names(tokens: list[tuple[str, str]]) -> set[str]:

@@ -12,7 +12,7 @@ write `2 * x` as `x * 2`, shift the index of a sum over `Finset.Icc 1 n` to `Fin
 second set, added later) `x ^ 2` as `x * x`, `2 * x` as `x + x`, every order relation mirrored, `a ≤ b` as
 `¬ b < a`, `a ∣ b` as `b % a = 0`, `Even`/`Odd` as `% 2`, `√`, `x⁻¹` as `1 / x`, explicit binders, all
 hypotheses curried into the conclusion, `¬ ¬ C`, `n + 1` as `Nat.succ n`, bounds as interval membership,
-reassociation of `+`/`*`, `a - b = c` as `a = c + b` (off ℕ).
+reassociation of `+`/`*`, `a - b = c` as `a = c + b` (off ℕ); and (the third) `a * (b + c)` as `a * b + a * c`.
 Mutations: change a literal, change a relation, drop a hypothesis, change a variable's type between ℕ, ℤ
 and ℝ, widen a range or interval bound, change `+` into `-`; and (the second set) swap the operands of a
 non-commutative operator, `*` into `+`, `/` into `*`, change an exponent, `∀` into `∃` and back, `∧`/`∨`/`↔`
@@ -759,6 +759,45 @@ def reassociate(p: Parts) -> Parts | None:
     return _every_prop(p, f)
 
 
+# types whose `*` need not distribute over `+` (pointwise operations on sets and filters, ideals, subgroups)
+_NOT_DISTRIBUTIVE = ("Set", "Finset", "Filter", "Ideal", "Submodule", "Subgroup", "AddSubgroup", "Subring")
+
+
+def distribute(p: Parts) -> Parts | None:
+    """Every `a * (b + c)` (an atom times a bracket holding one `+` of two atoms) as `(a * b + a * c)` (Mathlib
+    `mul_add`, any `Distrib`: ℕ, ℤ, ℝ, ℂ, polynomials, matrices), where nothing around the product binds tighter
+    (`x / a * (b + c)` is `(x / a) * (b + c)`, `a * (b + c) ^ 2` squares the bracket only). Not in a statement
+    about sets, filters or substructures, whose `*` and `+` are pointwise or lattice operations."""
+    if any(t in _NOT_DISTRIBUTIVE for b in p.binders for _, t in b) or any(
+        t in _NOT_DISTRIBUTIVE for _, t in p.conclusion
+    ):
+        return None
+
+    def f(toks: list[Tok]) -> list[Tok] | None:
+        out, changed = list(toks), False
+        for i in range(len(out) - 2, 0, -1):
+            if out[i][1] != "*" or out[i + 1][1] != "(":
+                continue
+            j = _close(out, i + 1)
+            if j is None or (j + 1 < len(out) and out[j + 1][1] not in _SUM_AFTER | {"*"}):
+                continue
+            inner = out[i + 2 : j]
+            if len(inner) != 3 or inner[1][1] != "+" or any(t[0] not in ("ident", "num") for t in (inner[0], inner[2])):
+                continue
+            if out[i - 1][0] not in ("ident", "num"):
+                continue
+            s = i - 1
+            if s > 0 and (out[s - 1][1] not in _OPERAND_BEFORE or out[s - 1][1] in ("*", "/", "%", "^", "-")):
+                continue
+            a, b, c = out[s], inner[0], inner[2]
+            out[s : j + 1] = _paren([a, ("op", "*"), b, ("op", "+"), a, ("op", "*"), c])
+            changed = True
+            break  # one product per proposition: the positions after it have moved
+        return out if changed else None
+
+    return _every_prop(p, f)
+
+
 def sub_as_add(p: Parts) -> Parts | None:
     """In a statement about ℤ/ℚ/ℝ numbers only, the first equation `a - b = c` (a hypothesis, else the conclusion;
     names and numerals only, no casts) as `a = c + b` (`sub_eq_iff_eq_add`: not on ℕ, where `-` truncates)."""
@@ -825,6 +864,7 @@ REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
     "interval_membership": interval_membership,
     "reassociate": reassociate,
     "sub_as_add": sub_as_add,
+    "distribute": distribute,
 }
 
 

@@ -704,11 +704,21 @@ def _div_inv_sorts(premises: list[Term]) -> set[str]:
     return out
 
 
-def _div_as_mul_inv(t: Term, sorts: set[str]) -> Term:
+def _pointwise_field(ty: Ty | None) -> bool:
+    """Functions into ℝ, ℚ or ℂ: Mathlib's `Pi.divInvMonoid` (Algebra/Group/Pi/Basic.lean) makes them a
+    `DivInvMonoid` pointwise (`Pi.div_apply`, `Pi.inv_apply`, `Pi.one_apply`), so `1 / f = f⁻¹` (`one_div`)."""
+    return isinstance(ty, ir.Fun) and ty.ret in (REAL, RAT, ir.COMPLEX)
+
+
+def _div_as_mul_inv(t: Term, sorts: set[str], pointwise: bool = False) -> Term:
     """`a / b` as `a * b⁻¹` and `1 * a`, `a * 1` as `a` at the sorts of `_div_inv_sorts` (SymEq leaves their
     operations uninterpreted, so `1 / x` and `x⁻¹` were two unrelated terms)."""
-    t = ir.map_children(t, lambda a: _div_as_mul_inv(a, sorts))
-    if not (isinstance(t, App) and isinstance(t.ty, ir.Sort) and t.ty.name in sorts and len(t.args) == 2):
+    t = ir.map_children(t, lambda a: _div_as_mul_inv(a, sorts, pointwise))
+    if not (
+        isinstance(t, App)
+        and len(t.args) == 2
+        and (pointwise and _pointwise_field(t.ty) or isinstance(t.ty, ir.Sort) and t.ty.name in sorts)
+    ):
         return t
     one = [isinstance(a, Num) and a.value == 1 for a in t.args]
     if t.op == "div":
@@ -724,7 +734,7 @@ def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
     if isinstance(p, App) and p.op in ("eq", "iff"):
         for lhs, rhs in (p.args, p.args[::-1]):
             if isinstance(lhs, Var) and lhs.name in variables and lhs.name not in ir.free_vars(rhs):
-                if ir.type_of(lhs) == ir.type_of(rhs) or ir.type_of(rhs) is None:
+                if ir.type_of(lhs) == ir.type_of(rhs) or ir.type_of(rhs) is None or _same_collection(lhs, rhs):
                     return lhs.name, rhs
     if isinstance(p, Bind) and p.kind == "forall" and isinstance(p.body, App) and p.body.op == "eq":
         for lhs, rhs in (p.body.args, p.body.args[::-1]):
@@ -760,6 +770,14 @@ def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
                     lam = Bind("lambda", tuple(lam_vars), ir.substitute(rhs, access), None, fty)
                     return lhs.args[0].name, lam
     return None
+
+
+def _same_collection(v: Var, e: Term) -> bool:
+    """A variable `S : Set ℝ` (a binder's collection type stays a sort name) defined by a set the elaborator built
+    (`{x | P x}`, `{1, 2}`, `Finset.Icc 1 n`: a `SetTy` of the same element type): Lean elaborates the right-hand
+    side at the variable's type, so `S = e` makes S that set."""
+    ety = ir.type_of(e)
+    return isinstance(ety, ir.SetTy) and isinstance(v.ty, ir.Sort) and ir.collection_elem(v.ty) == ety.elem
 
 
 def _pattern_names(t: Term) -> list[str]:
@@ -1127,9 +1145,12 @@ def standardize(st: Statement) -> Statement:
     variables = dict(st.variables)
     premises, concl = list(st.premises), st.conclusion
     groups = _div_inv_sorts(premises)
-    if groups:
-        premises = [_div_as_mul_inv(p, groups) for p in premises]
-        concl = _div_as_mul_inv(concl, groups)
+    pointwise = sys == "lean" and any(
+        _pointwise_field(x.ty) for p in [concl, *premises] for x in ir.walk(p) if isinstance(x, App)
+    )
+    if groups or pointwise:
+        premises = [_div_as_mul_inv(p, groups, pointwise) for p in premises]
+        concl = _div_as_mul_inv(concl, groups, pointwise)
     # A variable a type depends on (`n` in `x : ZMod n`, `Fin n`) is never substituted: the types would keep
     # the name and lose what the premise said about it (`n = 6` gone, `ZMod n` read for every n).
     dependent = ir.sort_names(variables.values(), [concl, *premises]) & set(variables)

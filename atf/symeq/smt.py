@@ -69,6 +69,7 @@ class Translator:
     axioms: list[z3.BoolRef] = field(default_factory=list)
     domain: list[z3.BoolRef] = field(default_factory=list)
     exact: bool = True
+    comm_sorts: frozenset[str] = frozenset()  # type variables the statement declares commutative rings
     _sides: list[list[z3.BoolRef]] = field(default_factory=list)
     _counter: int = 0
 
@@ -86,6 +87,17 @@ class Translator:
         if name not in self.sorts:
             self.sorts[name] = z3.DeclareSort(name)
         return self.sorts[name]
+
+    def ac_ring(self, ty: Ty | None) -> bool:
+        """`_ac_ring`, or a type variable the statement declares a commutative ring (`[Field F]`, `[CommRing R]`:
+        `commutative_sorts`), or polynomials over one (Mathlib `Polynomial.commRing`, `MvPolynomial.commRing`:
+        `R[X]` is a commutative ring when R is)."""
+        if _ac_ring(ty):
+            return True
+        if not isinstance(ty, Sort) or not self.comm_sorts:
+            return False
+        m = _POLY_OVER.fullmatch(ty.name)
+        return ty.name in self.comm_sorts or (m is not None and m.group(1) in self.comm_sorts)
 
     def zmod(self, ty: Ty | None) -> str | None:
         """m for Lean's `ZMod m`, m a literal or a variable (Mathlib/Data/ZMod/Defs.lean: `ZMod 0 = ℤ`,
@@ -197,12 +209,13 @@ class Translator:
         self.exact = False
         return self.uf("prop:" + _h(repr(ir.alpha_key(t)) + repr(ir.type_signature([t]))), (), BOOL, [])
 
-    def cached_prop(self, cache, key: tuple, make_term) -> z3.BoolRef:
+    def cached_prop(self, cache, key: tuple, make_term, comm_sorts: frozenset[str] = frozenset()) -> z3.BoolRef:
         """`prop(make_term())`, translated once per `key` in `cache` (an `equivalence.PairCache`) and merged
-        into this translator: the Z3 term with the axioms, variable domains and symbols it brought."""
+        into this translator: the Z3 term with the axioms, variable domains and symbols it brought. comm_sorts:
+        those of the statement the term is from (`commutative_sorts` of its premises)."""
 
         def translate():
-            sub = Translator(self.system)
+            sub = Translator(self.system, comm_sorts=comm_sorts)
             expr = sub.prop(make_term())
             return expr, sub.axioms, sub.domain, sub.exact, sub.free, sub.free_types
 
@@ -223,6 +236,9 @@ class Translator:
         ty = ir.type_of(t) or REAL
         if isinstance(ty, Fun):
             raise Untranslatable("a function-valued term in a value position")
+        if isinstance(t, Bind) and (keyed := self.binder_shape(t, env)) is not None:
+            key, arg_tys, args = keyed
+            return self.uf(key, arg_tys, ty, args)
         names = sorted(ir.free_vars(t))
         args, arg_tys = [], []
         for n in names:
@@ -233,6 +249,50 @@ class Translator:
             arg_tys.append(vty)
         key = "fb:" + _h(repr(ir.alpha_key(t)) + repr(ir.type_signature([t])) + str(ty))
         return self.uf(key, tuple(arg_tys), ty, args)
+
+    def binder_shape(self, t: Bind, env: dict[str, Any]) -> tuple[str, tuple[Ty, ...], list[Any]] | None:
+        """The key, argument types and arguments of an uninterpreted function for a binder Z3 does not model
+        (`{x | P x}`, `LEAST x. P x`, a sum over a set), named by its domain and body as Z3 simplifies them, with
+        its bound variables and the enclosing binders' variables as canonical constants (the latter are its
+        arguments), or None (the fallback then names it by its shape). A binder's value depends on its body only
+        as a function of the bound variables (Lean's `funext`/`propext`, Isabelle's `ext`: `setOf p`, `Finset.sum
+        s f`, `Least p` take the function), so `{x | x ^ 2 = 4}` and `{x | x * x = 4}` are one set; the shape of
+        the text knew only syntactic equality."""
+        occurring = ir.free_vars(t)
+        outer = list(
+            dict.fromkeys(x.name for x in ir.walk(t) if isinstance(x, Var) and x.name in env and x.name in occurring)
+        )  # first-occurrence order: alike for alpha-variants
+        if any(isinstance(env[n][1], Fun) or env[n][1] is None for n in outer):
+            return None
+        if any(isinstance(ty, Fun) for _, ty in t.vars):
+            return None
+        canon = {n: (self.value_const(f"fb!e{k}", env[n][1]), env[n][1]) for k, n in enumerate(outer)}
+        # the binders inside are numbered from 0 (`fresh`), so that their names in the key do not depend on what
+        # was translated before; no Z3 term of the body leaves this function but the key
+        counter, self._counter = self._counter, 0
+        self._sides.append([])
+        try:
+            dom = self.term(t.dom, {**env, **canon}) if t.dom is not None else None
+            for k, (n, vty) in enumerate(t.vars):
+                canon[n] = (self.value_const(f"fb!b{k}", vty or REAL), vty or REAL)
+            body = self.term(t.body, {**env, **canon})
+        finally:
+            self._sides.pop()
+            self._counter = counter
+        parts = [t.kind, ",".join(str(vty) for _, vty in t.vars), str(t.ty)]
+        for e in (dom, body):
+            if e is None:
+                parts.append("-")
+                continue
+            if isinstance(e, tuple) or not isinstance(e, z3.ExprRef):
+                return None
+            shape = z3.simplify(e, som=True, arith_lhs=True, expand_power=True, sort_sums=True)
+            if _fresh_constant(shape):
+                return None  # a constant of an enclosing translation, named by a counter: not comparable
+            parts.append(_canonical(shape))
+        key = "bind:" + t.kind + ":" + hashlib.sha1("|".join(parts).encode("utf-8")).hexdigest()[:16]
+        arg_tys = tuple(env[n][1] for n in outer)
+        return key, arg_tys, [env[n][0] for n in outer]
 
     def congruent(self, t: App, env: dict[str, Any]) -> Any:
         """An operation on sets SymEq does not model (`card s`, `x ∈ s`, an interval or `{a, b}` as a value): an
@@ -245,6 +305,66 @@ class Translator:
         args = [self.term(a, env) for a in t.args]
         ret = t.ty or REAL
         return self.uf(f"set:{t.op}:" + ",".join(map(str, tys)) + f":{ret}", tys, ret, args)
+
+    def read_function(self, name: str, arg: Term, env: dict[str, Any]) -> Any:
+        """A real function of one argument read through its definition or the identities that hold for every
+        argument (None: kept uninterpreted):
+            tan x = sin x / cos x      Mathlib `Real.tan_eq_sin_div_cos`, Isabelle `tan_def` (x / 0 = 0 in both)
+            fract x = x - ⌊x⌋          Mathlib `Int.fract` (its definition), Isabelle `frac_def`
+            exp (a + b) = exp a * exp b, exp (a - b) = exp a / exp b, exp (-a) = (exp a)⁻¹
+                                        Mathlib `Real.exp_add`, `Real.exp_sub`, `Real.exp_neg`; Isabelle `exp_add`,
+                                        `exp_diff`, `exp_minus`
+            (Lean) log x: see `lean_log`; exp (log x) = |x| for x ≠ 0, 1 for x = 0 (`Real.exp_log` on |x| > 0,
+                                        `Real.log_abs`, `Real.log_zero`, `Real.exp_zero`)"""
+        if ir.type_of(arg) not in (REAL, None):
+            return None
+        if name == "uf:tan":
+            x = _real(self.term(arg, env))
+            sin, cos = (self.uf(f, (REAL,), REAL, [x]) for f in ("uf:sin", "uf:cos"))
+            return z3.If(cos == 0, z3.RealVal(0), sin / cos)
+        if name == "uf:fract":
+            x = _real(self.term(arg, env))
+            return x - z3.ToReal(z3.ToInt(x))
+        if name == "uf:ln":
+            return self.lean_log(arg, env) if self.system == "lean" else None
+        if name == "uf:exp":
+            if isinstance(arg, App) and arg.ty == REAL and arg.op in ("add", "sub", "neg"):
+                parts = [self.exp_of(x, env) for x in arg.args]
+                if arg.op == "add":
+                    return parts[0] * parts[1]
+                return parts[0] / parts[1] if arg.op == "sub" else 1 / parts[0]
+            if self.system == "lean" and _call_of(arg, "uf:ln"):
+                x = _real(self.term(arg.args[1], env))
+                return z3.If(x == 0, z3.RealVal(1), _abs(x))
+        return None
+
+    def exp_of(self, t: Term, env: dict[str, Any]) -> Any:
+        return self.call(App("call", (Var("uf:exp", Fun((REAL,), REAL)), t), REAL), env)
+
+    def lean_log(self, t: Term, env: dict[str, Any]) -> Any:
+        """Mathlib's `Real.log`, which is defined at every real: log x = log |x| (`Real.log_abs`), log 0 = 0
+        (`Real.log_zero`), and so, for all x and y, log (x * y) = log x + log y unless x or y is 0
+        (`Real.log_mul`), log (x / y) = log x - log y likewise (`Real.log_div`; x / 0 = 0), log x⁻¹ = -log x
+        (`Real.log_inv`), log (x ^ n) = n * log x (`Real.log_pow`), log (exp x) = x (`Real.log_exp`), log (-x) =
+        log x (`Real.log_neg_eq_log`). Anything else is the uninterpreted `ln` of |x|, 0 at 0."""
+        if isinstance(t, App) and t.ty == REAL:
+            if t.op in ("mul", "div"):
+                xs = [_real(self.term(x, env)) for x in t.args]
+                ls = [self.lean_log(x, env) for x in t.args]
+                both = ls[0] + ls[1] if t.op == "mul" else ls[0] - ls[1]
+                return z3.If(z3.Or(xs[0] == 0, xs[1] == 0), z3.RealVal(0), both)
+            if t.op == "inv":
+                return -self.lean_log(t.args[0], env)
+            if t.op in ("neg", "abs"):
+                return self.lean_log(t.args[0], env)
+            if t.op == "pow" and isinstance(t.args[1], Num) and t.args[1].ty == NAT and t.args[1].value <= 64:
+                return int(t.args[1].value) * self.lean_log(t.args[0], env)
+            if _call_of(t, "uf:exp"):
+                return _real(self.term(t.args[1], env))
+        x = _real(self.term(t, env))
+        out = self.uf("uf:ln", (REAL,), REAL, [_abs(x)])
+        self.side(z3.Implies(x == 0, out == 0))
+        return out
 
     def lookup(self, name: str, env: dict[str, Any]) -> tuple[Any, Ty | None]:
         if name in env:
@@ -412,12 +532,14 @@ class Translator:
             raise Untranslatable(op)
         if op in ("icc", "ico", "ioc", "ioo", "range", "setenum", "card", "in"):
             return self.congruent(t, env)
-        if op == "mul" and _ac_ring(ty) and (scaled := _scaled(t, ty)) is not None:
+        if op in _RING_OPS and self.ac_ring(ty) and (poly := self.ring_normal_form(t, env)) is not None:
+            return poly
+        if op == "mul" and self.ac_ring(ty) and (scaled := _scaled(t, ty)) is not None:
             k, rest = scaled  # `2 * x` is `x + x`, `1 * x` is `x`
             return self.term(rest, env) if k == 1 else self.ac_fold("add", ty, [rest] * k, env)
-        if op in ("add", "mul") and _ac_ring(ty):
+        if op in ("add", "mul") and self.ac_ring(ty):
             return self.ac_fold(op, ty, _ac_leaves(t, op, ty), env)  # translates the leaves of the chain once
-        if op == "pow" and _ac_ring(ty) and _small_power(t.args[1]):
+        if op == "pow" and self.ac_ring(ty) and _small_power(t.args[1]):
             return self.ac_fold("mul", ty, _ac_leaves(t, "mul", ty), env)
         a = [self.term(x, env) for x in t.args]
         if op == "and":
@@ -493,19 +615,34 @@ class Translator:
         if op == "natabs":
             return z3.If(a[0] >= 0, a[0], -a[0])
         if op in ("gcd", "lcm"):
-            out = self.uf(f"uf:{op}", (INT, INT), INT, [_int(a[0]), _int(a[1])])
+            x, y = _int(a[0]), _int(a[1])
+            out = self.uf(f"uf:{op}", (INT, INT), INT, [x, y])
             self.side(out >= 0)
+            # Mathlib `Nat.gcd_mul_lcm`, `Int.gcd_mul_lcm` (gcd m n * lcm m n = natAbs (m * n)); Isabelle
+            # `gcd_mult_lcm` (nat), `prod_gcd_lcm_int` (|m| * |n| = gcd m n * lcm m n)
+            g, lc = (self.function(f"uf:{f}", Fun((INT, INT), INT))(x, y) for f in ("gcd", "lcm"))
+            self.side(g * lc == _abs(x * y))
             return out
         if op == "fact":
             out = self.uf("uf:fact", (INT,), INT, [a[0]])
             self.side(out >= 1)
             return out
+        if op == "choose" and isinstance(t.args[1], Num) and t.args[1].value in (0, 1, 2):
+            # Mathlib `Nat.choose_zero_right`, `Nat.choose_one_right`, `Nat.choose_two_right` (n.choose 2 =
+            # n * (n - 1) / 2, ℕ subtraction and division); Isabelle `binomial_n_0`, `choose_one`, `choose_two`
+            n, k = a[0], int(t.args[1].value)
+            return [z3.IntVal(1), n, n * z3.If(n >= 1, n - 1, 0) / 2][k]
         if op == "choose":
             out = self.uf("uf:choose", (INT, INT), INT, a)
             self.side(out >= 0)
             return out
         if op == "dvd":
             x, y = _coerce_pair(a[0], a[1])
+            if not (_arith(x) and _arith(y)):
+                # `a ∣ b` in a ring SymEq keeps uninterpreted (GaussianInt, R[X]): a relation on the values, so
+                # equal operands (`z ^ 2`, `z * z` in a commutative ring) give one proposition (congruence)
+                tys = tuple(ir.type_of(x) or REAL for x in t.args)
+                return self.uf(f"dvd:{tys[0]}:{tys[1]}", tys, BOOL, [x, y])
             if x.is_int():
                 return z3.If(x == 0, y == 0, y % x == 0)
             return z3.Or(x != 0, y == 0)
@@ -558,6 +695,90 @@ class Translator:
             ty or REAL,
             a,
         )
+
+    def ring_normal_form(self, t: App, env: dict[str, Any]) -> Any:
+        """A polynomial of a commutative ring whose operations stay uninterpreted (ℂ, `R[X]`), expanded over its
+        atoms with integer coefficients and written in one order: every commutative ring satisfies `mul_add`,
+        `add_mul`, `sub_eq_add_neg`, `neg_mul`, `pow_succ` and the `add_comm`/`mul_comm` laws the leaf sorting already
+        used, so `a * (b + c)` and `a * b + a * c` are one term. A positive coefficient k ≤ MAX_EXPAND_POW is k
+        copies added (`nsmul_eq_mul`, as `_scaled`), a larger one a product with the numeral, and the negative part
+        is subtracted (`sub_eq_add_neg`). None when the expansion grows past MAX_MONOMIALS."""
+        ty = t.ty
+        atoms: dict[str, Any] = {}
+        poly = self._expand(t, ty, env, atoms)
+        if poly is None:
+            return None
+
+        def term(mono: tuple[str, ...], k: int) -> Any:
+            if not mono:
+                return self.num(Fraction(k), ty)
+            prod = atoms[mono[0]]
+            for name in mono[1:]:
+                prod = self.uf(f"mul:{ty}", (ty, ty), ty, [prod, atoms[name]])
+            if k == 1:
+                return prod
+            if k <= MAX_EXPAND_POW:
+                out = prod
+                for _ in range(k - 1):
+                    out = self.uf(f"add:{ty}", (ty, ty), ty, [out, prod])
+                return out
+            return self.uf(f"mul:{ty}", (ty, ty), ty, [self.num(Fraction(k), ty), prod])
+
+        def total(items: list[Any]) -> Any:
+            out = items[0]
+            for v in items[1:]:
+                out = self.uf(f"add:{ty}", (ty, ty), ty, [out, v])
+            return out
+
+        pos = [term(m, k) for m, k in sorted(poly.items()) if k > 0]
+        neg = [term(m, -k) for m, k in sorted(poly.items()) if k < 0]
+        if not pos and not neg:
+            return self.num(Fraction(0), ty)
+        if not neg:
+            return total(pos)
+        if not pos:
+            return self.uf(f"neg:{ty}", (ty,), ty, [total(neg)])
+        return self.uf(f"sub:{ty}", (ty, ty), ty, [total(pos), total(neg)])
+
+    def _expand(self, t: Term, ty: Ty, env: dict[str, Any], atoms: dict[str, Any]) -> dict | None:
+        """t's polynomial: monomial (sorted atom keys) -> nonzero integer coefficient; None past MAX_MONOMIALS."""
+        if isinstance(t, Num) and t.value.denominator == 1:
+            return {(): int(t.value)} if t.value else {}
+        if isinstance(t, App) and t.ty == ty and t.op in _RING_OPS:
+            if t.op == "pow":
+                e = t.args[1]
+                if not (isinstance(e, Num) and e.value.denominator == 1 and 0 <= e.value <= MAX_EXPAND_POW):
+                    # `x ^ n` (n a variable or a large literal): Monoid.npow left uninterpreted, as `app` would
+                    # (`self.term(t)` would come back here)
+                    tys = tuple(ir.type_of(x) or REAL for x in t.args)
+                    v = self.uf(f"pow:{ty}", tys, ty, [self.term(x, env) for x in t.args])
+                    atoms[v.sexpr()] = v
+                    return {(v.sexpr(),): 1}
+                k = int(e.value)
+                base = self._expand(t.args[0], ty, env, atoms)
+                out: dict | None = {(): 1}
+                for _ in range(k):
+                    out = _poly_mul(out, base) if out is not None and base is not None else None
+                return out
+            parts = [self._expand(a, ty, env, atoms) for a in t.args]
+            if any(p is None for p in parts):
+                return None
+            if t.op == "neg":
+                return {m: -k for m, k in parts[0].items()}
+            if t.op == "mul":
+                return _poly_mul(parts[0], parts[1])
+            sign = -1 if t.op == "sub" else 1
+            out = dict(parts[0])
+            for m, k in parts[1].items():
+                out[m] = out.get(m, 0) + sign * k
+            return {m: k for m, k in out.items() if k}
+        return self._atom(t, env, atoms)
+
+    def _atom(self, t: Term, env: dict[str, Any], atoms: dict[str, Any]) -> dict:
+        v = self.term(t, env)
+        key = v.sexpr()
+        atoms[key] = v
+        return {(key,): 1}
 
     def ac_fold(self, op: str, ty: Sort, leaves: list[Term], env: dict[str, Any]) -> Any:
         """`op` over the leaves of a commutative ring's `+` or `*` chain, in one canonical order: `X * 30` and
@@ -722,8 +943,17 @@ class Translator:
         if head.name == "uf:logb" and len(vals) == 2:
             # by definition in both systems: Transcendental.thy `log a x = ln x / ln a`, Mathlib `Real.logb b x =
             # log x / log b` (and x / 0 = 0 in both)
-            lx, lb = (self.uf("uf:ln", (REAL,), REAL, [_real(v)]) for v in (vals[1], vals[0]))
+            if self.system == "lean":  # `Real.log` read as `lean_log` reads it
+                lx, lb = self.lean_log(args[1], env), self.lean_log(args[0], env)
+            else:
+                lx, lb = (self.uf("uf:ln", (REAL,), REAL, [_real(v)]) for v in (vals[1], vals[0]))
             return z3.If(lb == 0, z3.RealVal(0), lx / lb)
+        if (
+            head.name in _READ_FUNCTIONS
+            and len(args) == 1
+            and (out := self.read_function(head.name, args[0], env)) is not None
+        ):
+            return out
         if head.name.startswith("uf:") or head.name == "sqrt":
             if head.name == "sqrt":
                 return self.sqrt(vals[0])
@@ -778,6 +1008,66 @@ def _ac_leaves(t: Term, op: str, ty: Ty) -> list[Term]:
         # `X ^ k` is `X * ... * X` (Monoid.npow, pow_succ): in a commutative chain its factors are leaves too
         return _ac_leaves(t.args[0], op, ty) * int(t.args[1].value)
     return [t]
+
+
+_RING_OPS = ("add", "sub", "mul", "neg", "pow")
+_READ_FUNCTIONS = frozenset({"uf:tan", "uf:fract", "uf:ln", "uf:exp"})
+
+
+def _call_of(t: Term, name: str) -> bool:
+    return isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == name
+
+
+def _abs(x: Any) -> Any:
+    return z3.If(x >= 0, x, -x)
+
+
+_POLY_OVER = re.compile(r"(?:Polynomial|MvPolynomial (?:\S+|\( .* \))) (\S+)")
+# Mathlib classes that extend `CommRing` (Algebra/Field/Defs.lean `Field`, `EuclideanDomain`, the ordered and normed
+# fields, `RCLike`): a type variable with one of these instances is a commutative ring
+_COMM_RING_CLASSES = frozenset(
+    {
+        "CommRing",
+        "Field",
+        "EuclideanDomain",
+        "LinearOrderedField",
+        "LinearOrderedCommRing",
+        "NormedField",
+        "NontriviallyNormedField",
+        "RCLike",
+    }
+)
+
+
+def commutative_sorts(premises: list[Term]) -> frozenset[str]:
+    """The type variables an instance premise `[Field F]`, `[CommRing R]`, ... declares a commutative ring."""
+    out = set()
+    for p in premises:
+        if isinstance(p, App) and p.op == "call" and len(p.args) == 2:
+            cls, ty = p.args
+            if (
+                isinstance(cls, Var)
+                and cls.name.removeprefix("uf:") in _COMM_RING_CLASSES
+                and isinstance(ty, Var)
+                and ty.name.startswith("uf:")
+            ):
+                out.add(ty.name.removeprefix("uf:"))
+    return frozenset(out)
+
+
+MAX_MONOMIALS = 64
+
+
+def _poly_mul(a: dict | None, b: dict | None) -> dict | None:
+    if a is None or b is None:
+        return None
+    out: dict = {}
+    for ma, ka in a.items():
+        for mb, kb in b.items():
+            m = tuple(sorted(ma + mb))
+            out[m] = out.get(m, 0) + ka * kb
+    out = {m: k for m, k in out.items() if k}
+    return out if len(out) <= MAX_MONOMIALS else None
 
 
 def _ac_ring(ty: Ty | None) -> bool:
@@ -904,3 +1194,59 @@ def _show_value(v: z3.ExprRef) -> str:
     if z3.is_algebraic_value(v):
         return v.as_decimal(6)
     return str(v)
+
+
+_FRESH = re.compile(r"!\d+(\.\d+)?$")
+
+
+def _fresh_constant(e: z3.ExprRef) -> bool:
+    """Whether e mentions a free constant named by `Translator.fresh` (a bound variable of an enclosing binder
+    outside the canonical ones): its name depends on the order of translation."""
+    seen: set[int] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_quantifier(x):
+            todo.append(x.body())
+            continue
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED and _FRESH.search(x.decl().name()):
+            return True
+        if z3.is_app(x):
+            todo.extend(x.children())
+    return False
+
+
+_AC_KINDS = frozenset(
+    {z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_ADD, z3.Z3_OP_MUL, z3.Z3_OP_EQ, z3.Z3_OP_IFF, z3.Z3_OP_DISTINCT}
+)
+
+
+def _canonical(e: z3.ExprRef) -> str:
+    """e as text with the arguments of `and`, `or`, `+`, `*`, `=` in sorted order and bound variables by de Bruijn
+    index: `z3.simplify` orders them by the terms' ids, which depend on what the context built before."""
+    memo: dict[int, str] = {}
+
+    def go(x: z3.ExprRef) -> str:
+        key = x.get_id()
+        if key in memo:
+            return memo[key]
+        if z3.is_quantifier(x):
+            kind = "forall" if x.is_forall() else "exists" if x.is_exists() else "lambda"
+            sorts = ",".join(str(x.var_sort(i)) for i in range(x.num_vars()))
+            out = f"({kind} [{sorts}] {go(x.body())})"
+        elif z3.is_var(x):
+            out = f"#{z3.get_var_index(x)}"
+        elif z3.is_app(x) and x.num_args() > 0:
+            kids = [go(c) for c in x.children()]
+            if x.decl().kind() in _AC_KINDS:
+                kids.sort()
+            out = f"({x.decl().name()}:{x.decl().kind()} {' '.join(kids)})"
+        else:
+            out = x.sexpr()
+        memo[key] = out
+        return out
+
+    return go(e)
