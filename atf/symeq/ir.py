@@ -655,6 +655,23 @@ def may_be_empty(ty: Ty | None, system: str) -> bool:
     return False
 
 
+def instance_sorts(premises: Iterable[Term], classes: frozenset[str]) -> frozenset[str]:
+    """The type variables that instance premises (`[Group G]`, `[Field F]`, read as `uf:Group uf:G`) declare an
+    instance of one of these classes, by name."""
+    out = set()
+    for p in premises:
+        if isinstance(p, App) and p.op == "call" and len(p.args) == 2:
+            cls, ty = p.args
+            if (
+                isinstance(cls, Var)
+                and cls.name.removeprefix("uf:") in classes
+                and isinstance(ty, Var)
+                and ty.name.startswith("uf:")
+            ):
+                out.add(ty.name.removeprefix("uf:"))
+    return frozenset(out)
+
+
 def sort_names(types: Iterable[Ty], terms: Iterable[Term]) -> set[str]:
     """Names written inside the uninterpreted sorts of these types and of every node and binder of the terms
     (a variable of type `Subgroup (D n)` inlined away leaves terms of that type behind)."""

@@ -690,18 +690,7 @@ _DIV_INV_CLASSES = frozenset(
 
 def _div_inv_sorts(premises: list[Term]) -> set[str]:
     """The sorts an instance premise `[Group G]`, `[Field K]`, ... declares a `DivInvMonoid` (by name)."""
-    out = set()
-    for p in premises:
-        if isinstance(p, App) and p.op == "call" and len(p.args) == 2:
-            cls, ty = p.args
-            if (
-                isinstance(cls, Var)
-                and cls.name.removeprefix("uf:") in _DIV_INV_CLASSES
-                and isinstance(ty, Var)
-                and ty.name.startswith("uf:")
-            ):
-                out.add(ty.name.removeprefix("uf:"))
-    return out
+    return set(ir.instance_sorts(premises, _DIV_INV_CLASSES))
 
 
 def _pointwise_field(ty: Ty | None) -> bool:

@@ -1041,18 +1041,7 @@ _COMM_RING_CLASSES = frozenset(
 
 def commutative_sorts(premises: list[Term]) -> frozenset[str]:
     """The type variables an instance premise `[Field F]`, `[CommRing R]`, ... declares a commutative ring."""
-    out = set()
-    for p in premises:
-        if isinstance(p, App) and p.op == "call" and len(p.args) == 2:
-            cls, ty = p.args
-            if (
-                isinstance(cls, Var)
-                and cls.name.removeprefix("uf:") in _COMM_RING_CLASSES
-                and isinstance(ty, Var)
-                and ty.name.startswith("uf:")
-            ):
-                out.add(ty.name.removeprefix("uf:"))
-    return frozenset(out)
+    return ir.instance_sorts(premises, _COMM_RING_CLASSES)
 
 
 MAX_MONOMIALS = 64
