@@ -655,6 +655,11 @@ def may_be_empty(ty: Ty | None, system: str) -> bool:
     return False
 
 
+def inhabited(ty: Ty) -> Term:
+    """`∃ _ : ty, True`: the premise that a type has an element (a variable of it or an instance says so)."""
+    return Bind("exists", (("_", ty),), App("true", (), BOOL), None, BOOL)
+
+
 def instance_sorts(premises: Iterable[Term], classes: frozenset[str]) -> frozenset[str]:
     """The type variables that instance premises (`[Group G]`, `[Field F]`, read as `uf:Group uf:G`) declare an
     instance of one of these classes, by name."""

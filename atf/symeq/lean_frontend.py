@@ -1476,7 +1476,7 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
             notes.append("instance binder " + " ".join(t for _, t in ty_toks))
             if len(inst) == 2 and inst[0][1] in INHABITING_CLASSES and inst[1][1] in tv:
                 # `[Group G]` gives G an element (`1`): a type that may be empty (`ir.may_be_empty`) is inhabited
-                premises.append(Bind("exists", (("_", ir.Sort(inst[1][1])),), App("true", ())))
+                premises.append(ir.inhabited(ir.Sort(inst[1][1])))
             continue
         if kind == "vars":
             variables.extend((n, None) for n in names)

@@ -1210,7 +1210,7 @@ def standardize(st: Statement) -> Statement:
     # True`, also when the variable is unused and dropped below.
     inhabited = {ty for ty in variables.values() if ir.may_be_empty(ty, sys)}
     for ty in sorted(inhabited, key=str):
-        if (fact := Bind("exists", (("_", ty),), TRUE_B, None, BOOL)) not in premises:
+        if (fact := ir.inhabited(ty)) not in premises:
             premises.append(fact)
     variables = {n: t for n, t in variables.items() if n in used}
     return replace(st, variables=variables, premises=premises, conclusion=concl)
