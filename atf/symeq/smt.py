@@ -7,8 +7,9 @@
     Int.fdiv/tdiv  floor / truncating division (and their remainders), all with `a / 0 = 0`
     `/` on ℝ, ℚ    `a / 0 = 0` (both systems)
     √x             Lean: `√x = 0` for x < 0; Isabelle: `sqrt x = -sqrt(-x)`; otherwise the non-negative root
-    x powr y       Isabelle: 0 when x = 0, `root q x ^ p` for x > 0 and a literal p/q, `root q K ^ p` for x < 0
-                   with K = exp (ln x) one unknown positive constant, positive otherwise
+    x powr y       Isabelle: 0 when x = 0, `root q x ^ p` for x > 0 and a literal p/q, `x ^ n` (`1 / x ^ -n`) for
+                   x > 0 and an integer expression n, positive otherwise; `K powr y` for x < 0 with K = exp (ln x)
+                   one unknown positive constant
     root n x       Isabelle, literal n: the sign-preserving n-th root (`root 2 = sqrt`)
     x ^ (y : ℝ)    Lean rpow: a literal integer exponent is the monoid power, `x ^ (1/2) = √x`
     casts          ℕ → ℤ is the identity, ℕ/ℤ → ℝ is `ToReal`, `Int.toNat`/Isabelle `nat` is `max x 0`
@@ -593,7 +594,7 @@ class Translator:
         if op == "rpow":
             return self.rpow(t, a)
         if op == "powr":
-            return self.powr(t, a)
+            return self.powr(t, a, env)
         if op == "abs":
             return z3.If(a[0] >= 0, a[0], -a[0])
         if op == "min":
@@ -864,24 +865,40 @@ class Translator:
         self.side(z3.Implies(base > 0, out > 0))
         return out
 
-    def powr(self, t: App, a: list[Any]) -> Any:
+    def powr(self, t: App, a: list[Any], env: dict[str, Any]) -> Any:
         """Isabelle `x powr a = (if x = 0 then 0 else exp (a * ln x))` (Transcendental.thy): for x > 0 and a
         literal exponent p/q it is `root q x ^ p` (`root_powr_inverse`, `powr_powr`, `powr_realpow`). For x < 0,
         `ln x = (THE u. exp u = x)` (`ln_real_def`) is unspecified, but it is one value for every x ≤ 0: no u has
-        `exp u = x`, so the predicates `λu. exp u = x` are all `λu. False` (extensionality). Hence x powr (p/q)
-        is `K powr (p/q) = root q K ^ p` for x < 0, with K = exp (ln x) one unknown positive constant: every K > 0
-        is a possible value, so a counter-model that picks one is a real one. A non-literal exponent keeps an
-        uninterpreted value, positive for x ≠ 0."""
+        `exp u = x`, so the predicates `λu. exp u = x` are all `λu. False` (extensionality). Hence x powr a is
+        `K powr a` for x < 0, with K = exp (ln x) one unknown positive constant: every K > 0 is a possible value,
+        so a counter-model that picks one is a real one. An exponent that is an integer expression (`real n`,
+        `real_of_int i + 1`) gives the power `x ^ n` on x > 0 (`powr_realpow`, and `powr_int`: `x powr i = (if
+        i ≥ 0 then x ^ nat i else 1 / x ^ nat (-i))`); any other exponent keeps an uninterpreted value, positive
+        (`powr_gt_zero`)."""
         base, e = _real(a[0]), _real(a[1])
         et = t.args[1]
         v = et.value if isinstance(et, Num) else None
+        k = self.exp_ln_negative
         if v is not None and abs(v.numerator) <= MAX_EXPAND_POW and 0 < v.denominator <= MAX_EXPAND_POW:
             pos = self._int_power(self.root(v.denominator, base), v.numerator)
-            neg = self._int_power(self.root(v.denominator, self.exp_ln_negative()), v.numerator)
+            neg = self._int_power(self.root(v.denominator, k()), v.numerator)
+        elif (i := _integer_exponent(et)) is not None:
+            iz = self.term(i, env)
+            pos, neg = self._pow_int(base, iz), self._pow_int(k(), iz)
         else:
-            pos = neg = self.uf("uf:powr", (REAL, REAL), REAL, [base, e])
-            self.side(z3.Implies(base != 0, pos > 0))
+            pos, neg = (
+                self.uf("uf:powr", (REAL, REAL), REAL, [base, e]),
+                self.uf("uf:powr", (REAL, REAL), REAL, [k(), e]),
+            )
+            self.side(z3.Implies(base > 0, pos > 0))
+            self.side(neg > 0)
         return z3.If(base == 0, z3.RealVal(0), z3.If(base > 0, pos, neg))
+
+    def _pow_int(self, x: Any, i: Any) -> Any:
+        """`x ^ nat i` for i ≥ 0, `1 / x ^ nat (-i)` otherwise (`powr_int`), with `^` on a symbolic exponent the
+        uninterpreted power that `x ^ n` is (`power`), and HOL's `1 / 0 = 0`."""
+        up = self.uf("uf:pow", (REAL, NAT), REAL, [x, z3.If(i >= 0, i, -i)])
+        return z3.If(i >= 0, up, z3.If(up == 0, z3.RealVal(0), 1 / up))
 
     def exp_ln_negative(self) -> Any:
         """Isabelle's `exp (ln x)` for any x < 0: one unknown positive constant (see `powr`)."""
@@ -1086,6 +1103,26 @@ def _small_power(e: Term) -> bool:
 
 def _arith(x: Any) -> bool:
     return z3.is_arith(x)
+
+
+def _integer_exponent(e: Term) -> Term | None:
+    """The exponent of `x powr e` as an integer term when e is one (`real n`, `real_of_int i + 1`, `2 * real n`): casts
+    of natural or integer terms and integer literals under +, -, *; None otherwise (a literal is handled apart)."""
+    if isinstance(e, Num):
+        return Num(e.value, INT) if e.value.denominator == 1 else None
+    if not isinstance(e, App):
+        return None
+    if e.op == "cast" and len(e.args) == 1 and ir.type_of(e.args[0]) in (NAT, INT):
+        inner = e.args[0]
+        return inner if ir.type_of(inner) == INT else App("cast", (inner,), INT)
+    if e.op in ("add", "sub", "mul") and len(e.args) == 2 or e.op == "neg" and len(e.args) == 1:
+        parts = [_integer_exponent(x) for x in e.args]
+        if any(p is None for p in parts):
+            return None
+        if not any(not isinstance(p, Num) for p in parts):
+            return None  # a numeral: the literal case
+        return App(e.op, tuple(parts), INT)  # type: ignore[arg-type]
+    return None
 
 
 def _real(x: Any) -> Any:

@@ -1,0 +1,114 @@
+"""Isabelle classes found on the MATH dev set in session 11 (issue 10): each has statements that must merge and
+near misses that must stay apart."""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from tests.isabelle_statements import thm
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("isabelle", timeout_ms=2000)
+
+
+def same(symeq, a, b):
+    return symeq.compare(a, b).equivalent
+
+
+# ---------------------------------------------------------------- powr with an integer exponent
+# Transcendental.thy: `x powr a = (if x = 0 then 0 else exp (a * ln x))`; `powr_realpow`: 0 < x ⟹ x powr real n =
+# x ^ n; `powr_int`: 0 < x ⟹ x powr i = (if i ≥ 0 then x ^ nat i else 1 / x ^ nat (-i)). `ln_real_def`: ln x =
+# (THE u. exp u = x), one value for every x ≤ 0, so x powr a = K powr a for x < 0 with K = exp (ln x) > 0 fixed.
+
+POWR_MERGE = [
+    pytest.param(
+        thm("x y :: real and n :: nat", ["0 < x"], "x powr n = y"),
+        thm("x y :: real and n :: nat", ["0 < x"], "x ^ n = y"),
+        id="realpow",
+    ),
+    pytest.param(
+        thm("x y :: real and n :: nat", ["0 < x"], "x powr (real n) = y"),
+        thm("x y :: real and n :: nat", ["0 < x"], "x ^ n = y"),
+        id="realpow-explicit-cast",
+    ),
+    pytest.param(
+        # `x powr (n - 1)` is `x powr real (n - 1)` (coercion on the subtree): truncated like `x ^ (n - 1)`
+        thm("x y :: real and n :: nat", ["0 < x"], "x powr (n - 1) = y"),
+        thm("x y :: real and n :: nat", ["0 < x"], "x ^ (n - 1) = y"),
+        id="realpow-nat-difference",
+    ),
+    pytest.param(
+        thm("x y :: real and n :: nat", ["0 < x"], "x powr (2 * n) = y"),
+        thm("x y :: real and n :: nat", ["0 < x"], "x ^ (2 * n) = y"),
+        id="realpow-product",
+    ),
+    pytest.param(
+        thm("x y :: real and i :: int", ["0 < x", "0 <= i"], "x powr i = y"),
+        thm("x y :: real and i :: int", ["0 < x", "0 <= i"], "x ^ nat i = y"),
+        id="powr-int-nonnegative",
+    ),
+    pytest.param(
+        thm("x y :: real and i :: int", ["0 < x", "i < 0"], "x powr i = y"),
+        thm("x y :: real and i :: int", ["0 < x", "i < 0"], "1 / x ^ nat (- i) = y"),
+        id="powr-int-negative",
+    ),
+    pytest.param(
+        thm("a :: real", [], "(-8) powr a = 2"),
+        thm("a :: real", [], "(-27) powr a = 2"),
+        id="negative-bases-one-value",
+    ),
+    pytest.param(
+        thm("n :: nat", [], "(-2) powr n = 5"),
+        thm("n :: nat", [], "(-3) powr n = 5"),
+        id="negative-bases-natural-exponent",
+    ),
+]
+
+
+@pytest.mark.parametrize("a, b", POWR_MERGE)
+def test_powr_integer_exponent_merges(symeq, a, b):
+    assert same(symeq, a, b)
+
+
+POWR_APART = [
+    # x = -3: (-3) powr 2 = K ^ 2, not 9
+    pytest.param(thm("x :: real", [], "x powr 2 = 9"), thm("x :: real", [], "x ^ 2 = 9"), id="literal-any-base"),
+    pytest.param(
+        thm("x y :: real and n :: nat", [], "x powr n = y"),
+        thm("x y :: real and n :: nat", [], "x ^ n = y"),
+        id="natural-any-base",
+    ),
+    pytest.param(
+        thm("x y :: real and n :: nat", ["x < 0"], "x powr n = y"),
+        thm("x y :: real and n :: nat", ["x < 0"], "x ^ n = y"),
+        id="natural-negative-base",
+    ),
+    # powr_0: 0 powr 0 = 0, but power_0: 0 ^ 0 = 1
+    pytest.param(
+        thm("x y :: real and n :: nat", ["0 <= x"], "x powr n = y"),
+        thm("x y :: real and n :: nat", ["0 <= x"], "x ^ n = y"),
+        id="natural-zero-base",
+    ),
+    # i = -2: x powr -2 = 1 / x ^ 2, x ^ nat (-2) = x ^ 0 = 1
+    pytest.param(
+        thm("x y :: real and i :: int", ["0 < x"], "x powr i = y"),
+        thm("x y :: real and i :: int", ["0 < x"], "x ^ nat i = y"),
+        id="int-exponent-may-be-negative",
+    ),
+    pytest.param(thm("a :: real", [], "(-8) powr a = 2"), thm("a :: real", [], "8 powr a = 2"), id="sign-of-base"),
+    pytest.param(
+        thm("x :: real", [], "x powr 100 = 4"), thm("x :: real", [], "x ^ 100 = 4"), id="large-literal-any-base"
+    ),
+]
+
+
+@pytest.mark.parametrize("a, b", POWR_APART)
+def test_powr_near_misses_stay_apart(symeq, a, b):
+    assert not same(symeq, a, b)
+
+
+def test_powr_large_literal_positive_base_merges(symeq):
+    a = thm("x :: real", ["0 < x"], "x powr 100 = 4")
+    b = thm("x :: real", ["0 < x"], "x ^ 100 = 4")
+    assert same(symeq, a, b)
