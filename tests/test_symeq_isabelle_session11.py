@@ -4,7 +4,7 @@ near misses that must stay apart."""
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from tests.isabelle_statements import thm
+from tests.isabelle_statements import thm, unparsed
 
 
 @pytest.fixture(scope="module")
@@ -112,3 +112,76 @@ def test_powr_large_literal_positive_base_merges(symeq):
     a = thm("x :: real", ["0 < x"], "x powr 100 = 4")
     b = thm("x :: real", ["0 < x"], "x ^ 100 = 4")
     assert same(symeq, a, b)
+
+
+# ---------------------------------------------------------------- pattern abstraction and THE
+# Product_Type.thy: `λ(x, y). b` is `case_prod (λx y. b)`, a function of one pair; HOL.thy: `THE x. P x` is a binder
+# whose value has the bound variable's type (unspecified unless exactly one x has P). Both were unparsed on dev.
+
+PARSED_MERGE = [
+    pytest.param(
+        thm('f :: "real * real => real"', ["f = (%(x, y). x + 2 * y)"], "f (1, 2) = 5"),
+        thm('f :: "real * real => real"', ["ALL x y. f (x, y) = x + 2 * y"], "f (1, 2) = 5"),
+        id="pair-lambda-definition",
+    ),
+    pytest.param(
+        thm("a b :: real", [], "(%(x, y). x - y) (a, b) = 1"),
+        thm("a b :: real", [], "a - b = 1"),
+        id="pair-lambda-applied",
+    ),
+    pytest.param(
+        thm("a b c :: real", [], "(\\<lambda>(x, y, z). x + y * z) (a, b, c) = 1"),
+        thm("a b c :: real", [], "a + b * c = 1"),
+        id="triple-lambda-applied",
+    ),
+    pytest.param(
+        thm("a :: real", ["a = (THE x. 2 * x = 6)"], "a = 3"),
+        thm("b :: real", ["b = (THE y. y * 2 = 6)"], "b = 3"),
+        id="the-alpha-variant",
+    ),
+]
+
+
+@pytest.mark.parametrize("a, b", PARSED_MERGE)
+def test_pattern_lambda_and_the_merge(symeq, a, b):
+    assert same(symeq, a, b)
+
+
+PARSED_APART = [
+    pytest.param(
+        thm("a :: real", [], "(%(x, y). x - y) (3, 1) = a"),
+        thm("a :: real", [], "(%(x, y). y - x) (3, 1) = a"),
+        id="pair-lambda-component-order",
+    ),
+    pytest.param(
+        thm('f :: "real * real => real"', ["f = (%(x, y). x + 2 * y)"], "f (1, 2) = 5"),
+        thm('f :: "real * real => real"', ["f = (%(x, y). 2 * x + y)"], "f (1, 2) = 5"),
+        id="pair-lambda-body",
+    ),
+    pytest.param(
+        thm("a :: real", ["a = (THE x. 2 * x = 6)"], "a = 3"),
+        thm("a :: real", ["a = (LEAST x. 2 * x = 6)"], "a = 3"),
+        id="the-is-not-least",
+    ),
+    pytest.param(
+        thm("a :: real", ["a = (THE x. 2 * x = 6)"], "a = 3"),
+        thm("a :: real", ["a = (THE x. 3 * x = 6)"], "a = 3"),
+        id="the-body",
+    ),
+]
+
+
+@pytest.mark.parametrize("a, b", PARSED_APART)
+def test_pattern_lambda_and_the_near_misses(symeq, a, b):
+    assert not same(symeq, a, b)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        thm("a :: real", ["a = (THE x. 2 * x = 6)"], "a = 3"),
+        thm('f :: "real * real => real"', ["f = (%(x, y). x + 2 * y)"], "f (1, 2) = 5"),
+    ],
+)
+def test_pattern_lambda_and_the_are_read(symeq, text):
+    assert not unparsed(symeq, text)

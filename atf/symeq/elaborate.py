@@ -887,8 +887,8 @@ class Elaborator:
                 items, ty = t.body.args[1].args, t.vars[0][1]
                 items = tuple(x if ty is None else App("ascribe", (x,), target=ty) for x in items)
                 return self.elab_extremum(t.kind == "greatest", items, expected, t)
-            elif t.kind in ("least", "greatest") and len(vars_) == 1 and t.dom is None:
-                if expected is not None:  # `LEAST x. P x` has the type of x
+            elif t.kind in ("least", "greatest", "the") and len(vars_) == 1 and t.dom is None:
+                if expected is not None:  # `LEAST x. P x` (and `THE x. P x`) has the type of x
                     self.unify(vars_[0][1], expected)
                 body = self.elab(t.body, BOOL)
                 out = Bind(t.kind, tuple(vars_), body, None, vars_[0][1])

@@ -391,6 +391,9 @@ class _Parser(TokenCursor):
                 return self.quantifier()
             if text == "LAMBDA" or text == "%":
                 self.next()
+                pattern = self.pair_pattern()
+                if pattern is not None:
+                    return self.pair_lambda(pattern)
                 vars_, guard = self.binder_vars(allow_guard=False)
                 self.expect(".")
                 return Bind("lambda", tuple(vars_), self.expr(0))
@@ -420,12 +423,29 @@ class _Parser(TokenCursor):
                 self.expect("in")
                 body = self.expr(0)
                 return ir.substitute(body, {name[1]: val})
-        if kind == "ident" and text in ("LEAST", "GREATEST") and self.binder_follows():
+        if kind == "ident" and text in ("LEAST", "GREATEST", "THE") and self.binder_follows():
+            # HOL.thy `THE x. P x` (the unique x with P, unspecified when there is none or several), Orderings.thy
+            # `LEAST`, `GREATEST`: binders with a value of the bound variable's type
             self.next()
             vars_, _ = self.binder_vars(allow_guard=False)
             self.expect(".")
             return Bind(text.lower(), tuple(vars_), self.expr(0))
         return self.application()
+
+    def pair_lambda(self, names: list[str]) -> Term:
+        """`λ(x, y). b` (Product_Type.thy: a pattern abstraction is `case_prod (λx y. b)`): the function of one pair p
+        with x = fst p and y = snd p; `(x, y, z)` is `(x, (y, z))`."""
+        self.expect(".")
+        body = self.expr(0)
+        self.fresh_pairs = getattr(self, "fresh_pairs", 0) + 1
+        p = f"_pair{self.fresh_pairs}"
+        parts: dict[str, Term] = {}
+        rest: Term = Var(p)
+        for n in names[:-1]:
+            parts[n] = App("call", (Var("fst"), rest))
+            rest = App("call", (Var("snd"), rest))
+        parts[names[-1]] = rest
+        return Bind("lambda", ((p, None),), ir.substitute(body, parts))
 
     def binder_follows(self) -> bool:
         """`LEAST x. ...` / `LEAST (x :: nat). ...`: a bound name after the binder word, not an argument."""
