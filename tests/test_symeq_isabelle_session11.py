@@ -139,6 +139,11 @@ PARSED_MERGE = [
         thm("b :: real", ["b = (THE y. y * 2 = 6)"], "b = 3"),
         id="the-alpha-variant",
     ),
+    pytest.param(
+        thm('A C :: "real * real"', ["A = (0, 7)", "C = (12, -2)"], "(%(a, b) (c, d). (c - a) + (d - b)) A C = 3"),
+        thm('A C :: "real * real"', ["A = (0, 7)", "C = (12, -2)"], "(fst C - fst A) + (snd C - snd A) = 3"),
+        id="two-pair-patterns",
+    ),
 ]
 
 
@@ -157,6 +162,11 @@ PARSED_APART = [
         thm('f :: "real * real => real"', ["f = (%(x, y). x + 2 * y)"], "f (1, 2) = 5"),
         thm('f :: "real * real => real"', ["f = (%(x, y). 2 * x + y)"], "f (1, 2) = 5"),
         id="pair-lambda-body",
+    ),
+    pytest.param(
+        thm("a :: real", [], "(%(x, y) (z, w). x - z) (3, 1) (1, 0) = a"),
+        thm("a :: real", [], "(%(x, y) (z, w). z - x) (3, 1) (1, 0) = a"),
+        id="two-pair-patterns-order",
     ),
     pytest.param(
         thm("a :: real", ["a = (THE x. 2 * x = 6)"], "a = 3"),

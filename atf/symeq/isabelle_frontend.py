@@ -391,9 +391,11 @@ class _Parser(TokenCursor):
                 return self.quantifier()
             if text == "LAMBDA" or text == "%":
                 self.next()
-                pattern = self.pair_pattern()
-                if pattern is not None:
-                    return self.pair_lambda(pattern)
+                patterns = []
+                while (pattern := self.pair_pattern()) is not None:
+                    patterns.append(pattern)
+                if patterns:
+                    return self.pair_lambda(patterns)
                 vars_, guard = self.binder_vars(allow_guard=False)
                 self.expect(".")
                 return Bind("lambda", tuple(vars_), self.expr(0))
@@ -432,20 +434,25 @@ class _Parser(TokenCursor):
             return Bind(text.lower(), tuple(vars_), self.expr(0))
         return self.application()
 
-    def pair_lambda(self, names: list[str]) -> Term:
+    def pair_lambda(self, patterns: list[list[str]]) -> Term:
         """`λ(x, y). b` (Product_Type.thy: a pattern abstraction is `case_prod (λx y. b)`): the function of one pair p
-        with x = fst p and y = snd p; `(x, y, z)` is `(x, (y, z))`."""
+        with x = fst p and y = snd p; `(x, y, z)` is `(x, (y, z))`, and `λ(a, b) (c, d). e` takes two pairs."""
         self.expect(".")
         body = self.expr(0)
-        self.fresh_pairs = getattr(self, "fresh_pairs", 0) + 1
-        p = f"_pair{self.fresh_pairs}"
         parts: dict[str, Term] = {}
-        rest: Term = Var(p)
-        for n in names[:-1]:
-            parts[n] = App("call", (Var("fst"), rest))
-            rest = App("call", (Var("snd"), rest))
-        parts[names[-1]] = rest
-        return Bind("lambda", ((p, None),), ir.substitute(body, parts))
+        bound: list[tuple[str, Ty | None]] = []
+        for names in patterns:
+            self.fresh_pairs = getattr(self, "fresh_pairs", 0) + 1
+            p = f"_pair{self.fresh_pairs}"
+            bound.append((p, None))
+            rest: Term = Var(p)
+            for n in names[:-1]:
+                parts[n] = App("call", (Var("fst"), rest))
+                rest = App("call", (Var("snd"), rest))
+            parts[names[-1]] = rest
+        if len(parts) != sum(len(names) for names in patterns):
+            raise ParseError("a name bound twice in a pattern abstraction")
+        return Bind("lambda", tuple(bound), ir.substitute(body, parts))
 
     def binder_follows(self) -> bool:
         """`LEAST x. ...` / `LEAST (x :: nat). ...`: a bound name after the binder word, not an argument."""
