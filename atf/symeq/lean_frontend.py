@@ -591,7 +591,7 @@ class _Parser(TokenCursor):
         the notation is for `f : ℝ → E`) and of the bounds, which are real numbers. The body then reads like a
         `fun`'s, so `x * x` and `x ^ 2` inside are one integrand (`intervalIntegral.integral_congr`, `funext`).
         None (the position unchanged) for the other forms (`∫ x in s, f x`, `∫ x, f x ∂μ`): opaque as before."""
-        start = self.i
+        start, abs_depth, fresh = self.i, self.abs_depth, self.fresh
         try:
             self.next()
             vars_ = self.binders(stop=("in",))
@@ -611,7 +611,7 @@ class _Parser(TokenCursor):
             if self.at("∂"):
                 raise ParseError("an integral against another measure")
         except ParseError:
-            self.i = start
+            self.i, self.abs_depth, self.fresh = start, abs_depth, fresh
             return None
         name, ty = vars_[0]
         lam = Bind("lambda", ((name, ty if ty is not None else ir.REAL),), body)
