@@ -144,6 +144,25 @@ APART += [
     ),
 ]
 
+# `∃ c, f = fun x => c` (after `funext`, `∃ c, ∀ x, f x = c`) is `∀ x y, f x = f y`: c := f x₀ one way, and c
+# ranges over a number type (it has elements) for a domain without x₀ (Pugh exercise_3_1, BEq dev)
+LIP = "(hf : ∀ x y, |f x - f y| ≤ |x - y| ^ 2)"
+SEQ = "(f : ℕ → ℝ)"
+MERGE += [
+    (
+        thm("{f : ℝ → ℝ} " + LIP, "∃ c, f = λ x => c"),
+        thm("(f : ℝ → ℝ) (h : ∀ (t x : ℝ), |f t - f x| ≤ |t - x| ^ 2) (x : ℝ) (y : ℝ)", "f x = f y"),
+    ),
+    (thm(SEQ, "∃ c, ∀ n, f n = c"), thm(SEQ, "∀ n m, f n = f m")),
+    (thm(SEQ, "¬ ∃ c, ∀ n, f n = c"), thm(SEQ, "∃ n m, f n ≠ f m")),
+]
+APART += [
+    (thm(SEQ, "∃ c, ∀ n, f n = c"), thm(SEQ, "∃ c, ∀ n, f n = c + n")),
+    (thm(SEQ, "∃ c, ∀ n, f n = c"), thm(SEQ, "∀ n m, f n ≤ f m")),
+    (thm(SEQ, "∃ c, ∀ n, f n ≤ c"), thm(SEQ, "∀ n m, f n = f m")),
+    (thm(SEQ, "¬ ∃ c, ∀ n, f n = c"), thm(SEQ, "∃ n, f n ≠ f 0 + 1")),
+]
+
 POLY_HEADER = "open Polynomial Ideal\n"
 
 
