@@ -128,6 +128,21 @@ APART = [
     (thm("(n : ℕ)", "∃ i : ℕ → ℕ, ∀ k, i k < n"), thm("(n : ℕ)", "∀ i : ℕ → ℕ, ∀ k, i k < n")),
 ]
 
+# `fun n => a n` given to such an operation is a itself (η, definitional in Lean 4)
+SEQ_A = "(a : ℕ → ℝ)"
+MERGE += [
+    (thm(SEQ_A, tendsto("λ n : ℕ => a n")), thm(SEQ_A, tendsto("a"))),
+    (thm("(f : ℝ → ℝ)", "Continuous (fun x => f x + 0)"), thm("(f : ℝ → ℝ)", "Continuous f")),
+]
+APART += [
+    (thm(SEQ_A, tendsto("λ n : ℕ => a (n + 1)")), thm(SEQ_A, tendsto("a"))),
+    (thm(SEQ_A, tendsto("λ n : ℕ => -a n")), thm(SEQ_A, tendsto("a"))),
+    (
+        thm("(f : ℝ → ℝ → ℝ) (g : ℝ → ℝ)", "Continuous (fun x => f x x)"),
+        thm("(f : ℝ → ℝ → ℝ) (g : ℝ → ℝ)", "Continuous g"),
+    ),
+]
+
 # a quantified function inside a term SymEq cannot name (`⋃ n, f n`) leaves the quantifier to its shape, as before
 # (Rudin exercise_2_29, BEq dev): the statement still translates
 UNION = "(U : Set ℝ) (hU : IsOpen U)"

@@ -341,7 +341,10 @@ class Translator:
         """A function as a value of the uninterpreted sort `_function_sort(ty)`: a `fun x => e` is named by its
         body as Z3 simplifies it (`binder_shape`; the enclosing binders' variables are arguments), a function
         variable or constant by its name. Two values are equal only where the names are: `fun x => f x` and `f`
-        are two values (sound, incomplete)."""
+        are two values (sound, incomplete), unless the `fun` is `fun x => f x` itself (η, a definitional equality in
+        Lean 4, as the front-end's `eta` reads an untyped binder)."""
+        if isinstance(t, Bind) and t.kind == "lambda" and (f := _eta(t)) is not None:
+            t = f
         if isinstance(t, Bind) and t.kind == "lambda" and ir.type_of(t) == ty:
             keyed = self.binder_shape(t, env)
             if keyed is None:
@@ -1033,6 +1036,17 @@ class Translator:
 def _function_sort(ty: Fun) -> Sort:
     """The uninterpreted sort of the functions of type ty as values (arguments of `higher_order_call`)."""
     return Sort(f"fn:{ty}")
+
+
+def _eta(t: Bind) -> Var | None:
+    """f for `fun x y => f x y` with f a variable of the `fun`'s own type that is not one of x, y."""
+    body, names = t.body, [n for n, _ in t.vars]
+    if not (isinstance(body, App) and body.op == "call" and isinstance(body.args[0], Var)):
+        return None
+    f, args = body.args[0], body.args[1:]
+    if f.name in names or [a.name if isinstance(a, Var) else None for a in args] != names:
+        return None
+    return f if f.ty == t.ty else None
 
 
 def _bound_function(t: Term, env: dict[str, Any]) -> bool:
