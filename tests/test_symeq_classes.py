@@ -45,14 +45,15 @@ def test_lean_frontend_sums_abs_sqrt_gcd():
 
 
 def test_unsupported_lean_becomes_opaque_not_a_crash():
-    st = parse("theorem t (f : ℝ → ℝ) (hf : Continuous f) : ∫ x in (0:ℝ)..1, f x = 0 := by sorry", "lean")
+    # (a set integral; `∫ x in a..b, f x` is read as `intervalIntegral (fun x => f x) a b`)
+    st = parse("theorem t (f : ℝ → ℝ) (hf : Continuous f) : ∫ x in Set.Icc (0:ℝ) 1, f x = 0 := by sorry", "lean")
     assert st.opaque
     assert any(isinstance(t, ir.Opaque) for t in ir.walk(st.conclusion))
     # `Continuous f` is an unknown predicate: an uninterpreted function applied to f
     head = st.premises[0].args[0]
     assert st.premises[0].op == "call" and head.name == "uf:Continuous"
     # and it still translates: the same statement is equivalent to itself renamed
-    other = parse("theorem u (g : ℝ → ℝ) (hg : Continuous g) : ∫ x in (0:ℝ)..1, g x = 0 := by sorry", "lean")
+    other = parse("theorem u (g : ℝ → ℝ) (hg : Continuous g) : ∫ x in Set.Icc (0:ℝ) 1, g x = 0 := by sorry", "lean")
     assert equivalence(st, other).status == "equivalent"
 
 

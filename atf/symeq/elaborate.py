@@ -1042,6 +1042,12 @@ class Elaborator:
                     ret = Fun(f.args, g.ret)  # Function.comp : (β → γ) → (α → β) → α → γ
                     if expected is not None:
                         self.unify(ret, expected)
+            if head.name == "intervalIntegral" and len(arg_e) == 3:
+                f = self.resolve(ir.type_of(arg_e[0]))
+                if isinstance(f, Fun) and len(f.args) == 1 and f.ret is not None:
+                    ret = f.ret  # intervalIntegral : (ℝ → E) → ℝ → ℝ → Measure ℝ → E
+                    if expected is not None:
+                        self.unify(ret, expected)
             fty = Fun(tuple(ir.type_of(a) for a in arg_e), ret)
             own = self.free.get(head.name) if self.system == "isabelle" and not global_ else None
             if own is not None and not self.try_unify(own, fty):

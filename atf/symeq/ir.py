@@ -136,6 +136,12 @@ def collection_elem(ty: Ty | None) -> Ty | None:
     if not isinstance(ty, Sort):
         return None
     words = ty.name.split()
+    if len(words) > 2 and words[0] in ("Set", "Finset"):
+        # `Set (Polynomial ℤ)`, `Set $ Polynomial ℤ` (`f $ x` is `f (x)`): the element type as a variable of it is
+        # written, when it is a ring SymEq knows (a polynomial ring; other applied types stay unread)
+        rest = words[2:-1] if words[1] == "(" and words[-1] == ")" else words[2:] if words[1] == "$" else []
+        elem_ty = Sort(" ".join(rest))
+        return elem_ty if rest and commutative_ring(elem_ty) else None
     if len(words) != 2:
         return None
     head, elem = (words[0], words[1]) if words[0] in ("Set", "Finset") else (words[1], words[0])

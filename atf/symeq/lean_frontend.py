@@ -548,6 +548,8 @@ class _Parser(TokenCursor):
                 return eta(Bind("lambda", tuple(vars_), self.expr(0)))
             if text in ("∑", "∏"):
                 return self.big_operator()
+            if text == "∫" and (integral := self.interval_integral()) is not None:
+                return integral
             if text in OPAQUE_BINDERS:
                 return self.opaque_binder()
             if text in SET_PREFIXES:
@@ -582,6 +584,39 @@ class _Parser(TokenCursor):
                 b = self.expr(0)
                 return App("ite", (c, a, b))
         return self.application()
+
+    def interval_integral(self) -> Term | None:
+        """`∫ x in a..b, f x` as Mathlib elaborates it, `intervalIntegral (fun x => f x) a b volume` (its `notation3`
+        in Mathlib/MeasureTheory/Integral/IntervalIntegral.lean): a function of the body as a function of x (x : ℝ,
+        the notation is for `f : ℝ → E`) and of the bounds, which are real numbers. The body then reads like a
+        `fun`'s, so `x * x` and `x ^ 2` inside are one integrand (`intervalIntegral.integral_congr`, `funext`).
+        None (the position unchanged) for the other forms (`∫ x in s, f x`, `∫ x, f x ∂μ`): opaque as before."""
+        start, abs_depth, fresh = self.i, self.abs_depth, self.fresh
+        try:
+            self.next()
+            vars_ = self.binders(stop=("in",))
+            self.expect("in")
+            depth, k = 0, self.i
+            while k < len(self.toks) and not (depth == 0 and self.toks[k][1] in ("..", ",")):
+                depth += self.toks[k][1] in ("(", "[", "{", "⟨", "⦃")
+                depth -= self.toks[k][1] in (")", "]", "}", "⟩", "⦄")
+                k += 1
+            if len(vars_) != 1 or k >= len(self.toks) or self.toks[k][1] != "..":
+                raise ParseError("not an interval integral")
+            lo = self.expr(0)
+            self.expect("..")
+            hi = self.expr(0)
+            self.expect(",")
+            body = self.expr(OPAQUE_BINDERS["∫"])
+            if self.at("∂"):
+                raise ParseError("an integral against another measure")
+        except ParseError:
+            self.i, self.abs_depth, self.fresh = start, abs_depth, fresh
+            return None
+        name, ty = vars_[0]
+        lam = Bind("lambda", ((name, ty if ty is not None else ir.REAL),), body)
+        bounds = (App("ascribe", (x,), target=ir.REAL) for x in (lo, hi))
+        return App("call", (Var("intervalIntegral"), lam, *bounds))
 
     def opaque_binder(self) -> Term:
         """`∫ x in a..b, f x`, `⋃ i, s i`, `⨆ i, f i`, `∑' n, f n`: one opaque term up to the end of the body

@@ -217,6 +217,8 @@ def _simplify(t: Term, system: str) -> Term:
             point = _one_point(t)
             if point is not None:
                 return simplify(point, system)
+            if (const := _constant(t)) is not None:
+                return const
         return t
     assert isinstance(t, App)
     args = tuple(simplify(a, system) for a in t.args)
@@ -386,6 +388,31 @@ def _one_point(t: Bind) -> Term | None:
                 body = ir.conj(rest) if rest else TRUE_B
                 vs = tuple(v for v in t.vars if v[0] != lhs.name)
                 return Bind("exists", vs, body, None, t.ty) if vs else body
+    return None
+
+
+def _constant(t: Bind) -> Term | None:
+    """`∃ c, ∀ x, e x = c` (Lean's `∃ c, f = fun x => c` after `funext`) as `∀ x y, e x = e y`: e is constant.
+    The two say the same when c ranges over a type with an element (a number type here): e x = c = e y one way,
+    c := e x₀ the other (any c when there is no x₀). None for any other shape."""
+    if len(t.vars) != 1 or t.vars[0][1] not in (NAT, INT, RAT, REAL, ir.COMPLEX):
+        return None
+    (c, cty), inner = t.vars[0], t.body
+    if not (isinstance(inner, Bind) and inner.kind == "forall" and inner.dom is None):
+        return None
+    if not (isinstance(inner.body, App) and inner.body.op == "eq") or c in {n for n, _ in inner.vars}:
+        return None
+    for e, rhs in (inner.body.args, inner.body.args[::-1]):
+        if isinstance(rhs, Var) and rhs.name == c and c not in ir.free_vars(e) and ir.type_of(e) == cty:
+            taken = ir.free_vars(inner) | {n for n, _ in inner.vars}
+            copies: dict[str, Term] = {}
+            for n, ty in inner.vars:
+                new = ir.fresh_name(n, taken)
+                taken.add(new)
+                copies[n] = Var(new, ty)
+            again = tuple((copies[n].name, ty) for n, ty in inner.vars)  # type: ignore[union-attr]
+            body = App("eq", (e, ir.substitute(e, copies)), BOOL)
+            return Bind("forall", inner.vars + again, body, None, t.ty)
     return None
 
 
@@ -669,6 +696,8 @@ def _lift(st: Statement) -> Statement:
         elif isinstance(concl, App) and concl.op == "implies":
             premises.append(concl.args[0])
             concl = concl.args[1]
+        elif isinstance(concl, Bind) and concl.kind == "exists" and concl.dom is None and _constant(concl):
+            concl = _constant(concl)  # `∃ c, f = fun _ => c` is `∀ x y, f x = f y`: lifted as that is
         elif (
             isinstance(concl, App)
             and concl.op == "not"

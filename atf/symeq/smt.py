@@ -237,6 +237,9 @@ class Translator:
         ty = ir.type_of(t) or REAL
         if isinstance(ty, Fun):
             raise Untranslatable("a function-valued term in a value position")
+        if _bound_function(t, env):
+            # its value depends on a bound function, which cannot be an argument of the uninterpreted function
+            raise Untranslatable("a term of a bound function")
         if isinstance(t, Bind) and (keyed := self.binder_shape(t, env)) is not None:
             key, arg_tys, args = keyed
             return self.uf(key, arg_tys, ty, args)
@@ -265,8 +268,6 @@ class Translator:
         )  # first-occurrence order: alike for alpha-variants
         if any(isinstance(env[n][1], Fun) or env[n][1] is None for n in outer):
             return None
-        if any(isinstance(ty, Fun) for _, ty in t.vars):
-            return None
         canon = {n: (self.value_const(f"fb!e{k}", env[n][1]), env[n][1]) for k, n in enumerate(outer)}
         # the binders inside are numbered from 0 (`fresh`), so that their names in the key do not depend on what
         # was translated before; no Z3 term of the body leaves this function but the key
@@ -275,8 +276,18 @@ class Translator:
         try:
             dom = self.term(t.dom, {**env, **canon}) if t.dom is not None else None
             for k, (n, vty) in enumerate(t.vars):
+                if isinstance(vty, Fun):
+                    # a bound function (`∃ i : Fin 6 → ℕ, …`): a canonical function symbol, applied where the body
+                    # applies it; the key is then the body for every function, so equal keys are equal propositions
+                    f = self.function(f"fb!b{k}", vty)
+                    if isinstance(f, tuple):
+                        return None
+                    canon[n] = (f, vty)
+                    continue
                 canon[n] = (self.value_const(f"fb!b{k}", vty or REAL), vty or REAL)
             body = self.term(t.body, {**env, **canon})
+        except Untranslatable:
+            return None  # a term of a bound function the body cannot name (`⋃ n, f n` with f bound): by its shape
         finally:
             self._sides.pop()
             self._counter = counter
@@ -306,6 +317,44 @@ class Translator:
         args = [self.term(a, env) for a in t.args]
         ret = t.ty or REAL
         return self.uf(f"set:{t.op}:" + ",".join(map(str, tys)) + f":{ret}", tys, ret, args)
+
+    def higher_order_call(self, head: Var, args: tuple[Term, ...], env: dict[str, Any]) -> Any:
+        """A function SymEq does not model applied to functions (`Tendsto (fun n => s n) atTop (𝓝 y)`, `f '' S`,
+        `intervalIntegral (fun x => g x) a b`): an uninterpreted function of its arguments, a function argument
+        being a value of its own sort named by what the function is (`function_value`), so that two calls with
+        the same function written two ways (`x * x`, `x ^ 2` in the body) are one value (congruence). Lean's
+        functions are extensional (`funext`): such an operation sees its argument only as the function."""
+        fty = head.ty
+        assert isinstance(fty, Fun)
+        if len(args) != len(fty.args):
+            raise Untranslatable("a partial or curried application of a higher-order function")
+        vals, tys = [], []
+        for a, aty in zip(args, fty.args):
+            if isinstance(aty, Fun):
+                vals.append(self.function_value(a, aty, env))
+                tys.append(_function_sort(aty))
+            else:
+                vals.append(self.term(a, env))
+                tys.append(aty)
+        return self.uf(head.name, tuple(tys), fty.ret, vals)
+
+    def function_value(self, t: Term, ty: Fun, env: dict[str, Any]) -> Any:
+        """A function as a value of the uninterpreted sort `_function_sort(ty)`: a `fun x => e` is named by its
+        body as Z3 simplifies it (`binder_shape`; the enclosing binders' variables are arguments), a function
+        variable or constant by its name. Two values are equal only where the names are: `fun x => f x` and `f`
+        are two values (sound, incomplete), unless the `fun` is `fun x => f x` itself (η, a definitional equality in
+        Lean 4, as the front-end's `eta` reads an untyped binder)."""
+        if isinstance(t, Bind) and t.kind == "lambda" and (f := _eta(t)) is not None:
+            t = f
+        if isinstance(t, Bind) and t.kind == "lambda" and ir.type_of(t) == ty:
+            keyed = self.binder_shape(t, env)
+            if keyed is None:
+                raise Untranslatable("a function Z3 cannot name")
+            key, arg_tys, args = keyed
+            return self.uf(key, arg_tys, _function_sort(ty), args)
+        if isinstance(t, Var) and t.name not in env and t.ty == ty:
+            return self.uf("fnv:" + t.name, (), _function_sort(ty), [])
+        raise Untranslatable("a function argument that is neither a fun nor a name")
 
     def read_function(self, name: str, arg: Term, env: dict[str, Any]) -> Any:
         """A real function of one argument read through its definition or the identities that hold for every
@@ -388,6 +437,8 @@ class Translator:
 
     def var(self, t: Var, env: dict[str, Any]) -> Any:
         if t.name in env:
+            if isinstance(env[t.name][0], z3.FuncDeclRef):
+                raise Untranslatable("a bound function used as a value")
             return env[t.name][0]
         ty = t.ty or REAL
         if t.name.startswith(("uf:", "set:")):
@@ -419,6 +470,8 @@ class Translator:
         for a in t.args:
             aty = ir.type_of(a)
             if isinstance(aty, Fun):
+                if _bound_function(a, env):
+                    raise Untranslatable("an opaque term of a bound function")
                 fnames.append(str(a))
                 continue
             vals.append(self.term(a, env))
@@ -951,10 +1004,17 @@ class Translator:
         head, args = t.args[0], t.args[1:]
         if not isinstance(head, Var) or not isinstance(head.ty, Fun):
             raise Untranslatable("call of a non-variable")
-        vals = [self.term(a, env) for a in args]
         fty = head.ty
+        if head.name.startswith("uf:") and any(isinstance(a, Fun) for a in fty.args):
+            return self.higher_order_call(head, args, env)
+        vals = [self.term(a, env) for a in args]
         if head.name in env:
-            raise Untranslatable("call of a bound function")
+            f = env[head.name][0]
+            if not isinstance(f, z3.FuncDeclRef):
+                raise Untranslatable("call of a bound function")
+            # a bound function of `binder_shape`'s key: its canonical symbol
+            out = f(*(x for v in vals for x in (_flat(v) if isinstance(v, tuple) else (v,))))
+            return z3.If(out >= 0, out, 0) if fty.ret == NAT else out
         if head.name == "uf:root" and self.system == "isabelle" and _small_nat(args[0]):
             return self.root(int(args[0].value), vals[1])
         if head.name == "uf:logb" and len(vals) == 2:
@@ -988,6 +1048,27 @@ class Translator:
 
 
 # ----------------------------------------------------------------------------------------------- helpers
+
+
+def _function_sort(ty: Fun) -> Sort:
+    """The uninterpreted sort of the functions of type ty as values (arguments of `higher_order_call`)."""
+    return Sort(f"fn:{ty}")
+
+
+def _eta(t: Bind) -> Var | None:
+    """f for `fun x y => f x y` with f a variable of the `fun`'s own type that is not one of x, y."""
+    body, names = t.body, [n for n, _ in t.vars]
+    if not (isinstance(body, App) and body.op == "call" and isinstance(body.args[0], Var)):
+        return None
+    f, args = body.args[0], body.args[1:]
+    if f.name in names or [a.name if isinstance(a, Var) else None for a in args] != names:
+        return None
+    return f if f.ty == t.ty else None
+
+
+def _bound_function(t: Term, env: dict[str, Any]) -> bool:
+    """Whether t mentions a bound function (a canonical function symbol of `binder_shape` in env)."""
+    return any(isinstance(env.get(n, (None,))[0], z3.FuncDeclRef) for n in ir.free_vars(t))
 
 
 def _small_nat(t: Term) -> bool:
