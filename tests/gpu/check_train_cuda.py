@@ -118,29 +118,16 @@ def main(argv: list[str] | None = None) -> int:
 
     # 1. SFT with the shipped config
     sft_script = load_script("recipes/sft.py")
+
+    def run_sft(output_dir: str, *flags: str):
+        argv = ["--config", "configs/sft.yaml", "--model_name_or_path", str(base), "--train_files", args.cold]
+        return sft_script.main(*sft_script.parse([*argv, "--output_dir", output_dir, *flags, *common]))
+
     sft = work / "sft"
     t0 = time.time()
     if not args.cpu:
         torch.cuda.reset_peak_memory_stats()
-    trainer = sft_script.main(
-        *sft_script.parse(
-            [
-                "--config",
-                "configs/sft.yaml",
-                "--model_name_or_path",
-                str(base),
-                "--train_files",
-                args.cold,
-                "--output_dir",
-                str(sft),
-                "--max_steps",
-                str(args.sft_steps),
-                "--eval_steps",
-                str(args.sft_steps),
-            ]
-            + common
-        )
-    )
+    trainer = run_sft(str(sft), "--max_steps", str(args.sft_steps), "--eval_steps", str(args.sft_steps))
     seconds = time.time() - t0
     ls = losses(trainer)
     evals = [row["eval_loss"] for row in trainer.state.log_history if "eval_loss" in row]
@@ -172,32 +159,20 @@ def main(argv: list[str] | None = None) -> int:
 
     # 2. SFT with LoRA, merged on save
     lora = work / "sft_lora"
-    trainer = sft_script.main(
-        *sft_script.parse(
-            [
-                "--config",
-                "configs/sft.yaml",
-                "--model_name_or_path",
-                str(base),
-                "--train_files",
-                args.cold,
-                "--output_dir",
-                str(lora),
-                "--max_steps",
-                "10",
-                "--eval_strategy",
-                "no",
-                "--use_peft",
-                "true",
-                "--lora_r",
-                "8",
-                "--lora_alpha",
-                "16",
-                "--lora_target_modules",
-                "all-linear",
-            ]
-            + common
-        )
+    trainer = run_sft(
+        str(lora),
+        "--max_steps",
+        "10",
+        "--eval_strategy",
+        "no",
+        "--use_peft",
+        "true",
+        "--lora_r",
+        "8",
+        "--lora_alpha",
+        "16",
+        "--lora_target_modules",
+        "all-linear",
     )
     ls = losses(trainer)
     change, dtypes = max_change(base, lora)
