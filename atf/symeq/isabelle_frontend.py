@@ -333,6 +333,7 @@ class _Parser(TokenCursor):
         super().__init__(tokens)
         self.in_bar = 0
         self.squared = False  # the last postfix() read a `\\<^sup>` (see application)
+        self.fresh_pairs = 0  # pattern abstractions read so far (`pair_lambda` names their pairs by it)
 
     def at(self, text: str) -> bool:
         t = self.peek()
@@ -442,7 +443,7 @@ class _Parser(TokenCursor):
         parts: dict[str, Term] = {}
         bound: list[tuple[str, Ty | None]] = []
         for names in patterns:
-            self.fresh_pairs = getattr(self, "fresh_pairs", 0) + 1
+            self.fresh_pairs += 1
             p = f"_pair{self.fresh_pairs}"
             bound.append((p, None))
             rest: Term = Var(p)

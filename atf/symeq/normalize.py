@@ -696,8 +696,13 @@ def _lift(st: Statement) -> Statement:
         elif isinstance(concl, App) and concl.op == "implies":
             premises.append(concl.args[0])
             concl = concl.args[1]
-        elif isinstance(concl, Bind) and concl.kind == "exists" and concl.dom is None and _constant(concl):
-            concl = _constant(concl)  # `∃ c, f = fun _ => c` is `∀ x y, f x = f y`: lifted as that is
+        elif (
+            isinstance(concl, Bind)
+            and concl.kind == "exists"
+            and concl.dom is None
+            and (const := _constant(concl)) is not None
+        ):
+            concl = const  # `∃ c, f = fun _ => c` is `∀ x y, f x = f y`: lifted as that is
         elif (
             isinstance(concl, App)
             and concl.op == "not"

@@ -888,7 +888,12 @@ class Translator:
             for _ in range(k - 1):
                 out = out * base
             return out
-        return self.uf("uf:pow", (t.ty, NAT), t.ty, [base, e])
+        return self.symbolic_power(t.ty, base, e)
+
+    def symbolic_power(self, ty: Ty, base: Any, n: Any) -> Any:
+        """`x ^ n` for a symbolic n : ℕ: one uninterpreted function per type, shared by `^` and by Isabelle's `powr`
+        with an integer exponent (`_pow_int`), so that `x powr real n` and `x ^ n` are one value on x > 0."""
+        return self.uf("uf:pow", (ty, NAT), ty, [base, n])
 
     def monoid_power(self, ty: Sort, base: Any, k: int) -> Any:
         """`x ^ k` in a monoid (Mathlib's `Monoid.npow`: x ^ 0 = 1, x ^ (k + 1) = x ^ k * x)."""
@@ -950,7 +955,7 @@ class Translator:
     def _pow_int(self, x: Any, i: Any) -> Any:
         """`x ^ nat i` for i ≥ 0, `1 / x ^ nat (-i)` otherwise (`powr_int`), with `^` on a symbolic exponent the
         uninterpreted power that `x ^ n` is (`power`), and HOL's `1 / 0 = 0`."""
-        up = self.uf("uf:pow", (REAL, NAT), REAL, [x, z3.If(i >= 0, i, -i)])
+        up = self.symbolic_power(REAL, x, z3.If(i >= 0, i, -i))
         return z3.If(i >= 0, up, z3.If(up == 0, z3.RealVal(0), 1 / up))
 
     def exp_ln_negative(self) -> Any:
