@@ -357,8 +357,10 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "%": (70, 71, "mod"),
     "∩": (70, 71, "op:inter"),
     "\\": (70, 71, "op:sdiff"),
-    "•": (73, 74, "op:smul"),
-    "^": (75, 74, "pow"),  # `infixr:75 " ^ " => HPow.hPow` (Lean 4 Prelude): x ^ k ^ 2 = x ^ (k ^ 2)
+    # Lean 4 core, Init/Prelude's notations: `infixr:73 " • " => HSMul.hSMul`, `infixr:80 " ^ " => HPow.hPow`
+    # (x ^ k ^ 2 = x ^ (k ^ 2)) and `prefix:75 "-" => Neg.neg`, so `-x ^ 2` is `-(x ^ 2)` (see `prefix` below)
+    "•": (73, 72, "op:smul"),
+    "^": (80, 79, "pow"),
     "∘": (90, 90, "op:comp"),
     "×": (35, 34, "op:prod"),
     # Mathlib: `f '' s`, `f ⁻¹' s` (infix 80), `⊓` (69), `⊔` (68), `G ⧸ N` (35)
@@ -559,8 +561,10 @@ class _Parser(TokenCursor):
                 self.next()
                 return App("not", (self.expr(40),))
             if text == "-":
+                # `prefix:75 "-"` is `notation:75 "-" arg:75`: the operand takes every trailing operator of
+                # precedence >= 75 (`^` is 80), so `-x ^ 2` is `-(x ^ 2)` and `-a * b` is `(-a) * b`
                 self.next()
-                return App("neg", (self.expr(75),))
+                return App("neg", (self.expr(74),))
             if text == "↑":
                 self.next()
                 return App("coe", (self.expr(MAX_BP),))

@@ -1,0 +1,53 @@
+"""Lean 4's operator precedences, as the core notations declare them (Init/Prelude): `infixr:80 " ^ "`,
+`prefix:75 "-"`, `infixl:70 " * "`, `infixr:73 " • "`. So `-x ^ 2` is `-(x ^ 2)` (the negation's operand takes
+every trailing operator of precedence >= 75) while `-a * b` is `(-a) * b`, and `a • b • v` is `a • (b • v)`.
+Reading `-x ^ 2` as `(-x) ^ 2` (the front-end did, with `^` at 75) merged `-x ^ 2 ≤ 0`, true for every x, with
+`(-x) ^ 2 ≤ 0`, which holds only at 0."""
+
+import pytest
+
+from atf.symeq import ir
+from atf.symeq.equivalence import SymEq, parse, truth
+from tests.lean_statements import thm, verdict_tests
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("lean", timeout_ms=2000)
+
+
+MERGE = [
+    (thm("(x : ℝ)", "-x ^ 2 ≤ 0"), thm("(x : ℝ)", "-(x ^ 2) ≤ 0")),
+    (thm("(x : ℤ)", "-x ^ 2 + 1 = 0 → False"), thm("(x : ℤ)", "1 - x ^ 2 ≠ 0")),
+    (thm("(x : ℤ) (h : x = -2 ^ 2)", "x < 0"), thm("(x : ℤ) (h : x = -4)", "x < 0")),
+    (thm("(a b : ℤ)", "-a * b = 6"), thm("(a b : ℤ)", "(-a) * b = 6")),
+    (thm("(x : ℝ)", "-x ^ 2 ^ 2 ≤ 0"), thm("(x : ℝ)", "-(x ^ 4) ≤ 0")),
+]
+
+APART = [
+    (thm("(x : ℝ)", "-x ^ 2 ≤ 0"), thm("(x : ℝ)", "(-x) ^ 2 ≤ 0")),
+    (thm("(x : ℤ) (h : x = -2 ^ 2)", "x < 0"), thm("(x : ℤ) (h : x = (-2) ^ 2)", "x < 0")),
+    (thm("(x : ℝ) (h : 0 < x)", "-x ^ 3 < 0"), thm("(x : ℝ) (h : 0 < x)", "(-x) ^ 2 < 0")),
+    (thm("(a b : ℤ)", "-a * b = 6"), thm("(a b : ℤ)", "-(a + b) = 6")),
+]
+
+test_merge, test_apart = verdict_tests(MERGE, APART)
+
+
+@pytest.mark.parametrize(
+    "body,want",
+    [
+        ("-(2 : ℤ) ^ 2 = -4", "valid"),
+        ("-2 ^ 2 = (-4 : ℤ)", "valid"),
+        ("(-2 : ℤ) ^ 2 = 4", "valid"),
+        ("-(2 : ℤ) ^ 2 = 4", "invalid"),
+        ("(2 : ℕ) ^ 3 ^ 2 = 512", "valid"),
+    ],
+)
+def test_closed_values(body, want):
+    assert truth(parse(thm("", body), "lean")) == want
+
+
+def test_smul_is_right_associative():
+    st = parse(thm("(a b : ℝ) (v : ℝ × ℝ)", "a • b • v = v"), "lean")
+    assert ir.show(st.conclusion.args[0]) == "(uf:op:smul a (uf:op:smul b v))"
