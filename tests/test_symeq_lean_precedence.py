@@ -2,7 +2,10 @@
 `prefix:75 "-"`, `infixl:70 " * "`, `infixr:73 " • "`. So `-x ^ 2` is `-(x ^ 2)` (the negation's operand takes
 every trailing operator of precedence >= 75) while `-a * b` is `(-a) * b`, and `a • b • v` is `a • (b • v)`.
 Reading `-x ^ 2` as `(-x) ^ 2` (the front-end did, with `^` at 75) merged `-x ^ 2 ≤ 0`, true for every x, with
-`(-x) ^ 2 ≤ 0`, which holds only at 0."""
+`(-x) ^ 2 ≤ 0`, which holds only at 0.
+
+Mathlib's `notation:max f "^["n"]" => Nat.iterate f n` is one token `^[` (it was read as `^` of a list): `f^[3] x`
+is `f (f (f x))` by the definition of `Nat.iterate`, and `deriv^[2] f a` is `deriv (deriv f) a`."""
 
 import pytest
 
@@ -16,12 +19,18 @@ def symeq():
     return SymEq("lean", timeout_ms=2000)
 
 
+ITER = "(f : ℕ → ℕ) (h : ∀ n, f n = n + 1)"
+
 MERGE = [
     (thm("(x : ℝ)", "-x ^ 2 ≤ 0"), thm("(x : ℝ)", "-(x ^ 2) ≤ 0")),
     (thm("(x : ℤ)", "-x ^ 2 + 1 = 0 → False"), thm("(x : ℤ)", "1 - x ^ 2 ≠ 0")),
     (thm("(x : ℤ) (h : x = -2 ^ 2)", "x < 0"), thm("(x : ℤ) (h : x = -4)", "x < 0")),
     (thm("(a b : ℤ)", "-a * b = 6"), thm("(a b : ℤ)", "(-a) * b = 6")),
     (thm("(x : ℝ)", "-x ^ 2 ^ 2 ≤ 0"), thm("(x : ℝ)", "-(x ^ 4) ≤ 0")),
+    (thm("(f : ℝ → ℝ) (a : ℝ)", "deriv^[2] f a = 0"), thm("(f : ℝ → ℝ) (a : ℝ)", "deriv (deriv f) a = 0")),
+    (thm(ITER, "f^[3] 0 = 3"), thm(ITER, "f (f (f 0)) = 3")),
+    (thm("(f : ℕ → ℕ) (x : ℕ)", "Nat.iterate f 2 x = x"), thm("(f : ℕ → ℕ) (x : ℕ)", "f^[2] x = x")),
+    (thm("(f : ℕ → ℕ) (x : ℕ)", "f^[0] x = x"), thm("(f : ℕ → ℕ) (x : ℕ)", "x = x")),
 ]
 
 APART = [
@@ -29,6 +38,9 @@ APART = [
     (thm("(x : ℤ) (h : x = -2 ^ 2)", "x < 0"), thm("(x : ℤ) (h : x = (-2) ^ 2)", "x < 0")),
     (thm("(x : ℝ) (h : 0 < x)", "-x ^ 3 < 0"), thm("(x : ℝ) (h : 0 < x)", "(-x) ^ 2 < 0")),
     (thm("(a b : ℤ)", "-a * b = 6"), thm("(a b : ℤ)", "-(a + b) = 6")),
+    (thm("(f : ℝ → ℝ) (a : ℝ)", "deriv^[2] f a = 0"), thm("(f : ℝ → ℝ) (a : ℝ)", "deriv^[3] f a = 0")),
+    (thm("(f : ℕ → ℕ) (k n : ℕ)", "f^[k] n = n"), thm("(f : ℕ → ℕ) (k n : ℕ)", "f^[k] n = k")),
+    (thm(ITER, "f^[3] 0 = 3"), thm(ITER, "f^[2] 0 = 3")),
 ]
 
 test_merge, test_apart = verdict_tests(MERGE, APART)
@@ -42,6 +54,8 @@ test_merge, test_apart = verdict_tests(MERGE, APART)
         ("(-2 : ℤ) ^ 2 = 4", "valid"),
         ("-(2 : ℤ) ^ 2 = 4", "invalid"),
         ("(2 : ℕ) ^ 3 ^ 2 = 512", "valid"),
+        ("∀ f : ℕ → ℕ, (∀ n, f n = n + 2) → f^[3] 1 = 7", "valid"),
+        ("∀ f : ℕ → ℕ, (∀ n, f n = n + 2) → f^[3] 1 = 5", "invalid"),
     ],
 )
 def test_closed_values(body, want):

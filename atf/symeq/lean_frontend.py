@@ -72,6 +72,7 @@ _OPS = sorted(
         "=>",
         "↦",
         "⁻¹",
+        "^[",
         "!",
         "↑",
         "↥",
@@ -446,6 +447,26 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
+ITERATE_UNROLL = 8  # `f^[k] x` with a literal k up to this is written out as k applications of f
+
+
+def iterate(args: list[Term]) -> Term:
+    """`Nat.iterate f k x rest…` (`f^[k] x`): Mathlib defines `Nat.iterate f 0 a = a` and `Nat.iterate f (k + 1) a =
+    Nat.iterate f k (f a)` (Mathlib/Logic/Function/Iterate.lean), so with a literal k and an argument x it is
+    `f (f (… (f x)))`, the rest of the arguments applied to that (`deriv^[2] f a` is `deriv (deriv f) a`). Otherwise
+    it stays a call of `Nat.iterate`."""
+    if len(args) >= 3 and isinstance(args[1], Num):
+        k = args[1].value
+        if k.denominator == 1 and 0 <= k <= ITERATE_UNROLL:
+            f, x, rest = args[0], args[2], args[3:]
+            for _ in range(int(k)):
+                x = App("call", (f, x))
+            if not rest:
+                return x
+            return App("call", (*x.args, *rest)) if isinstance(x, App) and x.op == "call" else App("call", (x, *rest))
+    return App("call", (Var("Nat.iterate"), *args))
+
+
 class _Parser(TokenCursor):
     """names: the dotted names written in the statements compared (see `field`)."""
 
@@ -810,6 +831,8 @@ class _Parser(TokenCursor):
         if self.at("fun") or self.at("λ"):  # `Continuous fun x => x ^ 2`: a `fun` is an argument (maxPrec)
             args.append(self.prefix())
         args = pre + args
+        if isinstance(head, Var) and head.name in ("Nat.iterate", "iterate"):
+            return iterate(args)
         return App("call", (head, *args)) if args else head
 
     def postfix(self, e: Term) -> Term:
@@ -823,6 +846,11 @@ class _Parser(TokenCursor):
             elif t[1] == "ˣ":  # `postfix:1024 "ˣ" => Units` (Mathlib/Algebra/Group/Units/Defs.lean)
                 self.next()
                 e = App("call", (Var("Units"), e))
+            elif t[1] == "^[":  # `notation:max f "^["n"]" => Nat.iterate f n` (Mathlib/Logic/Function/Iterate.lean)
+                self.next()
+                n = self.expr(0)
+                self.expect("]")
+                e = App("call", (Var("Nat.iterate"), e, n))
             elif t[1] == "!" and t[0] == "op":
                 self.next()
                 e = App("fact", (e,))
