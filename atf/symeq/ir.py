@@ -798,8 +798,13 @@ def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str
             count += 1
             ren[n] = f"·b{count}"
         for k in range(i + 1, scope_end(toks, i + 1)):  # the scope: to the end of the enclosing bracket
-            if toks[k][0] == "ident" and toks[k][1] in ren:
-                toks[k] = ("ident", ren[toks[k][1]])
+            if toks[k][0] != "ident":
+                continue
+            name = toks[k][1]
+            if name in ren:
+                toks[k] = ("ident", ren[name])
+            elif (r := _receiver(name)) in ren:  # `x.succ` is a field of the bound x (generalized field notation)
+                toks[k] = ("ident", ren[r] + name[len(r) :])
     return toks
 
 
