@@ -65,3 +65,10 @@ def test_closed_values(body, want):
 def test_smul_is_right_associative():
     st = parse(thm("(a b : ℝ) (v : ℝ × ℝ)", "a • b • v = v"), "lean")
     assert ir.show(st.conclusion.args[0]) == "(uf:op:smul a (uf:op:smul b v))"
+
+
+def test_vector_literal_is_not_a_factorial():
+    """`![a, b]` is Mathlib's vector notation (`Matrix.vecCons`), one token `![`; `x !` stays the factorial."""
+    st = parse(thm("(f : (Fin 2 → ℝ) → ℝ)", "f ![1, 2] = 3"), "lean")
+    assert ir.show(st.conclusion) == "((f (uf:op:vec 1 2)) = 3)"
+    assert truth(parse(thm("(x : ℕ) (h : x = 3)", "x ! = 6"), "lean")) == "valid"

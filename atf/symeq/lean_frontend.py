@@ -73,6 +73,7 @@ _OPS = sorted(
         "↦",
         "⁻¹",
         "^[",
+        "![",
         "!",
         "↑",
         "↥",
@@ -784,6 +785,8 @@ class _Parser(TokenCursor):
         kind, text = t
         if kind in ("ident", "num"):
             return True
+        if text == "![":
+            return True
         if text == "[" and kind == "op":  # a list literal, not the `[MOD n]` of a congruence
             nxt = self.peek(1)
             return nxt is not None and nxt[1] not in ("MOD", "ZMOD", "PMOD")
@@ -886,13 +889,13 @@ class _Parser(TokenCursor):
             return App(text.lower(), ())
         if text == "∅":
             return App("setenum", ())
-        if text == "[":
+        if text in ("[", "!["):  # a list; `![a, b]` is Mathlib's vector `Matrix.vecCons a ![b]` (Fin n → α)
             items = [] if self.at("]") else [self.expr(0)]
             while self.at(","):
                 self.next()
                 items.append(self.expr(0))
             self.expect("]")
-            return App("call", (Var("op:list"), *items))
+            return App("call", (Var("op:list" if text == "[" else "op:vec"), *items))
         if text in ("⊤", "⊥"):
             return Var(text)  # the top / bottom element: an unknown constant of the type the context gives
         if text == "@" and self.peek() is not None and self.peek()[0] == "ident":
