@@ -435,6 +435,8 @@ def _looks_like_hypothesis(names: list[str], type_text: str | None) -> bool:
     if type_text is None:
         return False
     flat = _depth0_text(type_text)
+    for notation in ("ℝ≥0∞", "ℝ≥0", "ℚ≥0"):  # Mathlib's NNReal/ENNReal/NNRat: types, not `ℝ ≥ 0`
+        flat = flat.replace(notation, "T")
     if _RELATIONS.search(flat):
         return True
     head = type_text.split()[0] if type_text.split() else ""

@@ -259,6 +259,7 @@ TYPE_HEADS = {
     "Ordinal",
     "ENNReal",
     "NNReal",
+    "NNRat",
     "PNat",
     "EReal",
     "Real.Angle",
@@ -409,8 +410,16 @@ FIELDS = {
 }
 
 
+# Mathlib's notations for the nonnegative types: `notation "ℝ≥0" => NNReal` (Mathlib/Data/NNReal/Defs.lean),
+# `notation "ℝ≥0∞" => ENNReal` (Mathlib/Data/ENNReal/Basic.lean), `notation "ℚ≥0" => NNRat`: one token each, read as the
+# name (not `ℝ ≥ 0`, which made the binder `(x : ℝ≥0)` a hypothesis)
+TYPE_NOTATIONS = {"ℝ≥0∞": "ENNReal", "ℝ≥0": "NNReal", "ℚ≥0": "NNRat"}
+_TYPE_NOTATION = re.compile("|".join(re.escape(k) for k in sorted(TYPE_NOTATIONS, key=len, reverse=True)))
+
+
 def tokenize(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
+    text = _TYPE_NOTATION.sub(lambda m: f" {TYPE_NOTATIONS[m.group()]} ", text)
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         tok = m.group(kind)

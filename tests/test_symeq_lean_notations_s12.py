@@ -9,6 +9,7 @@ is `f (f (f x))` by the definition of `Nat.iterate`, and `deriv^[2] f a` is `der
 
 import pytest
 
+from atf.lean.statement import parse_statement
 from atf.symeq import ir
 from atf.symeq.equivalence import SymEq, parse, truth
 from tests.lean_statements import thm, verdict_tests
@@ -72,3 +73,23 @@ def test_vector_literal_is_not_a_factorial():
     st = parse(thm("(f : (Fin 2 → ℝ) → ℝ)", "f ![1, 2] = 3"), "lean")
     assert ir.show(st.conclusion) == "((f (uf:op:vec 1 2)) = 3)"
     assert truth(parse(thm("(x : ℕ) (h : x = 3)", "x ! = 6"), "lean")) == "valid"
+
+
+NONNEG = [
+    (thm("(x : ℝ≥0) (h : 1 < x)", "0 < x"), thm("(y : NNReal) (h : 1 < y)", "0 < y")),
+    (thm("(f : ℕ → ℝ≥0∞) (h : ∀ n, f n = 1)", "f 2 = 1"), thm("(g : ℕ → ENNReal) (h : ∀ n, g n = 1)", "g 2 = 1")),
+]
+NONNEG_APART = [
+    (thm("(x : ℝ≥0)", "0 ≤ (x : ℝ)"), thm("(x : ℝ)", "0 ≤ x")),
+    (thm("(x y : ℝ≥0) (h : x < y)", "x - y = 0"), thm("(x y : ℝ) (h : x < y)", "x - y = 0")),
+]
+test_nonneg_merge, test_nonneg_apart = verdict_tests(NONNEG, NONNEG_APART)
+
+
+@pytest.mark.parametrize("ty,name", [("ℝ≥0", "NNReal"), ("ℝ≥0∞", "ENNReal"), ("ℚ≥0", "NNRat")])
+def test_nonneg_type_notation_is_a_type(ty, name):
+    """`ℝ≥0` is Mathlib's `notation "ℝ≥0" => NNReal`: `(x : ℝ≥0)` declares a variable, it is no hypothesis `ℝ ≥ 0`."""
+    text = thm(f"(x : {ty}) (h : x = 2)", "x + x = 4")
+    assert [b.names for b in parse_statement(text).hypotheses] == [["h"]]
+    st = parse(thm(f"(x y : {ty}) (h : x < y)", "x - y = 0"), "lean")
+    assert st.variables == {"x": ir.Sort(name), "y": ir.Sort(name)}
