@@ -93,3 +93,26 @@ def test_nonneg_type_notation_is_a_type(ty, name):
     assert [b.names for b in parse_statement(text).hypotheses] == [["h"]]
     st = parse(thm(f"(x y : {ty}) (h : x < y)", "x - y = 0"), "lean")
     assert st.variables == {"x": ir.Sort(name), "y": ir.Sort(name)}
+
+
+EQUIV = "(G : Type*) [Group G] ({f} : G ≃* G) (h : ∀ g, {f} g = {rhs})"
+EQUIVS = [
+    (
+        thm(EQUIV.format(f="φ", rhs="g⁻¹"), "∀ a b : G, a * b = b * a"),
+        thm(EQUIV.format(f="ψ", rhs="g⁻¹"), "∀ a b : G, a * b = b * a"),
+    )
+]
+EQUIVS_APART = [
+    (
+        thm(EQUIV.format(f="φ", rhs="g⁻¹"), "∀ a b : G, a * b = b * a"),
+        thm(EQUIV.format(f="ψ", rhs="g"), "∀ a b : G, a * b = b * a"),
+    )
+]
+test_equiv_merge, test_equiv_apart = verdict_tests(EQUIVS, EQUIVS_APART)
+
+
+@pytest.mark.parametrize("ty", ["G ≃* G", "Fin 5 ≃ Fin 5", "R ≃+* R", "V ≃ₗ[ℝ] V", "X ≅ Y"])
+def test_equivalence_types_declare_variables(ty):
+    """`≃` (Equiv and its bundled kinds) and `≅` (Iso) build types of data: `(φ : G ≃* G)` is a variable."""
+    text = thm(f"(φ : {ty}) (h : φ = φ)", "True")
+    assert [b.names for b in parse_statement(text).hypotheses] == [["h"]]

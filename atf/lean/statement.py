@@ -428,7 +428,9 @@ _TYPE_HEADS = {
     "Equiv",
     "Perm",
 }
-_RELATIONS = re.compile(r"[=≠<>≤≥∣∈∉⊆⊂⊇⊃∧∨¬↔∀∃≡≃≅⊢]|\bTrue\b|\bFalse\b")
+# the symbols that make a type a proposition; not `≃`/`≃*`/`≃+*`/`≃ₗ[R]` (Equiv, MulEquiv, RingEquiv, LinearEquiv) nor
+# `≅` (CategoryTheory.Iso): those build types of data, so `(φ : G ≃* G)` declares a variable
+_RELATIONS = re.compile(r"[=≠<>≤≥∣∈∉⊆⊂⊇⊃∧∨¬↔∀∃≡⊢]|\bTrue\b|\bFalse\b")
 
 
 def _looks_like_hypothesis(names: list[str], type_text: str | None) -> bool:
