@@ -1503,6 +1503,49 @@ def open_resolution(opens: Iterable[str], qualified: Iterable[str], protected: s
     return {short: next(iter(qs)) for short, qs in readings.items() if len(qs) == 1 and short not in protected}
 
 
+# Bare names that several Mathlib namespaces define with different meanings. Which one a bare name is depends on the
+# namespaces the header opens (Lean's name resolution: under `open Nat` alone `sqrt n` is `Nat.sqrt n`, under `open
+# Int` alone `floor x` is `Int.floor x`, under `open Set` alone `range f` is `Set.range f`). With several of them open,
+# Lean keeps the readings that elaborate and rejects an ambiguous one; the value says what is read then: a reading
+# ("Real.sqrt": with a ℕ argument `Nat.sqrt` and `Real.sqrt ↑n` both elaborate, an ambiguity, so a statement that
+# compiles takes `Real.sqrt`), "bare" (the name as written, read by its argument's type and count as before) or None
+# (the argument types decide, which the reader cannot see here: the name stays an unknown function).
+OVERLOADED: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "sqrt": (("Real.sqrt", "Nat.sqrt", "NNReal.sqrt", "Int.sqrt"), "Real.sqrt"),
+    "floor": (("Int.floor", "Nat.floor"), None),
+    "ceil": (("Int.ceil", "Nat.ceil"), None),
+    "exp": (("Real.exp", "Complex.exp"), None),
+    "sin": (("Real.sin", "Complex.sin"), None),
+    "cos": (("Real.cos", "Complex.cos"), None),
+    "tan": (("Real.tan", "Complex.tan"), None),
+    "log": (("Real.log", "Nat.log", "Complex.log", "Int.log"), "bare"),  # `log x` is Real.log, `log b n` Nat.log
+    "range": (("Finset.range", "Set.range", "List.range"), "bare"),  # `range n` a Finset, `range f` a Set
+}
+
+
+def overload_resolution(opens: Iterable[str], names: Iterable[str]) -> dict[str, str]:
+    """Bare name -> what it reads as under the header's `open`s, for the names of `OVERLOADED` (see there). A name
+    no open namespace defines is not Mathlib's (an auto-bound implicit or an unknown constant): `_root_.<name>`,
+    which no builtin reads."""
+    opened = set(opens)
+    out: dict[str, str] = {}
+    for name in set(names) & OVERLOADED.keys():
+        readings, several = OVERLOADED[name]
+        providers = [q for q in readings if q.rsplit(".", 1)[0] in opened]
+        if len(providers) == 1:
+            out[name] = providers[0]
+        elif not providers:
+            out[name] = "_root_." + name
+        elif several == "bare":
+            if name == "log" and "Complex.log" in providers:
+                out[name] = "_root_." + name
+        elif several in providers:
+            out[name] = several
+        else:
+            out[name] = "_root_." + name
+    return out
+
+
 def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     """Read the last theorem/lemma/example of a Lean 4 text. qualified: the dotted names written in the
     statements it is compared with (see `open_resolution`); the text's own are always included."""
@@ -1516,10 +1559,12 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     written = frozenset({*qualified, *(t for kind, t in every if kind == "ident" and "." in t)})
     if st.names_opened:
         protected = {n for _, names, _ in groups for n in names} | bound_names(every)
+        overloaded = overload_resolution(st.names_opened, {t for kind, t in every if kind == "ident"} - protected)
         # a name the builtins read already (`sqrt`, `exp`, `card`) keeps that reading: which namespace's `sqrt`
         # Lean picks depends on the argument's type, and the statement naming `Nat.sqrt` may apply it elsewhere
         protected |= {t for kind, t in every if kind == "ident" and builtins.is_builtin("lean", t)}
         resolve = open_resolution(st.names_opened, written, protected)
+        resolve.update(overloaded)
 
     notes: list[str] = []
     type_vars: dict[str, str] = {}
