@@ -116,3 +116,26 @@ def test_equivalence_types_declare_variables(ty):
     """`≃` (Equiv and its bundled kinds) and `≅` (Iso) build types of data: `(φ : G ≃* G)` is a variable."""
     text = thm(f"(φ : {ty}) (h : φ = φ)", "True")
     assert [b.names for b in parse_statement(text).hypotheses] == [["h"]]
+
+
+@pytest.mark.parametrize(
+    "literal,value",
+    [("1e3", "1000"), ("2.5e-1", "1 / 4"), ("0x10", "16"), ("0b101", "5"), ("0o17", "15"), ("12.5", "25 / 2")],
+)
+def test_numeric_literals(literal, value):
+    """Lean 4's numerals (`numberFn`): hexadecimal, binary, octal, and scientific `2.5e-1`, which were read as a
+    numeral applied to a name (`2.5 e - 1`)."""
+    assert truth(parse(thm("(x : ℝ)", f"x = {literal} → x = {value}"), "lean")) == "valid"
+
+
+TRIPLE = "(p : ℕ × ℕ × ℕ)"
+PROJECTIONS = [
+    (thm(TRIPLE, "p.2.1 = 3"), thm(TRIPLE, "(p.2).1 = 3")),
+    (thm(TRIPLE, "p.2.2 = p.1"), thm(TRIPLE, "p.1 = (p.2).2")),
+]
+PROJECTIONS_APART = [
+    (thm(TRIPLE, "p.2.1 = 3"), thm(TRIPLE, "p.2.2 = 3")),
+    (thm(TRIPLE, "p.2.1 = 3"), thm(TRIPLE, "p.2 = (3, 3)")),
+]
+# `p.2.1` is `(p.2).1`: after `p.` come field indices (Lean's `fieldIdx`), it is no number 2.1
+test_projection_merge, test_projection_apart = verdict_tests(PROJECTIONS, PROJECTIONS_APART)

@@ -199,8 +199,11 @@ SCALAR_ARROWS: dict[str, tuple[int, int, str, bool]] = {
     "≃ₐ": (50, 0, "AlgEquiv", False),
     "→L": (25, 0, "ContinuousLinearMap", True),
 }
+# Lean 4's numeric literals (Lean/Parser/Basic.lean `numberFn`, `decimalNumberFn`): `0x1F`, `0b101`, `0o17`, and
+# decimals with an optional fraction and exponent, `2.5e-1` (a scientific literal: `OfScientific`, 1/4 in ℝ)
+_NUMBER = r"0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?"
 _TOKEN = re.compile(
-    rf"(?P<ws>\s+)|(?P<num>\d+(?:\.\d+)?)|(?P<op>(?:{'|'.join(SCALAR_ARROWS)})(?=\s*\[))|(?P<ident>{_IDENT})"
+    rf"(?P<ws>\s+)|(?P<num>{_NUMBER})|(?P<op>(?:{'|'.join(SCALAR_ARROWS)})(?=\s*\[))|(?P<ident>{_IDENT})"
     rf"|(?P<op2>{'|'.join(re.escape(o) for o in _OPS)})"
     r"|(?P<other>.)",
     re.S,
@@ -432,6 +435,11 @@ def tokenize(text: str) -> list[tuple[str, str]]:
                 out.append(("ident", tok))
         elif kind in ("other", "op2"):
             out.append(("op", tok))
+        elif kind == "num" and out and out[-1] == ("op", ".") and m.start() == m.string.rfind(".", 0, m.start()) + 1:
+            # after `p.` come field indices, digits only (Lean's `fieldIdx`): `p.2.1` is `(p.2).1`, no number 2.1
+            for k, part in enumerate(tok.split(".")):
+                out.extend([("op", ".")] if k else [])
+                out.append(("num", part))
         else:
             out.append((kind, tok))
     return out
@@ -891,7 +899,7 @@ class _Parser(TokenCursor):
     def atom(self) -> Term:
         kind, text = self.next()
         if kind == "num":
-            return Num(Fraction(text))
+            return Num(Fraction(int(text, 0)) if text[:2].lower() in ("0x", "0b", "0o") else Fraction(text))
         if kind == "ident":  # `x.succ` on a variable is resolved by the elaborator, which knows the scope
             return Var(NOTATION_NAMES.get(text, text))
         if text in ("True", "False"):
