@@ -34,3 +34,24 @@ APART = [
 ]
 
 test_merge, test_apart = verdict_tests(MERGE, APART)
+
+
+PAIR = "(f : ℕ × ℕ → ℕ) (h : f = {lam})"
+PATTERNS = [
+    (
+        thm(PAIR.format(lam="fun (x, y) => x + 2 * y"), "f (1, 0) = 1"),
+        thm(PAIR.format(lam="fun (a, b) => a + 2 * b"), "f (1, 0) = 1"),
+    ),
+    (
+        thm(PAIR.format(lam="fun ⟨x, y⟩ => x + 2 * y"), "f (1, 0) = 1"),
+        thm(PAIR.format(lam="fun ⟨a, b⟩ => a + 2 * b"), "f (1, 0) = 1"),
+    ),
+]
+PATTERNS_APART = [
+    (
+        thm(PAIR.format(lam="fun (x, y) => x + 2 * y"), "f (1, 0) = 1"),
+        thm(PAIR.format(lam="fun (a, b) => b + 2 * a"), "f (1, 0) = 1"),
+    ),
+]
+# every name of a pattern `fun (x, y) =>`, `fun ⟨x, y⟩ =>` is bound (only the first was made canonical)
+test_pattern_merge, test_pattern_apart = verdict_tests(PATTERNS, PATTERNS_APART)

@@ -139,3 +139,23 @@ PROJECTIONS_APART = [
 ]
 # `p.2.1` is `(p.2).1`: after `p.` come field indices (Lean's `fieldIdx`), it is no number 2.1
 test_projection_merge, test_projection_apart = verdict_tests(PROJECTIONS, PROJECTIONS_APART)
+
+
+RANGE = "(n : ℕ)"
+FILTERS = [
+    (
+        thm(RANGE, "((Finset.range n).filter (fun x => x % 2 = 0)).card = 5"),
+        thm(RANGE, "(Finset.filter (fun x => x % 2 = 0) (Finset.range n)).card = 5"),
+    ),
+    (thm(RANGE, "((Finset.range n).filter (· % 2 = 0)).card = 5"), thm(RANGE, "#{x ∈ Finset.range n | x % 2 = 0} = 5")),
+]
+FILTERS_APART = [
+    (
+        thm(RANGE, "((Finset.range n).filter (fun x => x % 2 = 0)).card = 5"),
+        thm(RANGE, "((Finset.range n).filter (fun x => x % 3 = 0)).card = 5"),
+    ),
+    (thm(RANGE, "((Finset.range n).filter (fun x => x % 2 = 0)).card = 5"), thm(RANGE, "(Finset.range n).card = 5")),
+]
+# `s.filter p` is `Finset.filter p s` (generalized field notation fills the first explicit argument of type Finset, and
+# `Finset.filter (p : α → Prop) [DecidablePred p] (s : Finset α)`): the predicate was dropped, a false merge
+test_filter_merge, test_filter_apart = verdict_tests(FILTERS, FILTERS_APART)

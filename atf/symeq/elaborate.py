@@ -925,6 +925,9 @@ class Elaborator:
                 return bundled
             target = self.dot_target(name[1:], receiver_ty)
             if target != name:
+                pos = RECEIVER_POSITION.get(target, 0)
+                if pos and len(args) > pos:  # `s.filter p` is `Finset.filter p s`
+                    args = [*args[1 : pos + 1], args[0], *args[pos + 1 :]]
                 return self.elab_call(Var(target), args, expected, orig)
         hit = self.lookup(name)
         if hit is None and self.system == "isabelle" and name == "id" and len(args) == 1:
@@ -1529,6 +1532,19 @@ def list_elem(t: Ty | None) -> Ty | None:
 
 # fields of Mathlib's `Set` namespace with no `Finset` namesake (Data/Set/Card.lean `Set.ncard`, `Set.encard`;
 # Data/Set/Finite `Set.Finite`, `Set.Infinite`, `Set.toFinset`): `{x | P x}.ncard` is `Set.ncard {x | P x}`
+# Generalized field notation puts the receiver at the first explicit argument of its type, which is not always the
+# first: `Finset.filter (p : α → Prop) [DecidablePred p] (s : Finset α)`, `Finset.image (f : α → β) (s : Finset α)`,
+# `Set.image f s`, `Set.preimage f s`, `List.map f l` (Mathlib, Lean core), so `s.filter p` is `Finset.filter p s`
+RECEIVER_POSITION = {
+    f"{ns}.{name}": 1
+    for ns, names in (
+        ("Finset", ("filter", "image", "map")),
+        ("Set", ("image", "preimage")),
+        ("List", ("map", "filter")),
+        ("Multiset", ("map", "filter")),
+    )
+    for name in names
+}
 _SET_ONLY_FIELDS = {"ncard", "encard", "Finite", "Infinite", "toFinset"}
 _SERIES = {"suminf", "prodinf", "summable", "sums"}
 MAX_UNROLL = 256  # the longest literal range (`[1..<200]`) unfolded into its items

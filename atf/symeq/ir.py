@@ -778,13 +778,14 @@ def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str
             if k2 == "ident":
                 names.append(t2)
                 j += 1
-            elif t2 in ("(", "{", "⦃") and j + 1 < len(toks) and toks[j + 1][0] == "ident":
-                j += 1  # a group `(x y : T)`: its names, then skip the type
-                while j < len(toks) and toks[j][0] == "ident":
-                    names.append(toks[j][1])
+            elif t2 in ("(", "{", "⦃", "⟨") and j + 1 < len(toks) and toks[j + 1][0] == "ident":
+                j += 1  # a group `(x y : T)`: its names, then skip the type; a pattern `(x, y)`, `⟨x, y⟩`: its names
+                while j < len(toks) and (toks[j][0] == "ident" or toks[j][1] == ","):
+                    if toks[j][0] == "ident":
+                        names.append(toks[j][1])
                     j += 1
                 depth = 0
-                while j < len(toks) and not (depth == 0 and toks[j][1] in (")", "}", "⦄")):
+                while j < len(toks) and not (depth == 0 and toks[j][1] in (")", "}", "⦄", "⟩")):
                     depth += toks[j][1] in opens
                     depth -= toks[j][1] in closes
                     j += 1

@@ -1592,11 +1592,18 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
                 if kd == "ident" and AUTO_BOUND.fullmatch(t) and t not in declared and t not in type_vars:
                     type_vars[t] = f"τ{len(type_vars) + 1}"
 
+    # `#s`: `scoped[Finset] prefix:arg "#" => Finset.card` (Mathlib/Data/Finset/Card.lean); under `open Cardinal`,
+    # `#α` is `Cardinal.mk α` (Mathlib/SetTheory/Cardinal/Defs.lean); `#[a, b]` is an array literal
+    cardinal = "Cardinal" in st.header_opens
+    hash_card = ("ident", "Cardinal.mk" if cardinal else "Finset.card")
+
     def rename(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
         out = []
         for k, (kd, t) in enumerate(toks):
             if kd == "ident":  # a field after `.` (`(f x).Normal`) is not a name in scope
                 t = type_vars.get(t, t if k and toks[k - 1][1] == "." else resolve.get(t, t))
+            elif (kd, t) == ("op", "#") and k + 1 < len(toks) and toks[k + 1][1] != "[":
+                kd, t = hash_card
             out.append((kd, t))
         return out
 
