@@ -159,3 +159,18 @@ FILTERS_APART = [
 # `s.filter p` is `Finset.filter p s` (generalized field notation fills the first explicit argument of type Finset, and
 # `Finset.filter (p : α → Prop) [DecidablePred p] (s : Finset α)`): the predicate was dropped, a false merge
 test_filter_merge, test_filter_apart = verdict_tests(FILTERS, FILTERS_APART)
+
+
+POLY = "(p : Polynomial ℝ) (x : ℝ)"
+EVALS = [
+    (
+        thm(f"{POLY} (h : p.eval x = 0)", "p.eval (2 * x) = 0"),
+        thm(f"{POLY} (h : Polynomial.eval x p = 0)", "Polynomial.eval (2 * x) p = 0"),
+    ),
+    (thm("(l : List ℕ)", "l.count 3 = 2"), thm("(l : List ℕ)", "List.count 3 l = 2")),
+]
+EVALS_APART = [
+    (thm(f"{POLY} (h : p.eval x = 0)", "p.eval (2 * x) = 0"), thm(f"{POLY} (h : p.eval x = 0)", "p.eval (3 * x) = 0")),
+]
+# `Polynomial.eval (x : R) (p : R[X])` and `List.count (a : α) (l : List α)` take the receiver second
+test_eval_merge, test_eval_apart = verdict_tests(EVALS, EVALS_APART)

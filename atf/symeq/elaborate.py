@@ -1534,17 +1534,20 @@ def list_elem(t: Ty | None) -> Ty | None:
 # Data/Set/Finite `Set.Finite`, `Set.Infinite`, `Set.toFinset`): `{x | P x}.ncard` is `Set.ncard {x | P x}`
 # Generalized field notation puts the receiver at the first explicit argument of its type, which is not always the
 # first: `Finset.filter (p : α → Prop) [DecidablePred p] (s : Finset α)`, `Finset.image (f : α → β) (s : Finset α)`,
-# `Set.image f s`, `Set.preimage f s`, `List.map f l` (Mathlib, Lean core), so `s.filter p` is `Finset.filter p s`
+# `Set.image f s`, `Set.preimage f s`, `List.map f l`, `List.count a l`, `Polynomial.eval (x : R) (p : R[X])`,
+# `Polynomial.eval₂ f x p` (Mathlib, Lean core), so `s.filter p` is `Finset.filter p s` and `p.eval x` is
+# `Polynomial.eval x p`
 RECEIVER_POSITION = {
     f"{ns}.{name}": 1
     for ns, names in (
         ("Finset", ("filter", "image", "map")),
         ("Set", ("image", "preimage")),
-        ("List", ("map", "filter")),
-        ("Multiset", ("map", "filter")),
+        ("List", ("map", "filter", "count")),
+        ("Multiset", ("map", "filter", "count")),
+        ("Polynomial", ("eval", "aeval")),
     )
     for name in names
-}
+} | {"Polynomial.eval₂": 2}
 _SET_ONLY_FIELDS = {"ncard", "encard", "Finite", "Infinite", "toFinset"}
 _SERIES = {"suminf", "prodinf", "summable", "sums"}
 MAX_UNROLL = 256  # the longest literal range (`[1..<200]`) unfolded into its items
