@@ -72,3 +72,23 @@ def test_resolution_table():
     }
     both = overload_resolution(["Real", "Nat", "Int", "Complex", "Finset", "Set"], names)
     assert both == {"sqrt": "Real.sqrt", "floor": "_root_.floor", "exp": "_root_.exp", "log": "_root_.log"}
+
+
+RANGES = [
+    (
+        opened("Finset Set", "(f : ℕ → ℝ) (h : range f = {0})", "f 1 = 0"),
+        thm("(f : ℕ → ℝ) (h : Set.range f = {0})", "f 1 = 0"),
+    ),
+    (
+        opened("Finset Set", "(n : ℕ) (h : (range n).card = 3)", "n = 3"),
+        thm("(n : ℕ) (h : (Finset.range n).card = 3)", "n = 3"),
+    ),
+]
+RANGES_APART = [
+    (
+        opened("Finset Set", "(f : ℕ → ℝ) (h : range f = {0})", "f 1 = 0"),
+        opened("Finset Set", "(f : ℕ → ℝ) (h : range f = {1})", "f 1 = 0"),
+    ),
+]
+# with both open, `range f` of a function is Set.range (Finset.range takes a ℕ): it was read as Finset.range f
+test_range_merge, test_range_apart = verdict_tests(RANGES, RANGES_APART)

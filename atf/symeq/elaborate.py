@@ -1221,6 +1221,14 @@ class Elaborator:
         if rule in ("digits", "listsum") and need(len(args)):
             return mathlib.elab_digits(self, rule, args, expected, orig)
         if rule == "range" and need(1):
+            head = orig.args[0] if isinstance(orig, App) and orig.op == "call" and orig.args else None
+            a0 = args[0]
+            hit = self.lookup(a0.name) if isinstance(a0, Var) else None
+            function = hit is not None and isinstance(self.resolve(hit[1]), Fun)
+            if function and isinstance(head, Var) and head.name == "range":
+                # a bare `range f` of a function (`open Set Finset`): Lean's overload resolution keeps the reading
+                # that elaborates, `Set.range f` (`Finset.range` takes a ℕ)
+                return self.elab(App("call", (Var("Set.range"), a0)), expected)
             return App("range", (self.elab(args[0], NAT),), set_of(NAT))
         if rule == "interval" and need(2):
             lo, hi = self.arith_tree(list(args), None)
