@@ -100,4 +100,14 @@ APART += [
     ),
 ]
 
+
+# FormalAlign miniF2F (mathd_algebra_171, "variable_new" misalignments): `ℝ (n : ℝ) → ℝ` applies the type ℝ to an
+# argument, which Lean rejects ("function expected"); it is no statement, and merged with none
+F171 = "(h₀ : ∀x, f x = 5 * x + 4)"
+MERGE += [(thm(f"(f : ℝ → ℝ) {F171}", "f 1 = 9"), thm(f"(g : ℝ → ℝ) {F171.replace('f', 'g')}", "g 1 = 9"))]
+APART += [
+    (thm(f"(f : ℝ → ℝ) {F171}", "f 1 = 9"), thm(f"(f : ℝ (n : ℝ) → ℝ) {F171}", "f 1 = 9")),
+    (thm(f"(f : ℝ → ℝ) {F171}", "f 1 = 9"), thm(f"(f : ℝ (x : ℝ) → ℝ) {F171}", "f 1 = 9")),
+]
+
 test_merge, test_apart = verdict_tests(MERGE, APART)

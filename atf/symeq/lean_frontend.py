@@ -1194,6 +1194,10 @@ def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
         return tokens_to_type(tokens[1:-1])
     if len(tokens) == 1 and tokens[0][1] in TYPE_NAMES:
         return TYPE_NAMES[tokens[0][1]]
+    if len(tokens) > 1 and tokens[0][1] in TYPE_NAMES and (tokens[1][1] == "(" or tokens[1][0] in ("ident", "num")):
+        # `ℝ (n : ℝ) → ℝ`: ℝ is a type, no function, so Lean rejects it applied to an argument ("function expected");
+        # read as a sort named by its text, such a statement merged with its well-formed original
+        raise ParseError(f"{text}: the type {tokens[0][1]} applied to an argument")
     return ir.Sort(text, _coercion(tokens))
 
 
