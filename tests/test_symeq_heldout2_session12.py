@@ -110,4 +110,15 @@ APART += [
     (thm(f"(f : ℝ → ℝ) {F171}", "f 1 = 9"), thm(f"(f : ℝ (x : ℝ) → ℝ) {F171}", "f 1 = 9")),
 ]
 
+# `{p.1 | p ∈ S}` (a projection, no identifier) is the image notation; `{n.succ | n ∈ S}` is not: a single identifier
+# before the bar is the set-builder's binder (Mathlib/Data/Set/Defs.lean: the image notation's pattern "must be
+# parenthesized" when it is one identifier), and `n.succ` is no binder name; kept opaque, the name counts
+PS = "(S : Set (ℕ × ℕ))"
+NS = "(S : Set ℕ)"
+MERGE += [(thm(PS, "(3 : ℕ) ∈ {p.1 | p ∈ S}"), thm(PS, "∃ p ∈ S, p.1 = 3"))]
+APART += [
+    (thm(PS, "(3 : ℕ) ∈ {p.1 | p ∈ S}"), thm(PS, "(3 : ℕ) ∈ {p.2 | p ∈ S}")),
+    (thm(NS, "(3 : ℕ) ∈ {n.succ | n ∈ S}"), thm(NS, "(3 : ℕ) ∈ {n.factorial | n ∈ S}")),
+]
+
 test_merge, test_apart = verdict_tests(MERGE, APART)

@@ -968,6 +968,11 @@ class _Parser(TokenCursor):
                 return self.image_builder(start, bar, j, binders)
             body = _Parser(self.toks[bar + 1 : j], self.names).parse()
             self.i = j + 1
+            if any("." in n for n, _ in vars_):
+                # `{n.succ | n ∈ s}`: a single identifier before the bar is the set-builder's binder (Mathlib's image
+                # notation wants it parenthesized, `{(n.succ) | n ∈ s}`), and a dotted one is no binder name Lean
+                # accepts; read as a bound `n.succ`, the n of `n ∈ s` was a free constant. Kept opaque.
+                return opaque_from_tokens(self.toks[start : j + 1])
             if len(vars_) > 1:
                 return self.image_builder(start, bar, j, body)
             if guard is not None:
