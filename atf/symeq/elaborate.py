@@ -1556,8 +1556,6 @@ def list_elem(t: Ty | None) -> Ty | None:
     return None
 
 
-# fields of Mathlib's `Set` namespace with no `Finset` namesake (Data/Set/Card.lean `Set.ncard`, `Set.encard`;
-# Data/Set/Finite `Set.Finite`, `Set.Infinite`, `Set.toFinset`): `{x | P x}.ncard` is `Set.ncard {x | P x}`
 def _type_names(ty: Ty | None) -> list[str]:
     """The names a type written in the text mentions (`Fin k → ℤ`: Fin, k, ℤ)."""
     if isinstance(ty, Sort):
@@ -1571,6 +1569,8 @@ def _type_names(ty: Ty | None) -> list[str]:
     return []
 
 
+# fields of Mathlib's `Set` namespace with no `Finset` namesake (Data/Set/Card.lean `Set.ncard`, `Set.encard`;
+# Data/Set/Finite `Set.Finite`, `Set.Infinite`, `Set.toFinset`): `{x | P x}.ncard` is `Set.ncard {x | P x}`
 _SET_ONLY_FIELDS = {"ncard", "encard", "Finite", "Infinite", "toFinset"}
 # Lean's generalized field notation passes the receiver as the first explicit argument *of the receiver's type*
 # (Lean 4 reference, "Generalized Field Notation"), not as the first argument: these take a function first
