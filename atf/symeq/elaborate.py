@@ -14,6 +14,7 @@ Desugaring done here, while types are known: `x ∈ {a..b}` / `Finset.Icc` / `Fi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
@@ -499,6 +500,11 @@ class Elaborator:
             got, want = self.deep(ir.type_of(x)), self.deep(t.target)
             if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):
                 return App("cast", (x,), want)  # `({a} : Set (Fin 2))`: keep the type the text gives
+            if self.system == "lean" and isinstance(got, Sort) and is_numeric(want):
+                # `(x : ℕ)` with x : ℕ+ (or ℝ≥0, ...) is Lean's coercion `↑x` (`PNat.val`, `NNReal.toReal`): a value of
+                # the number type, not x (an uninterpreted sort, see lean_frontend.TYPE_HEADS); dropped, `(x : ℕ) -
+                # (y : ℕ)` was the sort's own subtraction. The coercion stays an uninterpreted function.
+                return App("cast", (x,), want)
             return x
         if isinstance(t, App) and t.op == "powr":
             a = self.elab(t.args[0], REAL)
@@ -838,6 +844,9 @@ class Elaborator:
 
     # ------------------------------------------------------------------ binders
     def elab_bind(self, t: Bind, expected: Ty | None) -> Term:
+        deps = [n for _, ty in t.vars for n in _type_names(ty) if self.bound_value(n)]
+        if deps:
+            return self.dependent_bind(t, expected, list(dict.fromkeys(deps)))
         frame: dict[str, Ty] = {}
         vars_: list[tuple[str, Ty]] = []
         dom_e: Term | None = None
@@ -899,6 +908,24 @@ class Elaborator:
             if self.scope and self.scope[-1] is frame:
                 self.scope.pop()
         return out
+
+    def bound_value(self, name: str) -> bool:
+        """name is bound around here (a quantifier, λ or big operator) and is no type (`∀ X : Type, ∀ s : Set X`
+        quantifies over a type, which SymEq reads as a sort variable)."""
+        for frame in reversed(self.scope):
+            if name in frame:
+                ty = self.deep(frame[name])
+                return not (isinstance(ty, Sort) and ty.name.split(" ")[0].rstrip("*") in ("Type", "Sort", "Prop"))
+        return False
+
+    def dependent_bind(self, t: Bind, expected: Ty | None, deps: list[str]) -> Term:
+        """A binder whose type mentions a variable bound around it (`∀ k ∈ s, ∀ x : Fin k → ℤ, …`): Lean's type
+        depends on k's value (`Fin k` has k elements), while SymEq names a type by its text, one sort for every k, so
+        the body read k-independent and `∀ k ∈ Icc 1 n` collapsed to `0 < n` (`Icc 1 n` and `Icc 1 (n + 1)` merged).
+        Kept opaque, over k as well as the variables the body uses; the types written are part of its text."""
+        types = ", ".join(f"{n} : {ty}" for n, ty in t.vars if ty is not None)
+        marker = App("call", (Var(f"·types[{types}]"), *(Var(d) for d in deps)))
+        return self.fallback(App("and", (replace(t, vars=tuple((n, None) for n, _ in t.vars)), marker)), expected)
 
     # ------------------------------------------------------------------ calls
     def elab_call(self, head: Term, args: list[Term], expected: Ty | None, orig: Term) -> Term:
@@ -1538,8 +1565,19 @@ def list_elem(t: Ty | None) -> Ty | None:
     return None
 
 
-# fields of Mathlib's `Set` namespace with no `Finset` namesake (Data/Set/Card.lean `Set.ncard`, `Set.encard`;
-# Data/Set/Finite `Set.Finite`, `Set.Infinite`, `Set.toFinset`): `{x | P x}.ncard` is `Set.ncard {x | P x}`
+def _type_names(ty: Ty | None) -> list[str]:
+    """The names a type written in the text mentions (`Fin k → ℤ`: Fin, k, ℤ)."""
+    if isinstance(ty, Sort):
+        return re.findall(r"[^\W\d][\w'.]*", ty.name)
+    if isinstance(ty, Fun):
+        return [n for a in (*ty.args, ty.ret) for n in _type_names(a)]
+    if isinstance(ty, Tup):
+        return [n for a in ty.items for n in _type_names(a)]
+    if isinstance(ty, SetTy):
+        return _type_names(ty.elem)
+    return []
+
+
 # Generalized field notation puts the receiver at the first explicit argument of its type, which is not always the
 # first: `Finset.filter (p : α → Prop) [DecidablePred p] (s : Finset α)`, `Finset.image (f : α → β) (s : Finset α)`,
 # `Set.image f s`, `Set.preimage f s`, `List.map f l`, `List.count a l`, `Polynomial.eval (x : R) (p : R[X])`,
@@ -1556,6 +1594,8 @@ RECEIVER_POSITION = {
     )
     for name in names
 } | {"Polynomial.eval₂": 2}
+# fields of Mathlib's `Set` namespace with no `Finset` namesake (Data/Set/Card.lean `Set.ncard`, `Set.encard`;
+# Data/Set/Finite `Set.Finite`, `Set.Infinite`, `Set.toFinset`): `{x | P x}.ncard` is `Set.ncard {x | P x}`
 _SET_ONLY_FIELDS = {"ncard", "encard", "Finite", "Infinite", "toFinset"}
 _SERIES = {"suminf", "prodinf", "summable", "sums"}
 MAX_UNROLL = 256  # the longest literal range (`[1..<200]`) unfolded into its items

@@ -768,7 +768,13 @@ def canonical_bound_tokens(tokens: list[tuple[str, str]]) -> list[tuple[str, str
     opens, closes = {"(", "[", "{", "⟨", "⦃"}, {")", "]", "}", "⟩", "⦄"}
     count = 0
     for i, (kind, text) in enumerate(toks):
-        is_setof = text == "{" and i + 2 < len(toks) and toks[i + 1][0] == "ident" and toks[i + 2][1] in ("|", ":")
+        is_setof = (
+            text == "{"
+            and i + 2 < len(toks)
+            and toks[i + 1][0] == "ident"
+            and "." not in toks[i + 1][1]  # `{n.succ | n ∈ s}` binds no `n.succ` (lean_frontend.braces)
+            and toks[i + 2][1] in ("|", ":")
+        )
         if kind == "ident" or (text not in BINDER_TOKENS and not is_setof):
             continue
         names: list[str] = []

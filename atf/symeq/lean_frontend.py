@@ -1013,9 +1013,20 @@ class _Parser(TokenCursor):
                 vars_, guard = sub.setof_binder()
             except ParseError:
                 self.i = j + 1
-                return opaque_from_tokens(self.toks[start : j + 1])
+                try:  # `{x ^ 2 | x ∈ s}`: a term before the bar
+                    binders = _Parser(self.toks[bar + 1 : j], self.names).parse()
+                except ParseError:
+                    return opaque_from_tokens(self.toks[start : j + 1])
+                return self.image_builder(start, bar, j, binders)
             body = _Parser(self.toks[bar + 1 : j], self.names).parse()
             self.i = j + 1
+            if any("." in n for n, _ in vars_):
+                # `{n.succ | n ∈ s}`: a single identifier before the bar is the set-builder's binder (Mathlib's image
+                # notation wants it parenthesized, `{(n.succ) | n ∈ s}`), and a dotted one is no binder name Lean
+                # accepts; read as a bound `n.succ`, the n of `n ∈ s` was a free constant. Kept opaque.
+                return opaque_from_tokens(self.toks[start : j + 1])
+            if len(vars_) > 1:
+                return self.image_builder(start, bar, j, body)
             if guard is not None:
                 if isinstance(guard, App) and guard.op == "in" and isinstance(guard.args[0], Var):
                     return Bind("setof", tuple(vars_), body, dom=guard.args[1])
@@ -1030,6 +1041,22 @@ class _Parser(TokenCursor):
             items.append(self.expr(0))
         self.expect("}")
         return App("setenum", tuple(items))
+
+    def image_builder(self, start: int, bar: int, end: int, binders: Term) -> Term:
+        """`{f x | x ∈ s}`: before the bar a term, not names (Lean's set-builder binds one name, `{x | p x}`), so it is
+        Mathlib's image notation (Mathlib/Data/Set/Defs.lean: `{ pat | binders }` is `{y | ∃ᵉ binders, pat = y}`): the
+        set of the values of `f x` for x ∈ s. Read for one membership binder `x ∈ s`; another form stays opaque (read
+        as `{f, x | …}` binding f, the set lost its dependence on f)."""
+        if isinstance(binders, App) and binders.op == "in" and isinstance(binders.args[0], Var):
+            try:
+                pat = _Parser(self.toks[start + 1 : bar], self.names).parse()
+            except ParseError:
+                return opaque_from_tokens(self.toks[start : end + 1])
+            x = binders.args[0].name
+            y = "·img"
+            member = Bind("exists", ((x, None),), App("and", (binders, App("eq", (pat, Var(y))))))
+            return Bind("setof", ((y, None),), member)
+        return opaque_from_tokens(self.toks[start : end + 1])
 
     def setof_binder(self) -> tuple[list[tuple[str, Ty | None]], Term | None]:
         """The part of `{x : T | P}` / `{x ∈ S | P}` / `{x > 0 | P}` before the bar (all remaining tokens)."""
@@ -1224,6 +1251,10 @@ def tokens_to_type(tokens: list[tuple[str, str]]) -> Ty:
         return tokens_to_type(tokens[1:-1])
     if len(tokens) == 1 and tokens[0][1] in TYPE_NAMES:
         return TYPE_NAMES[tokens[0][1]]
+    if len(tokens) > 1 and tokens[0][1] in TYPE_NAMES and (tokens[1][1] == "(" or tokens[1][0] in ("ident", "num")):
+        # `ℝ (n : ℝ) → ℝ`: ℝ is a type, no function, so Lean rejects it applied to an argument ("function expected");
+        # read as a sort named by its text, such a statement merged with its well-formed original
+        raise ParseError(f"{text}: the type {tokens[0][1]} applied to an argument")
     return ir.Sort(text, _coercion(tokens))
 
 
