@@ -174,3 +174,18 @@ EVALS_APART = [
 ]
 # `Polynomial.eval (x : R) (p : R[X])` and `List.count (a : α) (l : List α)` take the receiver second
 test_eval_merge, test_eval_apart = verdict_tests(EVALS, EVALS_APART)
+
+
+PADIC = "(p : ℕ) [Fact p.Prime] ({x} : {ty}) (h : {x} ^ 2 = 1)"
+PADICS = [
+    (
+        thm(PADIC.format(x="x", ty="ℤ_[p]"), "x = 1 ∨ x = -1"),
+        thm(PADIC.format(x="y", ty="PadicInt p"), "y = 1 ∨ y = -1"),
+    ),
+]
+PADICS_APART = [
+    (thm(PADIC.format(x="x", ty="ℤ_[p]"), "x = 1 ∨ x = -1"), thm(PADIC.format(x="x", ty="ℚ_[p]"), "x = 1 ∨ x = -1")),
+]
+# `ℤ_[p]` is Mathlib's notation for `PadicInt p` (`ℚ_[p]`: `Padic p`): the binder `(x : ℤ_[p])` declares a variable
+# (it was read as a hypothesis, and x as a constant)
+test_padic_merge, test_padic_apart = verdict_tests(PADICS, PADICS_APART)

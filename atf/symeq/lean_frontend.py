@@ -263,6 +263,8 @@ TYPE_HEADS = {
     "ENNReal",
     "NNReal",
     "NNRat",
+    "PadicInt",
+    "Padic",
     "PNat",
     "EReal",
     "Real.Angle",
@@ -418,11 +420,14 @@ FIELDS = {
 # name (not `ℝ ≥ 0`, which made the binder `(x : ℝ≥0)` a hypothesis)
 TYPE_NOTATIONS = {"ℝ≥0∞": "ENNReal", "ℝ≥0": "NNReal", "ℚ≥0": "NNRat"}
 _TYPE_NOTATION = re.compile("|".join(re.escape(k) for k in sorted(TYPE_NOTATIONS, key=len, reverse=True)))
+# `notation "ℤ_[" p "]" => PadicInt p` (Mathlib/NumberTheory/Padics/PadicIntegers.lean), `ℚ_[p]` => `Padic p`
+_PADIC = re.compile(r"([ℤℚ])_\[([^\[\]]*)\]")
 
 
 def tokenize(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     text = _TYPE_NOTATION.sub(lambda m: f" {TYPE_NOTATIONS[m.group()]} ", text)
+    text = _PADIC.sub(lambda m: f" ({'PadicInt' if m.group(1) == 'ℤ' else 'Padic'} {m.group(2)}) ", text)
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         tok = m.group(kind)
