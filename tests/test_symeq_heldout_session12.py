@@ -1,0 +1,84 @@
+"""Soundness classes found by the held-out metamorphic probe (session 12, s27: PutnamBench and CombiBench, never used
+for development): each with merge cases and the near misses that must stay apart.
+
+A type may depend on a value (Lean's dependent types): `Fin n`, `Matrix (Fin n) (Fin n) ℝ`, `↥(Finset.Icc 1 n)`.
+SymEq writes such a type as one uninterpreted sort named by its text, which is sound only while `n` is one value.
+- Under a binder of `n` (`∀ n ≥ 1, ∀ A B : Matrix (Fin n) (Fin n) ℝ, …`, Putnam 1990 A5), a quantifier or set over
+  the dependent type that Z3 cannot model is kept uninterpreted, and its value must then vary with `n` although no
+  term of it names `n`: it was one constant, so `∀ n ≥ 1, Q` and `∃ n ≥ 1, Q` merged.
+- `(fun n ↦ {σ : Fin n → Fin n | …}.ncard) (n + 5)` cannot be beta-reduced when the type is text: substituting
+  only the terms left `Fin n` inside, one value for every argument (Putnam 2015 B5: `P (n + 5) - P (n + 4)` was 0).
+  It stays an application (a variable argument renames the type: `P m` is the set over `Fin m`).
+"""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from tests.lean_statements import thm, verdict_tests
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("lean", timeout_ms=2000)
+
+
+def matrices(q: str, a: str = "A", b: str = "B") -> str:
+    """Putnam 1990 A5 (PutnamBench)."""
+    return thm(
+        "",
+        f"putnam_1990_a5_solution ↔ ({q} n ≥ 1, ∀ {a} {b} : Matrix (Fin n) (Fin n) ℝ,"
+        f" {a} * {b} * {a} * {b} = 0 → {b} * {a} * {b} * {a} = 0)",
+    )
+
+
+def subgroups(k: int) -> str:
+    """Putnam 1969 B2 (PutnamBench), the union of `n` proper subgroups."""
+    return thm(
+        "(P : ℕ → Prop) (P_def : ∀ n, P n ↔ ∀ (G : Type) [Group G] [Finite G], ∀ H : Fin n → Subgroup G,"
+        " (∀ i, H i < ⊤) → ⋃ i, (H i : Set G) < ⊤)",
+        f"P 2 ∧ (P {k} ↔ putnam_1969_b2_solution)",
+    )
+
+
+def perms(a: int, b: int, swap: bool = False) -> str:
+    """Putnam 2015 B5 (PutnamBench)."""
+    last = "(P n : ℤ) - (P (n + 3) : ℤ)" if swap else "- (P (n + 3) : ℤ) + (P n : ℤ)"
+    return thm(
+        "(s : ℤ) (P : ℕ → ℕ) (hP : P = fun n ↦ {pi : Finset.Icc 1 n → Finset.Icc 1 n | Bijective pi ∧"
+        " ∀ i j : Finset.Icc 1 n, Nat.dist i j = 1 → Nat.dist (pi i) (pi j) ≤ 2}.ncard)",
+        f"∀ n : ℕ, n ≥ 2 → (P (n + {a}) : ℤ) - (P (n + {b}) : ℤ) {'+ ' if swap else ''}{last} = s",
+    )
+
+
+def counted(e: str) -> str:
+    """Putnam 1967 A2 (PutnamBench), the number of symmetric 0/1 matrices of size n."""
+    return thm(
+        "(x : ℝ) (S : ℕ → ℤ) (hS0 : S 0 = 1) (hSn : ∀ n ≥ 1, S n = {A : Matrix (Fin n) (Fin n) ℕ |"
+        " (∀ i j, A i j = A j i) ∧ (∀ j, (∑ i, A i j) = 1)}.ncard)",
+        f"(∀ n ≥ 1, S (n + 1) = S n + n * S (n - 1)) ∧ {e}",
+    )
+
+
+MERGE = [
+    # alpha-variants of one dependent quantifier stay one proposition
+    (matrices("∀"), matrices("∀", "X", "Y")),
+    (subgroups(3), subgroups(3).replace("H i", "K i").replace("H :", "K :")),
+    # `P (n + 3)`, `P n`: values of their own, whichever order they are added in
+    (perms(5, 4), perms(5, 4, swap=True)),
+    (counted("x ^ 2 = 4 * x"), counted("x * x = x * 4")),
+]
+
+KEEP_APART = [
+    # Putnam 1990 A5: false for all n (3 × 3 matrices), true for some n (n = 1): the quantifier over
+    # `Matrix (Fin n) (Fin n) ℝ` is a proposition of n
+    (matrices("∀"), matrices("∃")),
+    # Putnam 1969 B2: `P 3`, `P 4` are two propositions (they quantify over `Fin 3 → Subgroup G`, `Fin 4 → …`)
+    (subgroups(3), subgroups(4)),
+    # Putnam 2015 B5: `P (n + 5)` and `P (n + 4)` are the counts over `Fin (n + 5)`, `Fin (n + 4)`
+    (perms(5, 4), perms(4, 4)),
+    # Putnam 1967 A2: the counts at n + 1, n, n - 1 differ, so the recurrence is no contradiction that would make
+    # every conclusion hold (the probe's mutations of the other conjunct merged)
+    (counted("x ^ 2 = 4 * x"), counted("x ^ 2 = 3 * x")),
+]
+
+test_merge, test_apart = verdict_tests(MERGE, KEEP_APART)
