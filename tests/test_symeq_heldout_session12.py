@@ -9,6 +9,9 @@ SymEq writes such a type as one uninterpreted sort named by its text, which is s
 - `(fun n ↦ {σ : Fin n → Fin n | …}.ncard) (n + 5)` cannot be beta-reduced when the type is text: substituting
   only the terms left `Fin n` inside, one value for every argument (Putnam 2015 B5: `P (n + 5) - P (n + 4)` was 0).
   It stays an application (a variable argument renames the type: `P m` is the set over `Fin m`).
+
+`∃ S ⊆ X, …` gives S the type of X (Lean's `HasSubset.Subset : α → α → Prop`; likewise `∪`, `∩`, `\\` take and
+give one type): S had an unknown type of its own, and a sum over S was read at whatever type met it first.
 """
 
 import pytest
@@ -59,6 +62,16 @@ def counted(e: str) -> str:
     )
 
 
+def near_integer(sum_: str, bound: str) -> str:
+    """Putnam 2006 B2 (PutnamBench): `∃ S ⊆ X` binds S at X's type (`HasSubset.Subset : α → α → Prop`), so the sum
+    over S is one of reals and `m + ∑ s ∈ S, s` adds the integer m as a real; S had a type of its own, the sum
+    was read at the integer m's type, and every bound was met."""
+    return thm(
+        "(n : ℕ) (npos : n > 0) (X : Finset ℝ) (hXcard : X.card = n)",
+        f"∃ S ⊆ X, S ≠ ∅ ∧ ∃ m : ℤ, |{sum_}| ≤ 1 / ({bound})",
+    )
+
+
 MERGE = [
     # alpha-variants of one dependent quantifier stay one proposition
     (matrices("∀"), matrices("∀", "X", "Y")),
@@ -66,6 +79,7 @@ MERGE = [
     # `P (n + 3)`, `P n`: values of their own, whichever order they are added in
     (perms(5, 4), perms(5, 4, swap=True)),
     (counted("x ^ 2 = 4 * x"), counted("x * x = x * 4")),
+    (near_integer("m + ∑ s ∈ S, s", "n + 1"), near_integer("∑ s ∈ S, s + m", "1 + n")),
 ]
 
 KEEP_APART = [
@@ -79,6 +93,7 @@ KEEP_APART = [
     # Putnam 1967 A2: the counts at n + 1, n, n - 1 differ, so the recurrence is no contradiction that would make
     # every conclusion hold (the probe's mutations of the other conjunct merged)
     (counted("x ^ 2 = 4 * x"), counted("x ^ 2 = 3 * x")),
+    (near_integer("m + ∑ s ∈ S, s", "n + 1"), near_integer("m + ∑ s ∈ S, s", "n + 2")),
 ]
 
 test_merge, test_apart = verdict_tests(MERGE, KEEP_APART)

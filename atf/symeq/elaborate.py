@@ -54,6 +54,9 @@ _LEAN_RAYS = {"Iic": "iic", "Iio": "iio", "Ici": "ici", "Ioi": "ioi"}  # Set.Iic
 SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum", *RAYS}
 
 
+_SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:inter", "op:sdiff"})
+
+
 class IllTyped(ParseError):
     """A proposition Isabelle rejects as ill-typed: it becomes one opaque proposition, never a guessed reading."""
 
@@ -1033,6 +1036,10 @@ class Elaborator:
         hit = None if global_ else self.lookup(head.name)
         if hit is None:
             arg_e = [self.elab(a, None) for a in args]
+            if self.system == "lean" and head.name in _SAME_TYPE_OPERANDS and len(arg_e) == 2:
+                # `HasSubset.Subset : α → α → Prop`, `Union.union : α → α → α`, ... (Mathlib Order.Notation, Lean core
+                # Init.Core): both operands have one type, so `∃ S ⊆ X, ∑ s ∈ S, s` sums over X's element type
+                self.try_unify(ir.type_of(arg_e[0]), ir.type_of(arg_e[1]))
             for k, a in enumerate(arg_e):  # `𝓝 (1 / 2)`: Lean knows the argument's type, we do not (not ℕ)
                 self.unknown(ir.type_of(a), f"{head.name}#{k}")
             ret = expected if expected is not None else self.fresh()
