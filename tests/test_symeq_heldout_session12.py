@@ -12,6 +12,10 @@ SymEq writes such a type as one uninterpreted sort named by its text, which is s
 
 `∃ S ⊆ X, …` gives S the type of X (Lean's `HasSubset.Subset : α → α → Prop`; likewise `∪`, `∩`, `\\` take and
 give one type): S had an unknown type of its own, and a sum over S was read at whatever type met it first.
+
+An exponent with a variable whose type is not known yet (`(1 + x) ^ (x ^ n)` before `xprod x` types x as ℝ) is not
+fixed to ℕ: Lean postpones the type to the later uses and applies the default instance `Monoid.npow` only when stuck;
+the term is kept opaque instead.
 """
 
 import pytest
@@ -72,6 +76,18 @@ def near_integer(sum_: str, bound: str) -> str:
     )
 
 
+def xprod(factor: str, hyp: bool = True) -> str:
+    """Putnam 2004 B5 (PutnamBench): x is typed by its use `xprod x` (ℝ); the exponent `x ^ n` must not fix it to ℕ
+    first (`0 < x < 1` over ℕ made the hypothesis vacuous, so dropping or changing it merged)."""
+    h = (
+        f"(hxprod : ∀ x ∈ Set.Ioo 0 1, Tendsto (fun N ↦ ∏ n ∈ Finset.range N, ({factor}) ^ (x ^ n)) atTop"
+        " (𝓝 (xprod x)))"
+        if hyp
+        else ""
+    )
+    return thm(f"(xprod : ℝ → ℝ) {h}", "Tendsto xprod (𝓝[<] 1) (𝓝 c)")
+
+
 MERGE = [
     # alpha-variants of one dependent quantifier stay one proposition
     (matrices("∀"), matrices("∀", "X", "Y")),
@@ -80,6 +96,7 @@ MERGE = [
     (perms(5, 4), perms(5, 4, swap=True)),
     (counted("x ^ 2 = 4 * x"), counted("x * x = x * 4")),
     (near_integer("m + ∑ s ∈ S, s", "n + 1"), near_integer("∑ s ∈ S, s + m", "1 + n")),
+    (xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)"), xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)").replace("hxprod", "h")),
 ]
 
 KEEP_APART = [
@@ -94,6 +111,8 @@ KEEP_APART = [
     # every conclusion hold (the probe's mutations of the other conjunct merged)
     (counted("x ^ 2 = 4 * x"), counted("x ^ 2 = 3 * x")),
     (near_integer("m + ∑ s ∈ S, s", "n + 1"), near_integer("m + ∑ s ∈ S, s", "n + 2")),
+    (xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)"), xprod("", hyp=False)),
+    (xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)"), xprod("(1 - x ^ (n + 1)) / (1 + x ^ n)")),
 ]
 
 test_merge, test_apart = verdict_tests(MERGE, KEEP_APART)

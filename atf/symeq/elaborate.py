@@ -462,6 +462,13 @@ class Elaborator:
         e = self.elab(exponent, None)
         et = self.resolve(ir.type_of(e))
         if isinstance(et, TVar):
+            if self.system == "lean" and any(
+                isinstance(self.resolve(ir.type_of(v)), TVar) for v in ir.walk(e) if isinstance(v, Var)
+            ):
+                # `∀ x ∈ Set.Ioo 0 1, … (1 + x) ^ (x ^ n) … f x` with f : ℝ → ℝ: Lean postpones x's type to its
+                # later uses (ℝ, a real power) and tries the default instance `Monoid.npow` (ℕ) only when stuck
+                # (Lean's default_instance); fixing it to ℕ here made `0 < x < 1` vacuous
+                raise IllTyped(f"the exponent {ir.show(exponent)[:40]} has a variable of a type not known yet")
             self.unify(et, NAT)  # `x ^ 2`: the exponent of a monoid power is a natural number
             et = NAT
         if self.system == "lean" and (
