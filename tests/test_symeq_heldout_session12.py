@@ -16,6 +16,9 @@ give one type): S had an unknown type of its own, and a sum over S was read at w
 An exponent with a variable whose type is not known yet (`(1 + x) ^ (x ^ n)` before `xprod x` types x as ℝ) is not
 fixed to ℕ: Lean postpones the type to the later uses and applies the default instance `Monoid.npow` only when stuck;
 the term is kept opaque instead.
+
+`(i : ℕ)` for i : Fin n is `Fin.val i`, another value than i (Mathlib's coercion `Fin n → ℕ`): the ascription was
+dropped, so `3 ∣ (i : ℕ)` was `3 ∣ i`, divisibility in the ring `Fin n`, and `Even (i : ℕ)` was `Even i`.
 """
 
 import pytest
@@ -88,6 +91,11 @@ def xprod(factor: str, hyp: bool = True) -> str:
     return thm(f"(xprod : ℝ → ℝ) {h}", "Tendsto xprod (𝓝[<] 1) (𝓝 c)")
 
 
+def fin_value(pred: str) -> str:
+    """Putnam 2013 B2 (PutnamBench) in short: `3 ∣ (n : ℕ)` for n : Fin (N + 1) is about `Fin.val n`."""
+    return thm("(N : ℕ) (a : Fin (N + 1) → ℝ)", f"∀ n : Fin (N + 1), {pred} → a n = 0")
+
+
 MERGE = [
     # alpha-variants of one dependent quantifier stay one proposition
     (matrices("∀"), matrices("∀", "X", "Y")),
@@ -97,6 +105,8 @@ MERGE = [
     (counted("x ^ 2 = 4 * x"), counted("x * x = x * 4")),
     (near_integer("m + ∑ s ∈ S, s", "n + 1"), near_integer("∑ s ∈ S, s + m", "1 + n")),
     (xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)"), xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)").replace("hxprod", "h")),
+    (fin_value("Even (n : ℕ)"), fin_value("2 ∣ (n : ℕ)")),
+    (fin_value("3 ∣ (n : ℕ)"), fin_value("(n : ℕ) % 3 = 0")),
 ]
 
 KEEP_APART = [
@@ -113,6 +123,9 @@ KEEP_APART = [
     (near_integer("m + ∑ s ∈ S, s", "n + 1"), near_integer("m + ∑ s ∈ S, s", "n + 2")),
     (xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)"), xprod("", hyp=False)),
     (xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)"), xprod("(1 - x ^ (n + 1)) / (1 + x ^ n)")),
+    # in the ring Fin (N + 1) 3 divides everything when 3 ∤ N + 1, and every element is even when N + 1 is odd
+    (fin_value("3 ∣ (n : ℕ)"), fin_value("3 ∣ n")),
+    (fin_value("Even (n : ℕ)"), fin_value("Even n")),
 ]
 
 test_merge, test_apart = verdict_tests(MERGE, KEEP_APART)

@@ -509,6 +509,10 @@ class Elaborator:
             got, want = self.deep(ir.type_of(x)), self.deep(t.target)
             if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):
                 return App("cast", (x,), want)  # `({a} : Set (Fin 2))`: keep the type the text gives
+            if self.system == "lean" and isinstance(got, Sort) and want in (NAT, INT, RAT, REAL, COMPLEX):
+                # `(i : ℕ)` for i : Fin n is `Fin.val i` (Mathlib's coercion `Fin n → ℕ`), another value than i:
+                # `3 ∣ (i : ℕ)`, `Even (i : ℕ)` are about the natural number, `3 ∣ i`, `Even i` about Fin n's ring
+                return App("cast", (x,), want)
             return x
         if isinstance(t, App) and t.op == "powr":
             a = self.elab(t.args[0], REAL)
