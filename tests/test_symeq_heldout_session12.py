@@ -19,6 +19,10 @@ the term is kept opaque instead.
 
 `(i : ℕ)` for i : Fin n is `Fin.val i`, another value than i (Mathlib's coercion `Fin n → ℕ`): the ascription was
 dropped, so `3 ∣ (i : ℕ)` was `3 ∣ i`, divisibility in the ring `Fin n`, and `Even (i : ℕ)` was `Even i`.
+
+Lean's generalized field notation puts the receiver at the first explicit argument of its type: `s.filter p` is
+`Finset.filter p s` (`s.image f`, `l.map f` alike); it was put first, so `S.filter p` was read as the filter of the
+predicate by S, and the predicate was lost.
 """
 
 import pytest
@@ -96,6 +100,12 @@ def fin_value(pred: str) -> str:
     return thm("(N : ℕ) (a : Fin (N + 1) → ℝ)", f"∀ n : Fin (N + 1), {pred} → a n = 0")
 
 
+def filtered(pred: str, dot: bool = True) -> str:
+    """IZhO 2019 P1 (CombiBench) in short: `s.filter p` is `Finset.filter p s`."""
+    f = f"(S.filter (fun p => {pred}))" if dot else f"(Finset.filter (fun p => {pred}) S)"
+    return thm("(S : Finset ℕ) (g : ℕ → ℕ)", f"{f}.card ≥ 3")
+
+
 MERGE = [
     # alpha-variants of one dependent quantifier stay one proposition
     (matrices("∀"), matrices("∀", "X", "Y")),
@@ -107,6 +117,11 @@ MERGE = [
     (xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)"), xprod("(1 + x ^ (n + 1)) / (1 + x ^ n)").replace("hxprod", "h")),
     (fin_value("Even (n : ℕ)"), fin_value("2 ∣ (n : ℕ)")),
     (fin_value("3 ∣ (n : ℕ)"), fin_value("(n : ℕ) % 3 = 0")),
+    (filtered("g p > 1"), filtered("1 < g p", dot=False)),
+    (
+        thm("(S : Finset ℕ) (g : ℕ → ℕ)", "(S.image g).card = 2"),
+        thm("(S : Finset ℕ) (g : ℕ → ℕ)", "(Finset.image g S).card = 2"),
+    ),
 ]
 
 KEEP_APART = [
@@ -126,6 +141,9 @@ KEEP_APART = [
     # in the ring Fin (N + 1) 3 divides everything when 3 ∤ N + 1, and every element is even when N + 1 is odd
     (fin_value("3 ∣ (n : ℕ)"), fin_value("3 ∣ n")),
     (fin_value("Even (n : ℕ)"), fin_value("Even n")),
+    # the predicate of `S.filter p` was dropped (the receiver taken for the predicate): every filter merged
+    (filtered("g p > 1"), filtered("g p > 2")),
+    (filtered("∀ i ∈ Finset.Icc 1 99, g p ≠ i"), filtered("∀ i ∈ Finset.Ico 1 99, g p ≠ i")),
 ]
 
 test_merge, test_apart = verdict_tests(MERGE, KEEP_APART)

@@ -54,6 +54,18 @@ _LEAN_RAYS = {"Iic": "iic", "Iio": "iio", "Ici": "ici", "Ioi": "ioi"}  # Set.Iic
 SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum", *RAYS}
 
 
+_RECEIVER_SECOND = frozenset(
+    {
+        "Finset.filter",
+        "Finset.image",
+        "Finset.map",
+        "Set.image",
+        "Multiset.filter",
+        "Multiset.map",
+        "List.filter",
+        "List.map",
+    }
+)
 _SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:inter", "op:sdiff"})
 
 
@@ -938,6 +950,11 @@ class Elaborator:
             if bundled is not None:
                 return bundled
             target = self.dot_target(name[1:], receiver_ty)
+            if target in _RECEIVER_SECOND and len(args) >= 2:
+                # Lean's generalized field notation puts the receiver at the first explicit argument of its type:
+                # `s.filter p` is `Finset.filter p s` (Mathlib: `Finset.filter (p : α → Prop) … (s : Finset α)`),
+                # `s.image f` is `Finset.image f s`, `l.map f` is `List.map f l`
+                args = [args[1], args[0], *args[2:]]
             if target != name:
                 return self.elab_call(Var(target), args, expected, orig)
         hit = self.lookup(name)
