@@ -55,6 +55,9 @@ _LEAN_RAYS = {"Iic": "iic", "Iio": "iio", "Ici": "ici", "Ioi": "ioi"}  # Set.Iic
 SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum", *RAYS}
 
 
+_SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:inter", "op:sdiff"})
+
+
 class IllTyped(ParseError):
     """A proposition Isabelle rejects as ill-typed: it becomes one opaque proposition, never a guessed reading."""
 
@@ -460,6 +463,13 @@ class Elaborator:
         e = self.elab(exponent, None)
         et = self.resolve(ir.type_of(e))
         if isinstance(et, TVar):
+            if self.system == "lean" and any(
+                isinstance(self.resolve(ir.type_of(v)), TVar) for v in ir.walk(e) if isinstance(v, Var)
+            ):
+                # `∀ x ∈ Set.Ioo 0 1, … (1 + x) ^ (x ^ n) … f x` with f : ℝ → ℝ: Lean postpones x's type to its
+                # later uses (ℝ, a real power) and tries the default instance `Monoid.npow` (ℕ) only when stuck
+                # (Lean's default_instance); fixing it to ℕ here made `0 < x < 1` vacuous
+                raise IllTyped(f"the exponent {ir.show(exponent)[:40]} has a variable of a type not known yet")
             self.unify(et, NAT)  # `x ^ 2`: the exponent of a monoid power is a natural number
             et = NAT
         if self.system == "lean" and (
@@ -501,9 +511,11 @@ class Elaborator:
             if isinstance(want, (Sort, SetTy)) and got != want and not isinstance(got, TVar):
                 return App("cast", (x,), want)  # `({a} : Set (Fin 2))`: keep the type the text gives
             if self.system == "lean" and isinstance(got, Sort) and is_numeric(want):
-                # `(x : ℕ)` with x : ℕ+ (or ℝ≥0, ...) is Lean's coercion `↑x` (`PNat.val`, `NNReal.toReal`): a value of
-                # the number type, not x (an uninterpreted sort, see lean_frontend.TYPE_HEADS); dropped, `(x : ℕ) -
-                # (y : ℕ)` was the sort's own subtraction. The coercion stays an uninterpreted function.
+                # `(x : ℕ)` with x : ℕ+ (or ℝ≥0, ...) is Lean's coercion `↑x` (`PNat.val`, `NNReal.toReal`), and
+                # `(i : ℕ)` for i : Fin n is `Fin.val i` (Mathlib's coercion `Fin n → ℕ`): a value of the number type,
+                # not x (an uninterpreted sort, see lean_frontend.TYPE_HEADS). Dropped, `(x : ℕ) - (y : ℕ)` was the
+                # sort's own subtraction and `3 ∣ (i : ℕ)` divisibility in Fin n's ring. The coercion stays
+                # uninterpreted.
                 return App("cast", (x,), want)
             return x
         if isinstance(t, App) and t.op == "powr":
@@ -923,7 +935,7 @@ class Elaborator:
         depends on k's value (`Fin k` has k elements), while SymEq names a type by its text, one sort for every k, so
         the body read k-independent and `∀ k ∈ Icc 1 n` collapsed to `0 < n` (`Icc 1 n` and `Icc 1 (n + 1)` merged).
         Kept opaque, over k as well as the variables the body uses; the types written are part of its text."""
-        types = ", ".join(f"{n} : {ty}" for n, ty in t.vars if ty is not None)
+        types = ", ".join(str(ty) for _, ty in t.vars if ty is not None)  # by position: bound names are not meaning
         marker = App("call", (Var(f"·types[{types}]"), *(Var(d) for d in deps)))
         return self.fallback(App("and", (replace(t, vars=tuple((n, None) for n, _ in t.vars)), marker)), expected)
 
@@ -1063,6 +1075,10 @@ class Elaborator:
         hit = None if global_ else self.lookup(head.name)
         if hit is None:
             arg_e = [self.elab(a, None) for a in args]
+            if self.system == "lean" and head.name in _SAME_TYPE_OPERANDS and len(arg_e) == 2:
+                # `HasSubset.Subset : α → α → Prop`, `Union.union : α → α → α`, ... (Mathlib Order.Notation, Lean core
+                # Init.Core): both operands have one type, so `∃ S ⊆ X, ∑ s ∈ S, s` sums over X's element type
+                self.try_unify(ir.type_of(arg_e[0]), ir.type_of(arg_e[1]))
             for k, a in enumerate(arg_e):  # `𝓝 (1 / 2)`: Lean knows the argument's type, we do not (not ℕ)
                 self.unknown(ir.type_of(a), f"{head.name}#{k}")
             ret = expected if expected is not None else self.fresh()

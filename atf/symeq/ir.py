@@ -330,6 +330,24 @@ def substitute(t: Term, mapping: dict[str, Term]) -> Term:
     return map_children(t, lambda c: substitute(c, mapping))
 
 
+def beta(f: Bind, args: tuple[Term, ...] | list[Term]) -> Term | None:
+    """The body of the lambda f applied to args, or None where a parameter occurs in a type inside the body and its
+    argument is not a variable: `(fun n ↦ {σ : Fin n → Fin n | …}.ncard) (n + 5)` has the type `Fin (n + 5)` inside,
+    which a type written as text cannot carry, and substituting only the terms would leave `Fin n` there (one value
+    for every argument). A variable argument renames the types too (`ir.rename_types_in`)."""
+    params = [n for n, _ in f.vars]
+    dependent = sort_names((), [f.body]) & set(params)
+    body = f.body
+    if dependent:
+        if not all(isinstance(a, Var) for a, n in zip(args, params) if n in dependent):
+            return None
+        ren = {n: a.name for n, a in zip(params, args) if n in dependent and isinstance(a, Var) and a.name != n}
+        if ren and set(ren.values()) & set(params):
+            return None  # a swap of parameters (`(fun m n ↦ …) n m`): renaming types in one pass would capture
+        body = rename_types_in(body, ren)
+    return substitute(body, {n: a for n, a in zip(params, args)})
+
+
 def rename_free(t: Term, mapping: dict[str, str]) -> Term:
     return substitute(t, {k: Var(v, None) for k, v in mapping.items()}) if mapping else t
 

@@ -282,8 +282,8 @@ def _simplify(t: Term, system: str) -> Term:
     if op == "call":
         head = args[0]
         if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args) - 1:
-            body = ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args[1:])})
-            return simplify(body, system)
+            body = ir.beta(head, args[1:])
+            return t if body is None else simplify(body, system)
         if isinstance(head, Var) and head.name in _LIST_FOLDS and len(args) == 2:
             return _list_value(head.name, args[1], ty, system) or t
         if isinstance(head, Var) and head.name == "uf:suminf" and system == "isabelle" and len(args) == 2:

@@ -243,7 +243,7 @@ class Translator:
         if isinstance(t, Bind) and (keyed := self.binder_shape(t, env)) is not None:
             key, arg_tys, args = keyed
             return self.uf(key, arg_tys, ty, args)
-        names = sorted(ir.free_vars(t))
+        names = sorted(ir.free_vars(t) | _type_dependencies(t, env))
         args, arg_tys = [], []
         for n in names:
             val, vty = self.lookup(n, env)
@@ -264,7 +264,12 @@ class Translator:
         the text knew only syntactic equality."""
         occurring = ir.free_vars(t)
         outer = list(
-            dict.fromkeys(x.name for x in ir.walk(t) if isinstance(x, Var) and x.name in env and x.name in occurring)
+            dict.fromkeys(
+                [x.name for x in ir.walk(t) if isinstance(x, Var) and x.name in env and x.name in occurring]
+                # an enclosing binder's variable a type inside depends on (`∀ n ≥ 1, ∀ A : Matrix (Fin n) (Fin n) ℝ,
+                # …`, `fun n ↦ {σ : Fin n → Fin n | …}`): the value varies with it although no term names it
+                + sorted(_type_dependencies(t, env))
+            )
         )  # first-occurrence order: alike for alpha-variants
         if any(isinstance(env[n][1], Fun) or env[n][1] is None for n in outer):
             return None
@@ -1091,6 +1096,13 @@ def _flat(v: Any) -> list[Any]:
     if isinstance(v, tuple):
         return [x for item in v for x in _flat(item)]
     return [v]
+
+
+def _type_dependencies(t: Term, env: dict[str, Any]) -> set[str]:
+    """The enclosing binders' variables (names in `env`) that the types written inside t depend on: a quantifier
+    over `Fin n` or `Matrix (Fin n) (Fin n) ℝ`, a set of `Fin n → ℕ`, is a different proposition or value for each
+    n (Lean's dependent types), although n may occur in no term of t."""
+    return ir.sort_names((), [t]) & set(env)
 
 
 def _mentions(e: z3.ExprRef, fresh: list[tuple[Any, Any]]) -> bool:
