@@ -92,3 +92,14 @@ RANGES_APART = [
 ]
 # with both open, `range f` of a function is Set.range (Finset.range takes a ℕ): it was read as Finset.range f
 test_range_merge, test_range_apart = verdict_tests(RANGES, RANGES_APART)
+
+
+def test_metamorphic_variants_keep_the_preamble(symeq):
+    """A rewrite of a statement is a statement under the same header: its `open`s decide what `sqrt` is, so a variant
+    written without them (as `metamorphic.variants` did) reads `sqrt` as another function."""
+    from atf.symeq.metamorphic import REWRITES, variants
+
+    gold = opened("Nat", "(n : ℕ) (h : sqrt n = 3)", "9 ≤ n")
+    out = variants(gold, REWRITES)
+    assert out and all(text.startswith("import Mathlib\nopen Nat\n") for text in out.values())
+    assert all(symeq.compare(gold, text).equivalent for text in out.values()), out

@@ -22,6 +22,7 @@ sibling (`sin`/`cos`, `Icc`/`Ico`, ...), drop a cast.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -1247,14 +1248,23 @@ MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
 }
 
 
+def preamble(text: str) -> str:
+    """What comes before the last `theorem`/`lemma` (imports, `open`s, `variable`s), comments removed: a variant keeps
+    it, since the `open`s decide what a bare name is (`open Real` makes `cos` Real.cos)."""
+    body = strip_comments(text)
+    starts = [m.start() for m in re.finditer(r"(?<![\w.])(theorem|lemma)(?![\w.'])", body)]
+    return body[: starts[-1]] if starts else ""
+
+
 def variants(text: str, kinds: dict[str, Callable[[Parts], Parts | None]]) -> dict[str, str]:
-    """name -> variant text for each transformation in `kinds` that applies to the statement."""
+    """name -> variant text for each transformation in `kinds` that applies to the statement (with its preamble)."""
     p = cut(text)
     if p is None:
         return {}
+    head = preamble(text)
     out = {}
     for name, f in kinds.items():
         q = f(p)
         if q is not None:
-            out[name] = q.text()
+            out[name] = head + q.text()
     return out
