@@ -431,13 +431,16 @@ _TYPE_HEADS = {
 # the symbols that make a type a proposition; not `≃`/`≃*`/`≃+*`/`≃ₗ[R]` (Equiv, MulEquiv, RingEquiv, LinearEquiv) nor
 # `≅` (CategoryTheory.Iso): those build types of data, so `(φ : G ≃* G)` declares a variable
 _RELATIONS = re.compile(r"[=≠<>≤≥∣∈∉⊆⊂⊇⊃∧∨¬↔∀∃≡⊢]|\bTrue\b|\bFalse\b")
+# Mathlib's notations for the nonnegative types: `notation "ℝ≥0" => NNReal` (Mathlib/Data/NNReal/Defs.lean),
+# `notation "ℝ≥0∞" => ENNReal` (Mathlib/Data/ENNReal/Basic.lean), `notation "ℚ≥0" => NNRat`: types, not `ℝ ≥ 0`
+TYPE_NOTATIONS = {"ℝ≥0∞": "ENNReal", "ℝ≥0": "NNReal", "ℚ≥0": "NNRat"}
 
 
 def _looks_like_hypothesis(names: list[str], type_text: str | None) -> bool:
     if type_text is None:
         return False
     flat = _depth0_text(type_text)
-    for notation in ("ℝ≥0∞", "ℝ≥0", "ℚ≥0"):  # Mathlib's NNReal/ENNReal/NNRat: types, not `ℝ ≥ 0`
+    for notation in TYPE_NOTATIONS:  # longest first: `ℝ≥0∞` before `ℝ≥0`
         flat = flat.replace(notation, "T")
     if _RELATIONS.search(flat):
         return True

@@ -415,10 +415,9 @@ FIELDS = {
 }
 
 
-# Mathlib's notations for the nonnegative types: `notation "ℝ≥0" => NNReal` (Mathlib/Data/NNReal/Defs.lean),
-# `notation "ℝ≥0∞" => ENNReal` (Mathlib/Data/ENNReal/Basic.lean), `notation "ℚ≥0" => NNRat`: one token each, read as the
-# name (not `ℝ ≥ 0`, which made the binder `(x : ℝ≥0)` a hypothesis)
-TYPE_NOTATIONS = {"ℝ≥0∞": "ENNReal", "ℝ≥0": "NNReal", "ℚ≥0": "NNRat"}
+# Mathlib's nonnegative types (`lean_statement.TYPE_NOTATIONS`): one token each, read as the name (not `ℝ ≥ 0`, which
+# made the binder `(x : ℝ≥0)` a hypothesis)
+TYPE_NOTATIONS = lean_statement.TYPE_NOTATIONS
 _TYPE_NOTATION = re.compile("|".join(re.escape(k) for k in sorted(TYPE_NOTATIONS, key=len, reverse=True)))
 # `notation "ℤ_[" p "]" => PadicInt p` (Mathlib/NumberTheory/Padics/PadicIntegers.lean), `ℚ_[p]` => `Padic p`
 _PADIC = re.compile(r"([ℤℚ])_\[([^\[\]]*)\]")
@@ -440,7 +439,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
                 out.append(("ident", tok))
         elif kind in ("other", "op2"):
             out.append(("op", tok))
-        elif kind == "num" and out and out[-1] == ("op", ".") and m.start() == m.string.rfind(".", 0, m.start()) + 1:
+        elif kind == "num" and out and out[-1] == ("op", ".") and text[m.start() - 1] == ".":
             # after `p.` come field indices, digits only (Lean's `fieldIdx`): `p.2.1` is `(p.2).1`, no number 2.1
             for k, part in enumerate(tok.split(".")):
                 out.extend([("op", ".")] if k else [])
@@ -1550,11 +1549,12 @@ def open_resolution(opens: Iterable[str], qualified: Iterable[str], protected: s
 # Bare names that several Mathlib namespaces define with different meanings. Which one a bare name is depends on the
 # namespaces the header opens (Lean's name resolution: under `open Nat` alone `sqrt n` is `Nat.sqrt n`, under `open
 # Int` alone `floor x` is `Int.floor x`, under `open Set` alone `range f` is `Set.range f`). With several of them open,
-# Lean keeps the readings that elaborate and rejects an ambiguous one; the value says what is read then: a reading
-# ("Real.sqrt": with a ℕ argument `Nat.sqrt` and `Real.sqrt ↑n` both elaborate, an ambiguity, so a statement that
-# compiles takes `Real.sqrt`), "bare" (the name as written, read by its argument's type and count as before) or None
-# (the argument types decide, which the reader cannot see here: the name stays an unknown function).
-OVERLOADED: dict[str, tuple[tuple[str, ...], str | None]] = {
+# Lean keeps the readings that elaborate and rejects an ambiguous one; the second value says what is read then: a
+# reading ("Real.sqrt": with a ℕ argument `Nat.sqrt` and `Real.sqrt ↑n` both elaborate, an ambiguity, so a statement
+# that compiles takes `Real.sqrt`), the set of readings the name as written tells apart by its argument's type and
+# count (`log x` is Real.log, `log b n` Nat.log; `range n` a Finset, `range f` a Set), kept bare when the open ones are
+# among them, or None (the argument types decide, which the reader cannot see here: the name stays an unknown function).
+OVERLOADED: dict[str, tuple[tuple[str, ...], str | frozenset[str] | None]] = {
     "sqrt": (("Real.sqrt", "Nat.sqrt", "NNReal.sqrt", "Int.sqrt"), "Real.sqrt"),
     "floor": (("Int.floor", "Nat.floor"), None),
     "ceil": (("Int.ceil", "Nat.ceil"), None),
@@ -1562,15 +1562,15 @@ OVERLOADED: dict[str, tuple[tuple[str, ...], str | None]] = {
     "sin": (("Real.sin", "Complex.sin"), None),
     "cos": (("Real.cos", "Complex.cos"), None),
     "tan": (("Real.tan", "Complex.tan"), None),
-    "log": (("Real.log", "Nat.log", "Complex.log", "Int.log"), "bare"),  # `log x` is Real.log, `log b n` Nat.log
-    "range": (("Finset.range", "Set.range", "List.range"), "bare"),  # `range n` a Finset, `range f` a Set
+    "log": (("Real.log", "Nat.log", "Complex.log", "Int.log"), frozenset({"Real.log", "Nat.log", "Int.log"})),
+    "range": (("Finset.range", "Set.range", "List.range"), frozenset({"Finset.range", "Set.range", "List.range"})),
 }
 
 
 def overload_resolution(opens: Iterable[str], names: Iterable[str]) -> dict[str, str]:
-    """Bare name -> what it reads as under the header's `open`s, for the names of `OVERLOADED` (see there). A name
-    no open namespace defines is not Mathlib's (an auto-bound implicit or an unknown constant): `_root_.<name>`,
-    which no builtin reads."""
+    """Bare name -> what it reads as under the header's `open`s, for the names of `OVERLOADED` (see there; a name kept
+    bare has no entry). A name no open namespace defines is not Mathlib's (an auto-bound implicit or an unknown
+    constant): `_root_.<name>`, which no builtin reads."""
     opened = set(opens)
     out: dict[str, str] = {}
     for name in set(names) & OVERLOADED.keys():
@@ -1578,12 +1578,9 @@ def overload_resolution(opens: Iterable[str], names: Iterable[str]) -> dict[str,
         providers = [q for q in readings if q.rsplit(".", 1)[0] in opened]
         if len(providers) == 1:
             out[name] = providers[0]
-        elif not providers:
-            out[name] = "_root_." + name
-        elif several == "bare":
-            if name == "log" and "Complex.log" in providers:
-                out[name] = "_root_." + name
-        elif several in providers:
+        elif isinstance(several, frozenset) and providers and set(providers) <= several:
+            continue
+        elif isinstance(several, str) and several in providers:
             out[name] = several
         else:
             out[name] = "_root_." + name
