@@ -1,0 +1,72 @@
+"""The Isabelle metamorphic probe (`atf.symeq.isabelle_metamorphic`, session 13): what its mutations and rewrites
+produce on sample statements, that SymEq keeps meaning-changing mutations apart and merges the rewrites; and the
+false-merge classes the probe found on MATH dev, each with merges and near misses."""
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from atf.symeq.isabelle_metamorphic import MUTATIONS, REWRITES, cut, variants
+from tests.isabelle_statements import thm
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("isabelle", timeout_ms=2000)
+
+
+S = thm(
+    "x y :: real and n :: nat",
+    ["0 < x \\<and> x \\<le> y", "\\<forall> k. k \\<le> n \\<longrightarrow> real k \\<le> x"],
+    "x powr 2 - y / 2 = (\\<Sum> i\\<in>{1..n}. real i)",
+)
+HEAD = (
+    'theorem t\n  fixes x y :: "real" and n :: "nat"\n  assumes h0: "0 < x & x <= y"\n'
+    '    and h1: "\\<forall> k . k <= n --> real k <= x"\n  shows '
+)
+
+
+def test_cut_reads_fixes_assumes_shows():
+    p = cut(S)
+    assert p is not None and p.hyps == [2, 3] and len(p.binders) == 4
+    assert p.text() == HEAD + '"x powr 2 - y / 2 = ( \\<Sum> i \\<in> { 1 .. n } . real i )"'
+    assert cut('theorem fixes x :: real shows "x = 1" "x = 2"') is None  # two conclusions: not cut
+    assert cut('theorem "(1::nat) + 1 = 2"').text() == 'theorem t\n  shows "1 :: nat ) + 1 = 2"'.replace('"1', '"( 1')
+
+
+@pytest.mark.parametrize(
+    "kind,want",
+    [
+        ("change_literal", "x powr 2 - y / 2 = ( \\<Sum> i \\<in> { 2 .. n } . real i )"),
+        ("change_relation", "x powr 2 - y / 2 ~= ( \\<Sum> i \\<in> { 1 .. n } . real i )"),
+        ("swap_operands", "2 powr x - y / 2 = ( \\<Sum> i \\<in> { 1 .. n } . real i )"),
+        ("widen_bound", "x powr 2 - y / 2 = ( \\<Sum> i \\<in> { 1 .. ( n + 1 ) } . real i )"),
+        ("swap_function", "x powr 2 - y / 2 = ( \\<Prod> i \\<in> { 1 .. n } . real i )"),
+        ("drop_cast", "x powr 2 - y / 2 = ( \\<Sum> i \\<in> { 1 .. n } . i )"),
+        ("negate_conclusion", "~ ( x powr 2 - y / 2 = ( \\<Sum> i \\<in> { 1 .. n } . real i ) )"),
+        ("div_to_times", "x powr 2 - y * 2 = ( \\<Sum> i \\<in> { 1 .. n } . real i )"),
+    ],
+)
+def test_mutation_of_the_conclusion(kind, want):
+    assert MUTATIONS[kind](cut(S)).text() == HEAD + f'"{want}"'
+
+
+def test_mutations_of_binders_and_hypotheses():
+    p = cut(S)
+    assert 'fixes x y :: "nat" and n :: "nat"' in MUTATIONS["change_type"](p).text()
+    assert "h0" not in MUTATIONS["drop_hypothesis"](p).text()
+    assert 'h1: "\\<exists> k . k <= n' in MUTATIONS["swap_quantifier"](p).text()
+    assert 'h0: "0 < x | x <= y"' in MUTATIONS["swap_connective"](p).text()
+
+
+def test_every_mutation_stays_apart_and_every_rewrite_merges(symeq):
+    """The probe itself: on a statement SymEq reads fully, each meaning-changing mutation is kept apart and the
+    meaning-preserving rewrites are merged."""
+    text = thm("a b :: int", ["0 < a", "a < b", "b - a \\<noteq> 3"], "a * b + 2 ^ 2 \\<ge> 4 * a + b")
+    mutations = variants(text, MUTATIONS)
+    assert {"change_literal", "change_relation", "drop_hypothesis", "change_type", "swap_operands"} <= set(mutations)
+    for kind, mutant in mutations.items():
+        assert not symeq.compare(text, mutant).equivalent, (kind, mutant)
+    rewrites = variants(text, REWRITES)
+    assert {"rename", "reorder", "swap_sides", "merge_and", "curry_all"} <= set(rewrites)
+    for kind, rewrite in rewrites.items():
+        assert symeq.compare(text, rewrite).equivalent, (kind, rewrite)
