@@ -10,13 +10,15 @@ reorder or split/merge hypotheses, move one into the conclusion, swap equation s
 the statement's SymEq class, and no meaning-changing mutation (change a literal, a relation, a type, a
 bound; drop a hypothesis) should. Prints the merge rate of rewrites and the merges of mutations by kind.
 A mutation that merges because Z3 proves the original *and* the mutant outright (two true closed
-propositions are logically equivalent), or because either one's premises are contradictory (such a
-candidate joins no SymEq class), is counted apart from the false merges; every other merged
-mutation is listed with --show for inspection.
+propositions are logically equivalent), or refutes both (the premises fix a value and both conclusions are
+false of it: both universal closures are False), or because either one's premises are contradictory (such
+a candidate joins no SymEq class), is counted apart from the false merges; every other merged mutation is
+listed with --show for inspection.
 
 With --lang isabelle the statements are Isabelle's (`atf.symeq.isabelle_metamorphic`): of each MATH dev
-problem (the 397 outside the paper's 400, `load_math_dev`), its first human-correct GPT-4 candidate; --split
-and --benchmarks do not apply (the paper's 400 and miniF2F are never read).
+problem (the 397 outside the paper's 400, `load_math_dev`), its first human-correct GPT-4 candidate
+(--nth-correct 1: its second distinct one, ...); --split and --benchmarks do not apply (the paper's 400 and
+miniF2F are never read).
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ from atf.symeq.equivalence import SymEq, parse, truth
 MODULES = {"lean": metamorphic, "isabelle": isabelle_metamorphic}
 
 
-def both_valid(a: str, b: str, timeout_ms: int, lang: str = "lean") -> bool:
+def both_valid(a: str, b: str, timeout_ms: int, lang: str = "lean", status: str = "valid") -> bool:
+    """Whether Z3 proves both statements (status "invalid": refutes both, i.e. finds each a counter-model)."""
     try:
-        return truth(parse(a, lang), timeout_ms) == "valid" and truth(parse(b, lang), timeout_ms) == "valid"
+        return truth(parse(a, lang), timeout_ms) == status and truth(parse(b, lang), timeout_ms) == status
     except Exception:  # noqa: BLE001 - undecided: not both valid
         return False
 
@@ -68,6 +71,8 @@ def check_statement(gold: str, timeout_ms: int, lang: str = "lean") -> dict:
             if not symeq.compare(gold, text).equivalent
             else "both valid"
             if both_valid(gold, text, timeout_ms, lang)
+            else "both false"
+            if both_valid(gold, text, timeout_ms, lang, "invalid")
             else "vacuous"
             if vacuous(symeq, gold, text, lang)
             else "merged"
@@ -80,15 +85,16 @@ def _serve(conn, timeout_ms: int, lang: str) -> None:
         conn.send(check_statement(gold, timeout_ms, lang))
 
 
-def isabelle_golds(limit: int | None) -> dict[str, str]:
-    """id -> the first human-correct candidate of each MATH dev problem (never the paper's 400, never miniF2F)."""
+def isabelle_golds(limit: int | None, nth: int = 0) -> dict[str, str]:
+    """id -> the nth (from 0) distinct human-correct candidate of each MATH dev problem that has one (never the
+    paper's 400, never miniF2F)."""
     from atf.data.isabelle import load_math_dev
 
     out = {}
     for p in load_math_dev()[:limit]:
-        first = next((c.statement for c in p.candidates if c.correct), None)
-        if first is not None:
-            out[p.id] = first
+        correct = list(dict.fromkeys(c.statement for c in p.candidates if c.correct))
+        if nth < len(correct):
+            out[p.id] = correct[nth]
     return out
 
 
@@ -133,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
     p.add_argument("--lang", default="lean", choices=tuple(MODULES), help="lean (default) or isabelle (MATH dev)")
+    p.add_argument(
+        "--nth-correct", type=int, default=0, help="isabelle: probe the nth distinct correct candidate (default 0)"
+    )
     args = p.parse_args(argv)
     t0 = time.perf_counter()
     m = MODULES[args.lang]
@@ -140,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.lang == "lean":
             golds = {p.id: p.formal.removeprefix(p.header) for p in load_benchmark(bench, args.split)[: args.limit]}
         else:
-            golds = isabelle_golds(args.limit)
+            golds = isabelle_golds(args.limit, args.nth_correct)
         rw: dict[str, Counter] = defaultdict(Counter)
         mu: dict[str, Counter] = defaultdict(Counter)
         missed, merged, late = [], [], []
@@ -182,13 +191,14 @@ def main(argv: list[str] | None = None) -> int:
             f"  meaning-changing mutations merged (each a false merge unless the pair is equivalent after all; "
             f"listed with --show): {sum(c['merged'] for c in mu.values())}/{n_mu}; "
             f"merged because Z3 proves both statements: {sum(c['both valid'] for c in mu.values())}; "
+            f"refutes both: {sum(c['both false'] for c in mu.values())}; "
             f"because one's premises are contradictory: {sum(c['vacuous'] for c in mu.values())}"
         )
         for kind in m.MUTATIONS:
             c = mu.get(kind, Counter())
             print(
                 f"    {kind:18s} merged {c['merged']:3d}, both valid {c['both valid']:3d}, "
-                f"vacuous {c['vacuous']:3d}, apart {c['apart']:4d}"
+                f"both false {c['both false']:3d}, vacuous {c['vacuous']:3d}, apart {c['apart']:4d}"
             )
         for pid, kind, text in merged[: args.show]:
             print(f"  MERGED mutation {kind} of {pid}: {text}")
