@@ -10,7 +10,8 @@ relations and binders spelled as Lean spells them (`\\<le>` as `≤`, `\\<forall
 writes the variant back in Isabelle's symbols. Only the transformations whose reading is the same in both
 languages are used (not `dvd_as_mod`: `%` is Isabelle's λ; not the Mathlib names), plus Isabelle's own:
 the bound of an interval `{a..b}` / `{a..<b}` / `{..<n}` widened, a sibling function of HOL's library
-(`sin`/`cos`, `ln`/`exp`, `floor`/`ceiling`, ...), an ascription `(e :: real)` or a cast `real e` dropped.
+(`sin`/`cos`, `ln`/`exp`, `floor`/`ceiling`, ...), an ascription `(e :: real)` or a cast `real e` dropped,
+`^` into `powr` (or back), which differ at a negative base.
 """
 
 from __future__ import annotations
@@ -268,6 +269,24 @@ def drop_cast(p: Parts) -> Parts | None:
     return _first_in_conclusion_or_hyps(p, one)
 
 
+def pow_powr(p: Parts) -> Parts | None:
+    """The first `x ^ n` as `x powr n`, else the first `x powr a` as `x ^ a`, where the base is no numeral: Power.thy
+    `power` and Transcendental.thy `powr` (`x powr a = (if x = 0 then 0 else exp (a * ln x))`) differ at a negative
+    base (`(-2) ^ 2 = 4`, while `(-2) powr 2 = exp (2 * ln (-2))`, `ln` of a negative number being unspecified)."""
+    for a, b in (("^", "powr"), ("powr", "^")):
+
+        def one(toks: list[Tok], a: str = a, b: str = b) -> list[Tok] | None:
+            for i in range(1, len(toks)):
+                if toks[i][1] == a and toks[i - 1][0] != "num":
+                    return toks[:i] + [("op", b)] + toks[i + 1 :]
+            return None
+
+        q = _first_in_conclusion_or_hyps(p, one)
+        if q is not None:
+            return q
+    return None
+
+
 REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
     k: lean.REWRITES[k]
     for k in (
@@ -310,6 +329,7 @@ MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
     "widen_bound": widen_bound,
     "swap_function": partial(lean.swap_function, siblings=SIBLINGS),
     "drop_cast": drop_cast,
+    "pow_powr": pow_powr,
 }
 
 
