@@ -84,3 +84,23 @@ def test_pow_powr_apart_at_a_negative_base_and_merged_on_positive_ones(symeq):
     assert symeq.compare(positive, MUTATIONS["pow_powr"](cut(positive)).text()).equivalent
     back = thm("x :: real", [], "x powr 3 = 8")
     assert MUTATIONS["pow_powr"](cut(back)).text().endswith('shows "x ^ 3 = 8"')
+
+
+def test_push_cast_through_nat_subtraction_and_division(symeq):
+    """`real (a - b)` is not `real a - real b` on nat (Nat.thy: `-` truncates at 0; `of_nat_diff` needs b ≤ a), nor
+    `real (a div b)` `real a / real b`; on int both hold (Int.thy `of_int_diff`), and on nat when b ≤ a."""
+    nat = thm("a b :: nat", [], "real (a - b) = 0")  # a ≤ b, against a = b
+    pushed = MUTATIONS["push_cast_sub"](cut(nat)).text()
+    assert pushed.endswith('shows "( real a - real b ) = 0"')
+    assert not symeq.compare(nat, pushed).equivalent
+    nat_div = thm("a b :: nat", ["b > 0"], "real (a div b) = 2")
+    pushed_div = MUTATIONS["push_cast_sub"](cut(nat_div)).text()
+    assert pushed_div.endswith('shows "( real a / real b ) = 2"')
+    assert not symeq.compare(nat_div, pushed_div).equivalent
+    for text in (
+        thm("a b :: int", [], "real_of_int (a - b) = 2"),
+        thm("a b :: nat", ["b \\<le> a"], "real (a - b) = 2"),
+    ):
+        assert symeq.compare(text, MUTATIONS["push_cast_sub"](cut(text)).text()).equivalent
+    add = thm("a b :: nat", [], "real (a + b) = 2")
+    assert symeq.compare(add, REWRITES["push_cast_add"](cut(add)).text()).equivalent

@@ -11,7 +11,8 @@ writes the variant back in Isabelle's symbols. Only the transformations whose re
 languages are used (not `dvd_as_mod`: `%` is Isabelle's λ; not the Mathlib names), plus Isabelle's own:
 the bound of an interval `{a..b}` / `{a..<b}` / `{..<n}` widened, a sibling function of HOL's library
 (`sin`/`cos`, `ln`/`exp`, `floor`/`ceiling`, ...), an ascription `(e :: real)` or a cast `real e` dropped,
-`^` into `powr` (or back), which differ at a negative base.
+`^` into `powr` (or back), which differ at a negative base, a cast pushed through `-` / `div` (a meaning change on
+nat); and one rewrite, a cast pushed through `+` / `*`.
 """
 
 from __future__ import annotations
@@ -287,6 +288,42 @@ def pow_powr(p: Parts) -> Parts | None:
     return None
 
 
+_PUSHED = {"-": "-", "div": "/", "+": "+", "*": "*"}
+
+
+def _push_cast(p: Parts, ops: set[str]) -> Parts | None:
+    """The first cast of two atoms `real ( a OP b )` (`int`, `of_nat`, ... too) as `( real a OP' b )`, OP in `ops`
+    (`div` pushed as `/`)."""
+
+    def one(toks: list[Tok]) -> list[Tok] | None:
+        for i in range(len(toks) - 5):
+            c, o, a, op, b, e = toks[i : i + 6]
+            if (
+                c in {("ident", x) for x in _CASTS}
+                and o[1] == "("
+                and e[1] == ")"
+                and a[0] in ("ident", "num")
+                and b[0] in ("ident", "num")
+                and op[1] in ops
+            ):
+                pushed = [c, a, ("op", _PUSHED[op[1]]), c, b]
+                return toks[:i] + _paren(pushed) + toks[i + 6 :]
+        return None
+
+    return _first_in_conclusion_or_hyps(p, one)
+
+
+def push_cast_sub(p: Parts) -> Parts | None:
+    """`real ( a - b )` as `( real a - real b )`, `real ( a div b )` as `( real a / real b )`: equal on int, not
+    on nat, whose `-` truncates at 0 (Nat.thy `diff_nat`) and whose `div` rounds down (Euclidean_Division)."""
+    return _push_cast(p, {"-", "div"})
+
+
+def push_cast_add(p: Parts) -> Parts | None:
+    """`real ( a + b )` as `( real a + real b )` (and `*`): Nat.thy / Int.thy `of_nat_add`, `of_nat_mult`."""
+    return _push_cast(p, {"+", "*"})
+
+
 REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
     k: lean.REWRITES[k]
     for k in (
@@ -305,7 +342,7 @@ REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
         "double_negation",
         "reassociate",
     )
-}
+} | {"push_cast_add": push_cast_add}
 MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
     **{
         k: lean.MUTATIONS[k]
@@ -330,6 +367,7 @@ MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
     "swap_function": partial(lean.swap_function, siblings=SIBLINGS),
     "drop_cast": drop_cast,
     "pow_powr": pow_powr,
+    "push_cast_sub": push_cast_sub,
 }
 
 
