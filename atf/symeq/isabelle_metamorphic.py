@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from functools import partial
 
+from atf.symeq import isabelle_frontend
 from atf.symeq import metamorphic as lean
 from atf.symeq.ir import ParseError
 from atf.symeq.isabelle_frontend import (
@@ -135,25 +136,14 @@ def _fixes(toks: list[tuple[str, str]], i: int) -> tuple[list[list[Tok]], int] |
         return out, i
 
 
-def _props(toks: list[tuple[str, str]], i: int, label: str) -> tuple[list[list[Tok]], int]:
-    """Hypothesis binders `( h : P )` for the quoted propositions from `i` (named `h`, else `label`k)."""
-    out = []
-    while i < len(toks):
-        j = _skip_name(toks, i)
-        name = toks[i][1] if j != i and toks[i][0] == "word" and toks[i][1] not in ("[", ":") else None
-        if j >= len(toks) or toks[j][0] != "str":
-            break
-        i = j
-        while i < len(toks) and toks[i][0] == "str":
-            nm = name if name and re.fullmatch(r"\w+", name) else f"{label}{len(out)}"
-            out.append(_paren([("ident", nm), ("op", ":")] + _lean_tokens(toks[i][1])))
-            name = None
-            i += 1
-        if i < len(toks) and toks[i] == ("word", "and"):
-            i += 1
-            continue
-        break
-    return out, i
+def _props(toks: list[tuple[str, str]], i: int, label: str, start: int = 0) -> tuple[list[list[Tok]], int]:
+    """Hypothesis binders `( h0 : P )` for the quoted propositions from `i` (the front-end's reading; their own
+    names are not kept: `label` numbered from `start`)."""
+    props, i = isabelle_frontend._props(toks, i, [])
+    binders = [
+        _paren([("ident", f"{label}{start + k}"), ("op", ":")] + _lean_tokens(prop)) for k, prop in enumerate(props)
+    ]
+    return binders, i
 
 
 def cut(text: str) -> IsaParts | None:
@@ -186,7 +176,7 @@ def cut(text: str) -> IsaParts | None:
                 binders += got[0]
                 i = got[1]
             elif word == "assumes":
-                got_h, i = _props(toks, i + 1, "h")
+                got_h, i = _props(toks, i + 1, "h", len(hyps))
                 hyps += range(len(binders), len(binders) + len(got_h))
                 binders += got_h
             elif word == "shows":
