@@ -1,16 +1,26 @@
-"""SymEq on metamorphic variants of gold benchmark statements (miniF2F / ProofNet, Lean 4).
+"""SymEq on metamorphic variants of gold benchmark statements (miniF2F / ProofNet, Lean 4; or Isabelle).
 
     nice python eval/symeq_metamorphic.py --split valid            # development split
     nice python eval/symeq_metamorphic.py --split test             # report split (nothing tuned on it)
     nice python eval/symeq_metamorphic.py --split valid --show 20  # print merged mutations / missed rewrites
+    nice python eval/symeq_metamorphic.py --lang isabelle --show 50  # Isabelle: MATH dev (see below)
 
 For each gold statement, every meaning-preserving rewrite of `atf.symeq.metamorphic` (rename variables,
 reorder or split/merge hypotheses, move one into the conclusion, swap equation sides, ...) should land in
 the statement's SymEq class, and no meaning-changing mutation (change a literal, a relation, a type, a
 bound; drop a hypothesis) should. Prints the merge rate of rewrites and the merges of mutations by kind.
 A mutation that merges because Z3 proves the original *and* the mutant outright (two true closed
-propositions are logically equivalent) is counted apart from the false merges; every other merged
-mutation is listed with --show for inspection.
+propositions are logically equivalent) is counted apart from the false merges; every other merged mutation
+is listed with --show for inspection.
+
+With --lang isabelle the statements are Isabelle's (`atf.symeq.isabelle_metamorphic`): of each MATH dev
+problem (the 397 outside the paper's 400, `load_math_dev`), its first human-correct GPT-4 candidate
+(--nth-correct 1: its second distinct one, ...); --split and --benchmarks do not apply (the paper's 400 and
+miniF2F are never read). A human-correct candidate need not be true in Isabelle (a wrong answer, `powr` at a
+negative base), so two more kinds of merge are counted apart there: Z3 refutes both statements (the premises
+fix a value and both conclusions are false of it: both universal closures are False), and either one's premises
+are contradictory (such a candidate joins no SymEq class). The Lean golds are true theorems: there either would
+point at a misreading, and stays a merge.
 """
 
 from __future__ import annotations
@@ -25,43 +35,72 @@ from tqdm import tqdm
 
 from atf.cliargs import add_seconds
 from atf.data.benchmarks import load_benchmark
+from atf.symeq import isabelle_metamorphic, metamorphic
 from atf.symeq.equivalence import SymEq, parse, truth
-from atf.symeq.metamorphic import MUTATIONS, REWRITES, variants
+
+MODULES = {"lean": metamorphic, "isabelle": isabelle_metamorphic}
 
 
-def both_valid(a: str, b: str, timeout_ms: int) -> bool:
+def both_valid(a: str, b: str, timeout_ms: int, lang: str = "lean", status: str = "valid") -> bool:
+    """Whether Z3 proves both statements (status "invalid": refutes both, i.e. finds each a counter-model)."""
     try:
-        return truth(parse(a, "lean"), timeout_ms) == "valid" and truth(parse(b, "lean"), timeout_ms) == "valid"
+        return truth(parse(a, lang), timeout_ms) == status and truth(parse(b, lang), timeout_ms) == status
     except Exception:  # noqa: BLE001 - undecided: not both valid
         return False
 
 
-def check_statement(gold: str, timeout_ms: int) -> dict:
-    """Every rewrite's and mutation's verdict against the gold statement (run in a worker process)."""
-    symeq = SymEq("lean", timeout_ms=timeout_ms)
+def vacuous(symeq: SymEq, a: str, b: str, lang: str) -> bool:
+    """Whether Z3 proves either statement's premises contradictory (such a candidate joins no SymEq class)."""
     try:
-        parse(gold, "lean")
+        return any(symeq.is_vacuous(parse(x, lang)) for x in (a, b))
+    except Exception:  # noqa: BLE001 - undecided: not vacuous
+        return False
+
+
+def check_statement(gold: str, timeout_ms: int, lang: str = "lean") -> dict:
+    """Every rewrite's and mutation's verdict against the gold statement (run in a worker process)."""
+    m = MODULES[lang]
+    symeq = SymEq(lang, timeout_ms=timeout_ms)
+    try:
+        parse(gold, lang)
     except Exception:  # noqa: BLE001 - reported as a count
         return {"unparsed": True}
-    rw = {kind: symeq.compare(gold, text).equivalent for kind, text in variants(gold, REWRITES).items()}
+    rw = {kind: symeq.compare(gold, text).equivalent for kind, text in m.variants(gold, m.REWRITES).items()}
     mu = {}
-    for kind, text in variants(gold, MUTATIONS).items():
+    for kind, text in m.variants(gold, m.MUTATIONS).items():
         mu[kind] = (
             "apart"
             if not symeq.compare(gold, text).equivalent
             else "both valid"
-            if both_valid(gold, text, timeout_ms)
+            if both_valid(gold, text, timeout_ms, lang)
+            else "both false"
+            if lang == "isabelle" and both_valid(gold, text, timeout_ms, lang, "invalid")
+            else "vacuous"
+            if lang == "isabelle" and vacuous(symeq, gold, text, lang)
             else "merged"
         )
     return {"unparsed": False, "rewrites": rw, "mutations": mu}
 
 
-def _serve(conn, timeout_ms: int) -> None:
+def _serve(conn, timeout_ms: int, lang: str) -> None:
     while (gold := conn.recv()) is not None:
-        conn.send(check_statement(gold, timeout_ms))
+        conn.send(check_statement(gold, timeout_ms, lang))
 
 
-def bounded(golds: list[str], timeout_ms: int, deadline_s: float):
+def isabelle_golds(limit: int | None, nth: int = 0) -> dict[str, str]:
+    """id -> the nth (from 0) distinct human-correct candidate of each MATH dev problem that has one (never the
+    paper's 400, never miniF2F)."""
+    from atf.data.isabelle import load_math_dev
+
+    out = {}
+    for p in load_math_dev()[:limit]:
+        correct = list(dict.fromkeys(c.statement for c in p.candidates if c.correct))
+        if nth < len(correct):
+            out[p.id] = correct[nth]
+    return out
+
+
+def bounded(golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "lean"):
     """(gold, result or None) for each statement, one worker process killed when a statement overruns
     `deadline_s` (Z3 does not always stop at its own timeout)."""
     import multiprocessing as mp
@@ -71,7 +110,7 @@ def bounded(golds: list[str], timeout_ms: int, deadline_s: float):
     for gold in golds:
         if proc is None:
             conn, child = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(child, timeout_ms), daemon=True)
+            proc = ctx.Process(target=_serve, args=(child, timeout_ms, lang), daemon=True)
             proc.start()
         conn.send(gold)
         if conn.poll(deadline_s):
@@ -101,11 +140,18 @@ def main(argv: list[str] | None = None) -> int:
         p, "--deadline-s", 60.0, "wall-clock bound per gold statement (all its variants); a worker past it is killed"
     )
     p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
+    p.add_argument("--lang", default="lean", choices=tuple(MODULES), help="lean (default) or isabelle (MATH dev)")
+    p.add_argument(
+        "--nth-correct", type=int, default=0, help="isabelle: probe the nth distinct correct candidate (default 0)"
+    )
     args = p.parse_args(argv)
     t0 = time.perf_counter()
-    for bench in args.benchmarks.split(","):
-        problems = load_benchmark(bench, args.split)[: args.limit]
-        golds = {p.id: p.formal.removeprefix(p.header) for p in problems}
+    m = MODULES[args.lang]
+    for bench in args.benchmarks.split(",") if args.lang == "lean" else ["math-dev"]:
+        if args.lang == "lean":
+            golds = {p.id: p.formal.removeprefix(p.header) for p in load_benchmark(bench, args.split)[: args.limit]}
+        else:
+            golds = isabelle_golds(args.limit, args.nth_correct)
         rw: dict[str, Counter] = defaultdict(Counter)
         mu: dict[str, Counter] = defaultdict(Counter)
         missed, merged, late = [], [], []
@@ -113,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         by_text = {g: pid for pid, g in golds.items()}
         timeout_ms = round(args.timeout_s * 1000)
         for gold, res in tqdm(
-            bounded(list(golds.values()), timeout_ms, args.deadline_s), total=len(golds), desc=f"{bench} {args.split}"
+            bounded(list(golds.values()), timeout_ms, args.deadline_s, args.lang), total=len(golds), desc=f"{bench}"
         ):
             pid = by_text[gold]
             if res is None:
@@ -122,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             if res["unparsed"]:
                 unparsed += 1
                 continue
-            texts = {**variants(gold, REWRITES), **variants(gold, MUTATIONS)}
+            texts = {**m.variants(gold, m.REWRITES), **m.variants(gold, m.MUTATIONS)}
             for kind, ok in res["rewrites"].items():
                 rw[kind]["merged" if ok else "missed"] += 1
                 if not ok:
@@ -135,21 +181,27 @@ def main(argv: list[str] | None = None) -> int:
         n_rw_ok = sum(c["merged"] for c in rw.values())
         n_mu = sum(sum(c.values()) for c in mu.values())
         print(
-            f"\n{bench} {args.split}: {len(problems)} gold statements ({unparsed} unparsed, skipped; "
+            f"\n{bench} {args.split if args.lang == 'lean' else ''}: {len(golds)} gold statements "
+            f"({unparsed} unparsed, skipped; "
             f"{len(late)} past the {args.deadline_s:.0f} s bound, skipped: {', '.join(late) or 'none'})"
         )
         print(f"  meaning-preserving rewrites merged: {n_rw_ok}/{n_rw} ({100 * n_rw_ok / max(n_rw, 1):.1f}%)")
-        for kind in REWRITES:
+        for kind in m.REWRITES:
             c = rw.get(kind, Counter())
             print(f"    {kind:18s} {c['merged']:4d}/{c['merged'] + c['missed']:<4d}")
         print(
             f"  meaning-changing mutations merged (each a false merge unless the pair is equivalent after all; "
             f"listed with --show): {sum(c['merged'] for c in mu.values())}/{n_mu}; "
-            f"merged because Z3 proves both statements: {sum(c['both valid'] for c in mu.values())}"
+            f"merged because Z3 proves both statements: {sum(c['both valid'] for c in mu.values())}; "
+            f"refutes both: {sum(c['both false'] for c in mu.values())}; "
+            f"because one's premises are contradictory: {sum(c['vacuous'] for c in mu.values())}"
         )
-        for kind in MUTATIONS:
+        for kind in m.MUTATIONS:
             c = mu.get(kind, Counter())
-            print(f"    {kind:18s} merged {c['merged']:3d}, both valid {c['both valid']:3d}, apart {c['apart']:4d}")
+            print(
+                f"    {kind:18s} merged {c['merged']:3d}, both valid {c['both valid']:3d}, "
+                f"both false {c['both false']:3d}, vacuous {c['vacuous']:3d}, apart {c['apart']:4d}"
+            )
         for pid, kind, text in merged[: args.show]:
             print(f"  MERGED mutation {kind} of {pid}: {text}")
         for pid, kind, text in missed[: args.show]:

@@ -1025,13 +1025,13 @@ def _operand_right(toks: list[Tok], i: int) -> int | None:
     return e if e == len(toks) or toks[e][1] in _MUT_OPERAND_AFTER else None
 
 
-def swap_operands(p: Parts) -> Parts | None:
-    """`a - b`, `a / b`, `a % b`, `a ^ b` or `a ∣ b` as `b - a`, ... (the first such with two atoms as operands,
-    not two equal ones)."""
+def swap_operands(p: Parts, ops: tuple[str, ...] = ("-", "/", "%", "^", "∣")) -> Parts | None:
+    """`a - b`, `a / b`, `a % b`, `a ^ b` or `a ∣ b` (`ops`) as `b - a`, ... (the first such with two atoms as
+    operands, not two equal ones)."""
 
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i, (_, t) in enumerate(toks):
-            if t not in ("-", "/", "%", "^", "∣"):
+            if t not in ops:
                 continue
             s, e = _operand_left(toks, i), _operand_right(toks, i)
             if s is None or e is None or toks[s:i] == toks[i + 1 : e]:
@@ -1181,9 +1181,10 @@ _SIBLINGS = {
 }
 
 
-def swap_function(p: Parts) -> Parts | None:
+def swap_function(p: Parts, siblings: dict[str, str] = _SIBLINGS) -> Parts | None:
     """The first named function, big operator or interval with a sibling (`Real.sin`/`Real.cos`, `Int.floor`/
-    `Int.ceil`, `Nat.gcd`/`Nat.lcm`, `∑`/`∏`, `Finset.Icc`/`Finset.Ico`, `⌊x⌋`/`⌈x⌉`, ...) into the sibling."""
+    `Int.ceil`, `Nat.gcd`/`Nat.lcm`, `∑`/`∏`, `Finset.Icc`/`Finset.Ico`, `⌊x⌋`/`⌈x⌉`, ...) into the sibling
+    (`siblings`: another language's names)."""
     closing = {"⌊": "⌋", "⌈": "⌉"}
 
     def one(toks: list[Tok]) -> list[Tok] | None:
@@ -1193,14 +1194,10 @@ def swap_function(p: Parts) -> Parts | None:
                 if e is None or toks[e][1] != closing[t]:
                     continue
                 return (
-                    toks[:i]
-                    + [(kind, _SIBLINGS[t])]
-                    + toks[i + 1 : e]
-                    + [(kind, _SIBLINGS[toks[e][1]])]
-                    + toks[e + 1 :]
+                    toks[:i] + [(kind, siblings[t])] + toks[i + 1 : e] + [(kind, siblings[toks[e][1]])] + toks[e + 1 :]
                 )
-            if t in _SIBLINGS and t not in ("⌋", "⌉"):
-                return toks[:i] + [(kind, _SIBLINGS[t])] + toks[i + 1 :]
+            if t in siblings and t not in ("⌋", "⌉"):
+                return toks[:i] + [(kind, siblings[t])] + toks[i + 1 :]
         return None
 
     return _first_in_conclusion_or_hyps(p, one)
