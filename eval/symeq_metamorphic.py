@@ -4,6 +4,7 @@
     nice python eval/symeq_metamorphic.py --split test             # report split (nothing tuned on it)
     nice python eval/symeq_metamorphic.py --split valid --show 20  # print merged mutations / missed rewrites
     nice python eval/symeq_metamorphic.py --lang isabelle --show 50  # Isabelle: MATH dev (see below)
+    nice python eval/symeq_metamorphic.py --lang isabelle --split test   # Isabelle: Table 1's sets (report)
 
 For each gold statement, every meaning-preserving rewrite of `atf.symeq.metamorphic` (rename variables,
 reorder or split/merge hypotheses, move one into the conclusion, swap equation sides, ...) should land in
@@ -13,10 +14,11 @@ A mutation that merges because Z3 proves the original *and* the mutant outright 
 propositions are logically equivalent) is counted apart from the false merges; every other merged mutation
 is listed with --show for inspection.
 
-With --lang isabelle the statements are Isabelle's (`atf.symeq.isabelle_metamorphic`): of each MATH dev
-problem (the 397 outside the paper's 400, `load_math_dev`), its first human-correct GPT-4 candidate
-(--nth-correct 1: its second distinct one, ...); --split and --benchmarks do not apply (the paper's 400 and
-miniF2F are never read). A human-correct candidate need not be true in Isabelle (a wrong answer, `powr` at a
+With --lang isabelle the statements are Isabelle's (`atf.symeq.isabelle_metamorphic`): of each problem, its
+first correct GPT-4 candidate (--nth-correct 1: its second distinct one, ...); --split valid reads the MATH dev
+problems (the 397 outside the paper's 400, `load_math_dev`; human labels), --split test Table 1's sets (the
+paper's 400 MATH problems, and miniF2F's 488 with the authors' ATP oracle as "correct"); --benchmarks does not
+apply. A human-correct candidate need not be true in Isabelle (a wrong answer, `powr` at a
 negative base), so two more kinds of merge are counted apart there: Z3 refutes both statements (the premises
 fix a value and both conclusions are false of it: both universal closures are False), and either one's premises
 are contradictory (such a candidate joins no SymEq class). The Lean golds are true theorems: there either would
@@ -87,13 +89,22 @@ def _serve(conn, timeout_ms: int, lang: str) -> None:
         conn.send(check_statement(gold, timeout_ms, lang))
 
 
-def isabelle_golds(limit: int | None, nth: int = 0) -> dict[str, str]:
-    """id -> the nth (from 0) distinct human-correct candidate of each MATH dev problem that has one (never the
-    paper's 400, never miniF2F)."""
-    from atf.data.isabelle import load_math_dev
+ISABELLE_SETS = {"valid": ("math-dev",), "test": ("math-400", "minif2f")}
 
+
+def isabelle_golds(name: str, limit: int | None, nth: int = 0) -> dict[str, str]:
+    """id -> the nth (from 0) distinct correct candidate of each problem of an Isabelle set that has one: math-dev
+    (the MATH problems outside the paper's 400, human labels; to develop on), math-400 (the paper's 400) or minif2f
+    (all 488, correct = the authors' ATP oracle): the last two are Table 1's sets, to report on only."""
+    from atf.data.isabelle import load_math, load_math_dev, load_minif2f
+
+    problems = {
+        "math-dev": load_math_dev,
+        "math-400": lambda: [q for q in load_math("test") if q.in_paper_400],
+        "minif2f": lambda: load_minif2f("all"),
+    }[name]()
     out = {}
-    for p in load_math_dev()[:limit]:
+    for p in problems[:limit]:
         correct = list(dict.fromkeys(c.statement for c in p.candidates if c.correct))
         if nth < len(correct):
             out[p.id] = correct[nth]
@@ -140,18 +151,23 @@ def main(argv: list[str] | None = None) -> int:
         p, "--deadline-s", 60.0, "wall-clock bound per gold statement (all its variants); a worker past it is killed"
     )
     p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
-    p.add_argument("--lang", default="lean", choices=tuple(MODULES), help="lean (default) or isabelle (MATH dev)")
+    p.add_argument(
+        "--lang",
+        default="lean",
+        choices=tuple(MODULES),
+        help="lean (default) or isabelle (Table 1's GPT-4 candidates: see above)",
+    )
     p.add_argument(
         "--nth-correct", type=int, default=0, help="isabelle: probe the nth distinct correct candidate (default 0)"
     )
     args = p.parse_args(argv)
     t0 = time.perf_counter()
     m = MODULES[args.lang]
-    for bench in args.benchmarks.split(",") if args.lang == "lean" else ["math-dev"]:
+    for bench in args.benchmarks.split(",") if args.lang == "lean" else ISABELLE_SETS[args.split]:
         if args.lang == "lean":
             golds = {p.id: p.formal.removeprefix(p.header) for p in load_benchmark(bench, args.split)[: args.limit]}
         else:
-            golds = isabelle_golds(args.limit, args.nth_correct)
+            golds = isabelle_golds(bench, args.limit, args.nth_correct)
         rw: dict[str, Counter] = defaultdict(Counter)
         mu: dict[str, Counter] = defaultdict(Counter)
         missed, merged, late = [], [], []
@@ -181,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         n_rw_ok = sum(c["merged"] for c in rw.values())
         n_mu = sum(sum(c.values()) for c in mu.values())
         print(
-            f"\n{bench} {args.split if args.lang == 'lean' else ''}: {len(golds)} gold statements "
+            f"\n{bench} {args.split}: {len(golds)} gold statements "
             f"({unparsed} unparsed, skipped; "
             f"{len(late)} past the {args.deadline_s:.0f} s bound, skipped: {', '.join(late) or 'none'})"
         )

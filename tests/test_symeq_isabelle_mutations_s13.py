@@ -104,3 +104,17 @@ def test_push_cast_through_nat_subtraction_and_division(symeq):
         assert symeq.compare(text, MUTATIONS["push_cast_sub"](cut(text)).text()).equivalent
     add = thm("a b :: nat", [], "real (a + b) = 2")
     assert symeq.compare(add, REWRITES["push_cast_add"](cut(add)).text()).equivalent
+
+
+def test_probe_sets_keep_dev_and_table1_apart():
+    """--split valid reads only MATH dev; --split test only Table 1's sets (the paper's 400, miniF2F), never dev."""
+    from atf.data.isabelle import load_math, load_math_dev
+    from eval.symeq_metamorphic import ISABELLE_SETS, isabelle_golds
+
+    assert ISABELLE_SETS == {"valid": ("math-dev",), "test": ("math-400", "minif2f")}
+    dev_ids = {p.id for p in load_math_dev()}
+    paper_ids = {q.id for q in load_math("test") if q.in_paper_400}
+    dev, m400 = isabelle_golds("math-dev", None), isabelle_golds("math-400", None)
+    assert dev and m400 and set(dev) <= dev_ids and set(m400) <= paper_ids and not dev_ids & paper_ids
+    assert set(isabelle_golds("math-dev", None, nth=1)) < set(dev)  # a second distinct correct one: fewer problems
+    assert len(isabelle_golds("minif2f", None)) > 100
