@@ -471,7 +471,7 @@ class Elaborator:
                 # once the term is elaborated (Lean's `synthesizeUsingDefault`, the last step of
                 # `synthesizeSyntheticMVars`); fixing it to ℕ here made `0 < x < 1` vacuous. The power is settled
                 # once its proposition is read (`settle_powers`): at the type its uses gave, else at ℕ
-                raise IllTyped(f"the exponent {ir.show(exponent)[:40]} has a variable of a type not known yet")
+                return App("pow?", (base, e), target)
             self.unify(et, NAT)  # `x ^ 2`: the exponent of a monoid power is a natural number
             et = NAT
         return self.typed_pow(base, e, et, target)
@@ -1889,6 +1889,7 @@ def _elab_prop(el: Elaborator, p: Term) -> Term | None:
     try:
         out = el.elab_prop(p)
         if el.system == "lean":
+            out = el.settle_powers(out)
             _real_powers_typed(el, out)
         return out
     except IllTyped as err:
