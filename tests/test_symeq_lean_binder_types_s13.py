@@ -45,6 +45,9 @@ FINSET = "(n : ℕ) (s : Finset (Fin n)) (f : Fin n → ℝ)"
 POWER = "(f : ℕ → ℝ) (x : ℝ)"
 
 MERGE = [
+    # PutnamBench 1989 A1 renamed: the opaque quantifier over `Fin l.length` is over l, whatever l is named (its
+    # type's text names l by position, `l.get` is the field of l)
+    (digits_alt("Even (i : ℕ)"), digits_alt("Even (i : ℕ)", "m")),
     # the index of `l.get` is declared or inferred alike
     (
         thm(LIST, "∀ i, l.get i = if Even (i : ℕ) then 1 else 0"),

@@ -1022,6 +1022,8 @@ class Elaborator:
         the body read k-independent and `∀ k ∈ Icc 1 n` collapsed to `0 < n` (`Icc 1 n` and `Icc 1 (n + 1)` merged).
         Kept opaque, over k as well as the variables the body uses; the types written are part of its text."""
         types = ", ".join(str(ty) for _, ty in t.vars if ty is not None)  # by position: bound names are not meaning
+        for k, d in enumerate(deps):  # (nor the names of the values it depends on: `Fin l.length` is `Fin #0.length`)
+            types = re.sub(rf"(?<![\w'.]){re.escape(d)}(?![\w'])", f"#{k}", types)
         marker = App("call", (Var(f"·types[{types}]"), *(Var(d) for d in deps)))
         return self.fallback(App("and", (replace(t, vars=tuple((n, None) for n, _ in t.vars)), marker)), expected)
 
@@ -1554,6 +1556,8 @@ class Elaborator:
     def fallback(self, t: Term, expected: Ty | None) -> Term:
         """An unmodelled construct: opaque over the variables in scope that occur in it."""
         self.notes.append("opaque: " + ir.show(t)[:120])
+        if self.system == "lean":
+            t = self.dotted_fields(t, frozenset())
         # in order of occurrence, not of name: renaming f to var2 must not reorder `(f n)`'s arguments
         free = {v for v in ir.free_vars(t) if self.lookup(v) is not None}
         fv = list(dict.fromkeys(x.name for x in ir.walk(t) if isinstance(x, Var) and x.name in free))
@@ -1566,6 +1570,20 @@ class Elaborator:
         for i in range(len(fv)):
             text = text.replace(f"\x00{i}\x00", "{" + str(i) + "}")
         return Opaque(text, args, expected if expected is not None else self.unknown(self.fresh(), "opq:" + text))
+
+    def dotted_fields(self, t: Term, bound: frozenset[str]) -> Term:
+        """`l.get` on a variable l in scope as the field applied to l, so that an opaque text is over l (renaming l,
+        or the bound `∀ l` around it, renames it there too; as text, `l.get` and `m.get` were two constants)."""
+        if isinstance(t, Var) and "." in t.name:
+            head, _, field = t.name.partition(".")
+            if head not in bound and self.lookup(head) is not None and self.lookup(t.name) is None:
+                return App("call", (Var("·." + field), Var(head)))
+            return t
+        if isinstance(t, Bind):
+            inner = bound | {n for n, _ in t.vars}
+            dom = self.dotted_fields(t.dom, bound) if t.dom is not None else None
+            return replace(t, body=self.dotted_fields(t.body, inner), dom=dom)
+        return ir.map_children(t, lambda x: self.dotted_fields(x, bound))
 
     # ------------------------------------------------------------------ finishing
     def zonk(self, t: Term) -> Term:
