@@ -1601,6 +1601,8 @@ class Elaborator:
                 out = replace(x, args=args, ty=ty(x.ty))
                 if out.op == "cast" and ir.type_of(args[0]) == out.ty:
                     return args[0]
+                if out.op == "pow?":  # (settled with its proposition; any left is at the default exponent ℕ)
+                    return replace(out, op="pow")
                 if out.op in ("numset:Ints", "numset:Nats"):
                     return _numset_member(out.op[len("numset:") :], args[0], ir.type_of(args[0]))
                 if out.op == "midpoint":
