@@ -72,7 +72,19 @@ MERGE = [
     (thm("", "∀ x, ∀ n, x ^ n = x ^ (n + 1) → x = 1"), thm("", "∀ x, ∀ n, x ^ (n + 1) = x ^ n → 1 = x")),
 ]
 
+# l typed only after `l.get i` is read (Lean postpones the field notation until `pdigalt l` types l)
+LATE = "(p : List ℕ → Prop)"
+
+
+def late(body: str, bind: str = "l") -> str:
+    return thm(LATE, f"∀ {bind}, ((∀ i, {bind}.get i = if {body} then 1 else 0) ↔ p {bind})")
+
+
+MERGE.append((late("Even (i : ℕ)"), late("Even (i : ℕ)", "m")))
+
 KEEP_APART = [
+    # l typed after `l.get i` is read: i keeps a type SymEq does not know, so `(i : ℕ)` is a cast
+    (late("Even (i : ℕ)"), late("Even i")),
     # PutnamBench 1989 A1: `Even i` in `Fin l.length` (always true when the length is odd) is not `Even (i : ℕ)`
     (digits_alt("Even (i : ℕ)"), digits_alt("Even i")),
     (digits_alt("Even (i : ℕ)", "m"), digits_alt("Even i", "m")),
