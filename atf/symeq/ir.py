@@ -141,7 +141,9 @@ def collection_elem(ty: Ty | None) -> Ty | None:
         # written, when it is a ring SymEq knows (a polynomial ring; other applied types stay unread)
         rest = words[2:-1] if words[1] == "(" and words[-1] == ")" else words[2:] if words[1] == "$" else []
         elem_ty = Sort(" ".join(rest))
-        return elem_ty if rest and commutative_ring(elem_ty) else None
+        # `Finset (Fin n)`: its elements are of the sort a binder `(i : Fin n)` declares (Lean's `Membership α
+        # (Finset α)` fixes a bound `∑ i ∈ s` to Fin n, where it had been read at a guessed ℕ)
+        return elem_ty if rest and (commutative_ring(elem_ty) or rest[0] == "Fin") else None
     if len(words) != 2:
         return None
     head, elem = (words[0], words[1]) if words[0] in ("Set", "Finset") else (words[1], words[0])

@@ -1281,8 +1281,10 @@ _MAPS = {**{s: 0 for _, _, s in ARROWS.values()}, **{s: 1 for _, _, s, _ in SCAL
 
 
 def _coercion(tokens: list[tuple[str, str]]) -> ir.Fun | None:
-    """`MonoidHom G H` (`G →* H`) applies to an element of G and gives one of H (its `FunLike` coercion)."""
-    if not tokens or tokens[0][1] not in _MAPS:
+    """`MonoidHom G H` (`G →* H`) applies to an element of G and gives one of H (its `FunLike` coercion). A matrix
+    `Matrix m n α` applies to a row and a column index (Mathlib: `def Matrix (m n α) := m → n → α`), so `A i j`
+    types i : m and j : n, as Lean's unifier does for an unannotated `∀ i j, A i j = …`."""
+    if not tokens or tokens[0][1] not in (*_MAPS, "Matrix"):
         return None
     atoms: list[list[tuple[str, str]]] = []
     depth = 0
@@ -1291,9 +1293,14 @@ def _coercion(tokens: list[tuple[str, str]]) -> ir.Fun | None:
             atoms.append([])
         atoms[-1].append(tok)
         depth += (tok[1] in _OPENERS) - (tok[1] in _CLOSERS)
-    if len(atoms) != _MAPS[tokens[0][1]] + 2:
-        return None
     try:
+        if tokens[0][1] == "Matrix":
+            if len(atoms) != 3:
+                return None
+            rows, cols, entry = (tokens_to_type(_strip_parens(a)) for a in atoms)
+            return ir.Fun((rows, cols), entry)
+        if len(atoms) != _MAPS[tokens[0][1]] + 2:
+            return None
         return ir.Fun((tokens_to_type(_strip_parens(atoms[-2])),), tokens_to_type(_strip_parens(atoms[-1])))
     except ParseError:
         return None
