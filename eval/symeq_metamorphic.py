@@ -43,11 +43,12 @@ from atf.symeq.equivalence import SymEq, parse, truth
 MODULES = {"lean": metamorphic, "isabelle": isabelle_metamorphic}
 
 
-def both_valid(a: str, b: str, timeout_ms: int, lang: str = "lean", status: str = "valid") -> bool:
-    """Whether Z3 proves both statements (status "invalid": refutes both, i.e. finds each a counter-model)."""
+def both_are(status: str, a: str, b: str, timeout_ms: int, lang: str) -> bool:
+    """Whether Z3 finds both statements `status`: "valid" (proves both) or "invalid" (refutes both: a counter-model
+    of each)."""
     try:
         return truth(parse(a, lang), timeout_ms) == status and truth(parse(b, lang), timeout_ms) == status
-    except Exception:  # noqa: BLE001 - undecided: not both valid
+    except Exception:  # noqa: BLE001 - undecided: not both
         return False
 
 
@@ -74,9 +75,9 @@ def check_statement(gold: str, timeout_ms: int, lang: str = "lean") -> dict:
             "apart"
             if not symeq.compare(gold, text).equivalent
             else "both valid"
-            if both_valid(gold, text, timeout_ms, lang)
+            if both_are("valid", gold, text, timeout_ms, lang)
             else "both false"
-            if lang == "isabelle" and both_valid(gold, text, timeout_ms, lang, "invalid")
+            if lang == "isabelle" and both_are("invalid", gold, text, timeout_ms, lang)
             else "vacuous"
             if lang == "isabelle" and vacuous(symeq, gold, text, lang)
             else "merged"

@@ -96,6 +96,7 @@ class Elaborator:
         # not, so an unconstrained one becomes an uninterpreted sort of its own, never a guessed ℕ
         # (every name given to a type variable is kept: the sort is named by the least, whatever the order of uses)
         self.unknown_types: dict[int, set[str]] = {}
+        self.unsettled_powers = False  # Lean: a power postponed by `elab_pow` waits for `settle_powers`
 
     def is_unknown(self, t: Ty | None) -> bool:
         t = self.resolve(t)
@@ -471,6 +472,7 @@ class Elaborator:
                 # once the term is elaborated (Lean's `synthesizeUsingDefault`, the last step of
                 # `synthesizeSyntheticMVars`); fixing it to ℕ here made `0 < x < 1` vacuous. The power is settled
                 # once its proposition is read (`settle_powers`): at the type its uses gave, else at ℕ
+                self.unsettled_powers = True
                 return App("pow?", (base, e), target)
             self.unify(et, NAT)  # `x ^ 2`: the exponent of a monoid power is a natural number
             et = NAT
@@ -892,7 +894,7 @@ class Elaborator:
             if fixed:
                 t = replace(t, vars=tuple((n, fixed.get(n, ty) if ty is None else ty) for n, ty in t.vars))
         # (`Fin l.length` mentions l: the head of a dotted name is a name too)
-        deps = [n for _, ty in t.vars for m in _type_names(ty) for n in {m, m.split(".")[0]} if self.bound_value(n)]
+        deps = [n for _, ty in t.vars for m in _type_names(ty) for n in (m, m.split(".")[0]) if self.bound_value(n)]
         if deps:
             return self.dependent_bind(t, expected, list(dict.fromkeys(deps)))
         frame: dict[str, Ty] = {}
@@ -997,7 +999,7 @@ class Elaborator:
                 and receiver.args[0].name in ("Nat.digits", "digits", "List.range", "op:list")
             ):
                 continue
-            elif name == "List.get" or isinstance(receiver, App):
+            else:  # (`List.get` of any receiver, or `.get` of a list-valued call)
                 out[index.name] = Sort(f"Fin ( {ir.show(receiver)} ) .length")
         return out
 
@@ -1909,7 +1911,8 @@ def _elab_prop(el: Elaborator, p: Term) -> Term | None:
     try:
         out = el.elab_prop(p)
         if el.system == "lean":
-            out = el.settle_powers(out)
+            if el.unsettled_powers:  # (no walk of the proposition when none was postponed)
+                out, el.unsettled_powers = el.settle_powers(out), False
             _real_powers_typed(el, out)
         return out
     except IllTyped as err:

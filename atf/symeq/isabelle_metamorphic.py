@@ -241,7 +241,7 @@ SIBLINGS = {
     "⌋": "⌉",
     "⌉": "⌋",
 }
-_CASTS = {"real", "int", "nat", "of_nat", "of_int", "real_of_nat", "real_of_int"}
+_CASTS = {("ident", c) for c in ("real", "int", "nat", "of_nat", "of_int", "real_of_nat", "real_of_int")}
 
 
 def drop_cast(p: Parts) -> Parts | None:
@@ -253,7 +253,7 @@ def drop_cast(p: Parts) -> Parts | None:
             if toks[i][1] == "::" and toks[i + 1][1] in _TYPES:
                 return toks[:i] + toks[i + 2 :]
         for i in range(len(toks) - 1):
-            if toks[i] in {("ident", c) for c in _CASTS} and toks[i + 1][1] not in (")", "::", "=", ","):
+            if toks[i] in _CASTS and toks[i + 1][1] not in (")", "::", "=", ","):
                 return toks[:i] + toks[i + 1 :]
         return None
 
@@ -289,7 +289,7 @@ def _push_cast(p: Parts, ops: set[str]) -> Parts | None:
         for i in range(len(toks) - 5):
             c, o, a, op, b, e = toks[i : i + 6]
             if (
-                c in {("ident", x) for x in _CASTS}
+                c in _CASTS
                 and o[1] == "("
                 and e[1] == ")"
                 and a[0] in ("ident", "num")
