@@ -3,6 +3,7 @@
     nice python eval/symeq_metamorphic.py --split valid            # development split
     nice python eval/symeq_metamorphic.py --split test             # report split (nothing tuned on it)
     nice python eval/symeq_metamorphic.py --split valid --show 20  # print merged mutations / missed rewrites
+    nice python eval/symeq_metamorphic.py --split valid --sites 4 --deadline-s 240  # each mutation at 4 places
     nice python eval/symeq_metamorphic.py --lang isabelle --show 50  # Isabelle: MATH dev (see below)
     nice python eval/symeq_metamorphic.py --lang isabelle --split test   # Isabelle: Table 1's sets (report)
 
@@ -60,7 +61,7 @@ def vacuous(symeq: SymEq, a: str, b: str, lang: str) -> bool:
         return False
 
 
-def check_statement(gold: str, timeout_ms: int, lang: str = "lean") -> dict:
+def check_statement(gold: str, timeout_ms: int, lang: str = "lean", sites: int = 1) -> dict:
     """Every rewrite's and mutation's verdict against the gold statement (run in a worker process)."""
     m = MODULES[lang]
     symeq = SymEq(lang, timeout_ms=timeout_ms)
@@ -70,7 +71,7 @@ def check_statement(gold: str, timeout_ms: int, lang: str = "lean") -> dict:
         return {"unparsed": True}
     rw = {kind: symeq.compare(gold, text).equivalent for kind, text in m.variants(gold, m.REWRITES).items()}
     mu = {}
-    for kind, text in m.variants(gold, m.MUTATIONS).items():
+    for kind, text in m.variants(gold, m.MUTATIONS, sites).items():
         mu[kind] = (
             "apart"
             if not symeq.compare(gold, text).equivalent
@@ -85,9 +86,9 @@ def check_statement(gold: str, timeout_ms: int, lang: str = "lean") -> dict:
     return {"unparsed": False, "rewrites": rw, "mutations": mu}
 
 
-def _serve(conn, timeout_ms: int, lang: str) -> None:
+def _serve(conn, timeout_ms: int, lang: str, sites: int) -> None:
     while (gold := conn.recv()) is not None:
-        conn.send(check_statement(gold, timeout_ms, lang))
+        conn.send(check_statement(gold, timeout_ms, lang, sites))
 
 
 ISABELLE_SETS = {"valid": ("math-dev",), "test": ("math-400", "minif2f")}
@@ -112,7 +113,7 @@ def isabelle_golds(name: str, limit: int | None, nth: int = 0) -> dict[str, str]
     return out
 
 
-def bounded(golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "lean"):
+def bounded(golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "lean", sites: int = 1):
     """(gold, result or None) for each statement, one worker process killed when a statement overruns
     `deadline_s` (Z3 does not always stop at its own timeout)."""
     import multiprocessing as mp
@@ -122,7 +123,7 @@ def bounded(golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "l
     for gold in golds:
         if proc is None:
             conn, child = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(child, timeout_ms, lang), daemon=True)
+            proc = ctx.Process(target=_serve, args=(child, timeout_ms, lang, sites), daemon=True)
             proc.start()
         conn.send(gold)
         if conn.poll(deadline_s):
@@ -161,7 +162,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--nth-correct", type=int, default=0, help="isabelle: probe the nth distinct correct candidate (default 0)"
     )
+    p.add_argument(
+        "--sites",
+        type=int,
+        default=1,
+        help="each mutation at up to this many places of a statement (default 1: the first literal, the first `+`, "
+        "...; the others spread over the places it applies to); the per-kind counts add them up",
+    )
     args = p.parse_args(argv)
+    if args.sites < 1:
+        p.error("--sites must be at least 1")
     t0 = time.perf_counter()
     m = MODULES[args.lang]
     for bench in args.benchmarks.split(",") if args.lang == "lean" else ISABELLE_SETS[args.split]:
@@ -176,7 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         by_text = {g: pid for pid, g in golds.items()}
         timeout_ms = round(args.timeout_s * 1000)
         for gold, res in tqdm(
-            bounded(list(golds.values()), timeout_ms, args.deadline_s, args.lang), total=len(golds), desc=f"{bench}"
+            bounded(list(golds.values()), timeout_ms, args.deadline_s, args.lang, args.sites),
+            total=len(golds),
+            desc=f"{bench}",
         ):
             pid = by_text[gold]
             if res is None:
@@ -185,13 +197,13 @@ def main(argv: list[str] | None = None) -> int:
             if res["unparsed"]:
                 unparsed += 1
                 continue
-            texts = {**m.variants(gold, m.REWRITES), **m.variants(gold, m.MUTATIONS)}
+            texts = {**m.variants(gold, m.REWRITES), **m.variants(gold, m.MUTATIONS, args.sites)}
             for kind, ok in res["rewrites"].items():
                 rw[kind]["merged" if ok else "missed"] += 1
                 if not ok:
                     missed.append((pid, kind, texts[kind]))
             for kind, verdict in res["mutations"].items():
-                mu[kind][verdict] += 1
+                mu[kind.split("#")[0]][verdict] += 1
                 if verdict == "merged":
                     merged.append((pid, kind, texts[kind]))
         n_rw = sum(sum(c.values()) for c in rw.values())

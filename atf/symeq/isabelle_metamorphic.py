@@ -361,9 +361,7 @@ MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
 }
 
 
-def variants(text: str, kinds: dict[str, Callable[[Parts], Parts | None]]) -> dict[str, str]:
-    """name -> variant text for each transformation in `kinds` that applies to the statement."""
-    p = cut(text)
-    if p is None:
-        return {}
-    return {name: q.text() for name, f in kinds.items() if (q := f(p)) is not None}
+def variants(text: str, kinds: dict[str, Callable[[Parts], Parts | None]], sites: int = 1) -> dict[str, str]:
+    """name -> variant text for each transformation in `kinds` that applies to the statement (`lean.variants`, with
+    Isabelle's cutter and no preamble)."""
+    return lean.variants(text, kinds, sites, cut=cut, head="")

@@ -17,13 +17,15 @@ Mutations: change a literal, change a relation, drop a hypothesis, change a vari
 and ℝ, widen a range or interval bound, change `+` into `-`; and (the second set) swap the operands of a
 non-commutative operator, `*` into `+`, `/` into `*`, change an exponent, `∀` into `∃` and back, `∧`/`∨`/`↔`
 swapped, negate the conclusion, one occurrence of a variable into another of its type, a function into a
-sibling (`sin`/`cos`, `Icc`/`Ico`, ...), drop a cast.
+sibling (`sin`/`cos`, `Icc`/`Ico`, ...), drop a cast. A mutation changes one place: the first it finds (the last
+literal, the first hypothesis, ...), or with `variants(..., sites=N)` up to N places in turn.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from atf.symeq.ir import ParseError, scope_end
@@ -872,7 +874,60 @@ REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
 # ----------------------------------------------------------------------------------------------- mutations
 
 
+# While `variants(..., sites=N)` runs a mutation, every place the mutation could apply is recorded here, not only the
+# first one it returns (the probe otherwise only ever changes the first literal, the first `+`, ...).
+_SITES: ContextVar[list[Parts] | None] = ContextVar("_SITES", default=None)
+
+
+def _record(q: Parts) -> None:
+    sites = _SITES.get()
+    if sites is not None:
+        sites.append(q)
+
+
+def _each_site(toks: list[Tok], f: Callable[[list[Tok]], list[Tok] | None]) -> list[list[Tok]]:
+    """Every distinct result of `f` at each place of `toks` it applies to. `f` changes its first place scanning
+    forward (or its last, scanning backward); run on each suffix `toks[i:]` and each prefix `toks[:j]`, it reaches
+    each place in turn. A window's result counts only where the window one token wider gives the same one, so that a
+    place is never read without the token before or after it (`(x : ℝ)` after `∀` is a binder, not a cast)."""
+    def on(window: list[Tok]) -> list[Tok] | None:
+        try:
+            return f(window)
+        except (IndexError, TypeError):  # a window cut inside a term `f` reads past (`Finset.Icc a` at its end)
+            return None
+
+    n = len(toks)
+    suffix: list[list[Tok] | None] = []
+    for i in range(n):
+        r = on(toks[i:])
+        suffix.append(None if r is None else toks[:i] + r)
+    prefix: list[list[Tok] | None] = [None]
+    for j in range(1, n + 1):
+        r = on(toks[:j])
+        prefix.append(None if r is None else r + toks[j:])
+    out: list[list[Tok]] = []
+    for k, r in enumerate(suffix):
+        if r is not None and (k == 0 or suffix[k - 1] == r) and r != toks and r not in out:
+            out.append(r)
+    for k in range(1, n + 1):
+        r = prefix[k]
+        if r is not None and (k == n or prefix[k + 1] == r) and r != toks and r not in out:
+            out.append(r)
+    return out
+
+
 def _first_in_conclusion_or_hyps(p: Parts, f: Callable[[list[Tok]], list[Tok] | None]) -> Parts | None:
+    if _SITES.get() is not None:
+        for out in _each_site(p.conclusion, f):
+            q = p.copy()
+            q.conclusion = out
+            _record(q)
+        for k in p.hyps:
+            names, prop = _hyp(p.binders[k])
+            for out in _each_site(prop, f):
+                q = p.copy()
+                q.binders[k] = _paren(names + [("op", ":")] + out)
+                _record(q)
     out = f(p.conclusion)
     if out is not None:
         q = p.copy()
@@ -916,25 +971,35 @@ def change_relation(p: Parts) -> Parts | None:
 def drop_hypothesis(p: Parts) -> Parts | None:
     if not p.hyps:
         return None
-    q = p.copy()
-    k = p.hyps[0]
-    del q.binders[k]
-    q.hyps = [x - 1 for x in p.hyps[1:]]
-    return q
+    first = None
+    for n, k in enumerate(p.hyps):
+        q = p.copy()
+        del q.binders[k]
+        q.hyps = p.hyps[:n] + [x - 1 for x in p.hyps[n + 1 :]]
+        _record(q)
+        first = first or q
+        if _SITES.get() is None:
+            break
+    return first
 
 
 def change_type(p: Parts) -> Parts | None:
     """The first variable binder of type ℕ, ℤ or ℝ gets another of the three."""
     other = {"ℕ": "ℤ", "ℤ": "ℝ", "ℝ": "ℕ"}
+    first = None
     for k, b in enumerate(p.binders):
         if k in p.hyps:
             continue
         inner = b[1:-1]
         if len(inner) >= 3 and inner[-2][1] == ":" and inner[-1][1] in other:
-            q = p.copy()
-            q.binders[k] = b[:-2] + [("op", other[inner[-1][1]]), b[-1]]
-            return q
-    return None
+            for ty in (other[inner[-1][1]], other[other[inner[-1][1]]]):
+                q = p.copy()
+                q.binders[k] = b[:-2] + [("op", ty), b[-1]]
+                _record(q)
+                first = first or q
+                if _SITES.get() is None:
+                    return first
+    return first
 
 
 def widen_bound(p: Parts) -> Parts | None:
@@ -1253,15 +1318,42 @@ def preamble(text: str) -> str:
     return body[: starts[-1]] if starts else ""
 
 
-def variants(text: str, kinds: dict[str, Callable[[Parts], Parts | None]]) -> dict[str, str]:
-    """name -> variant text for each transformation in `kinds` that applies to the statement (with its preamble)."""
+def apply(f: Callable[[Parts], Parts | None], p: Parts, sites: int = 1) -> list[Parts]:
+    """`f`'s variants of `p`: the one `f` returns, and with `sites` > 1 up to `sites` - 1 more from the other places it
+    applies to (spread evenly over them, in a fixed order), each changed at one place only."""
+    if sites <= 1:
+        q = f(p)
+        return [] if q is None else [q]
+    token = _SITES.set([])
+    try:
+        first = f(p)
+        found = _SITES.get()
+    finally:
+        _SITES.reset(token)
+    if first is None:
+        return []
+    texts = {first.text()}
+    rest = [q for q in found if not (q.text() in texts or texts.add(q.text()))]
+    step = max(1, -(-len(rest) // (sites - 1)))
+    return [first] + rest[::step][: sites - 1]
+
+
+def variants(
+    text: str,
+    kinds: dict[str, Callable[[Parts], Parts | None]],
+    sites: int = 1,
+    cut: Callable[[str], Parts | None] = cut,
+    head: str | None = None,
+) -> dict[str, str]:
+    """name -> variant text for each transformation in `kinds` that applies to the statement (with its preamble,
+    or `head`); with `sites` > 1, up to that many places per transformation, the first under `name` and the others
+    under `name#2`, `name#3`, ... (`cut`: another language's statement cutter)."""
     p = cut(text)
     if p is None:
         return {}
-    head = preamble(text)
+    head = preamble(text) if head is None else head
     out = {}
     for name, f in kinds.items():
-        q = f(p)
-        if q is not None:
-            out[name] = head + q.text()
+        for n, q in enumerate(apply(f, p, sites), 1):
+            out[name if n == 1 else f"{name}#{n}"] = head + q.text()
     return out
