@@ -890,6 +890,7 @@ def _each_site(toks: list[Tok], f: Callable[[list[Tok]], list[Tok] | None]) -> l
     forward (or its last, scanning backward); run on each suffix `toks[i:]` and each prefix `toks[:j]`, it reaches
     each place in turn. A window's result counts only where the window one token wider gives the same one, so that a
     place is never read without the token before or after it (`(x : ℝ)` after `∀` is a binder, not a cast)."""
+
     def on(window: list[Tok]) -> list[Tok] | None:
         try:
             return f(window)
