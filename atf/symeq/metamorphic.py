@@ -978,7 +978,7 @@ def drop_hypothesis(p: Parts) -> Parts | None:
         del q.binders[k]
         q.hyps = p.hyps[:n] + [x - 1 for x in p.hyps[n + 1 :]]
         _record(q)
-        first = first or q
+        first = q if first is None else first
         if _SITES.get() is None:
             break
     return first
@@ -997,7 +997,7 @@ def change_type(p: Parts) -> Parts | None:
                 q = p.copy()
                 q.binders[k] = b[:-2] + [("op", ty), b[-1]]
                 _record(q)
-                first = first or q
+                first = q if first is None else first
                 if _SITES.get() is None:
                     return first
     return first
@@ -1333,8 +1333,11 @@ def apply(f: Callable[[Parts], Parts | None], p: Parts, sites: int = 1) -> list[
         _SITES.reset(token)
     if first is None:
         return []
-    texts = {first.text()}
-    rest = [q for q in found if not (q.text() in texts or texts.add(q.text()))]
+    seen, rest = {first.text()}, []
+    for q in found:  # each distinct place once, the first excepted
+        if (t := q.text()) not in seen:
+            seen.add(t)
+            rest.append(q)
     step = max(1, -(-len(rest) // (sites - 1)))
     return [first] + rest[::step][: sites - 1]
 
