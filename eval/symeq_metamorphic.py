@@ -23,7 +23,8 @@ apply. A human-correct candidate need not be true in Isabelle (a wrong answer, `
 negative base), so two more kinds of merge are counted apart there: Z3 refutes both statements (the premises
 fix a value and both conclusions are false of it: both universal closures are False), and either one's premises
 are contradictory (such a candidate joins no SymEq class). The Lean golds are true theorems: there either would
-point at a misreading, and stays a merge.
+point at a misreading, and stays a merge. These explaining checks run at --truth-timeout-s (5 s), not at SymEq's
+--timeout-s: at 1 s their answer moved with the machine's load.
 """
 
 from __future__ import annotations
@@ -33,12 +34,13 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import replace
 
 from tqdm import tqdm
 
 from atf.cliargs import add_seconds
 from atf.data.benchmarks import load_benchmark
-from atf.symeq import isabelle_metamorphic, metamorphic
+from atf.symeq import ir, isabelle_metamorphic, metamorphic
 from atf.symeq.equivalence import SymEq, parse, truth
 
 MODULES = {"lean": metamorphic, "isabelle": isabelle_metamorphic}
@@ -53,42 +55,58 @@ def both_are(status: str, a: str, b: str, timeout_ms: int, lang: str) -> bool:
         return False
 
 
-def vacuous(symeq: SymEq, a: str, b: str, lang: str) -> bool:
-    """Whether Z3 proves either statement's premises contradictory (such a candidate joins no SymEq class)."""
+def vacuous(a: str, b: str, timeout_ms: int, lang: str) -> bool:
+    """Whether Z3 proves either statement's premises contradictory (premises ⟹ False valid; such a candidate joins
+    no SymEq class)."""
+
+    def contradictory(text: str) -> bool:
+        st = parse(text, lang)
+        return bool(st.premises) and truth(replace(st, conclusion=ir.FALSE), timeout_ms) == "valid"
+
     try:
-        return any(symeq.is_vacuous(parse(x, lang)) for x in (a, b))
+        return any(contradictory(x) for x in (a, b))
     except Exception:  # noqa: BLE001 - undecided: not vacuous
         return False
 
 
-def check_statement(gold: str, timeout_ms: int, lang: str = "lean", sites: int = 1) -> dict:
-    """Every rewrite's and mutation's verdict against the gold statement (run in a worker process)."""
+def check_statement(gold: str, timeout_ms: int, lang: str = "lean", sites: int = 1, truth_ms: int = 5000) -> dict:
+    """Every rewrite's and mutation's verdict against the gold statement (run in a worker process), and the texts
+    of the missed rewrites and merged mutations (to list with --show).
+
+    SymEq decides each pair at `timeout_ms` per Z3 query, as the reranker does; a merged mutation is then explained
+    (both statements true, both false, one's premises contradictory) at `truth_ms`: those checks only sort the
+    merges, and at the reranker's timeout their answer moved with the machine's load from run to run."""
     m = MODULES[lang]
     symeq = SymEq(lang, timeout_ms=timeout_ms)
     try:
         parse(gold, lang)
     except Exception:  # noqa: BLE001 - reported as a count
         return {"unparsed": True}
-    rw = {kind: symeq.compare(gold, text).equivalent for kind, text in m.variants(gold, m.REWRITES).items()}
-    mu = {}
+    rw, mu, texts = {}, {}, {}
+    for kind, text in m.variants(gold, m.REWRITES).items():
+        rw[kind] = symeq.compare(gold, text).equivalent
+        if not rw[kind]:
+            texts[kind] = text
     for kind, text in m.variants(gold, m.MUTATIONS, sites).items():
         mu[kind] = (
             "apart"
             if not symeq.compare(gold, text).equivalent
             else "both valid"
-            if both_are("valid", gold, text, timeout_ms, lang)
+            if both_are("valid", gold, text, truth_ms, lang)
             else "both false"
-            if lang == "isabelle" and both_are("invalid", gold, text, timeout_ms, lang)
+            if lang == "isabelle" and both_are("invalid", gold, text, truth_ms, lang)
             else "vacuous"
-            if lang == "isabelle" and vacuous(symeq, gold, text, lang)
+            if lang == "isabelle" and vacuous(gold, text, truth_ms, lang)
             else "merged"
         )
-    return {"unparsed": False, "rewrites": rw, "mutations": mu}
+        if mu[kind] == "merged":
+            texts[kind] = text
+    return {"unparsed": False, "rewrites": rw, "mutations": mu, "texts": texts}
 
 
-def _serve(conn, timeout_ms: int, lang: str, sites: int) -> None:
+def _serve(conn, timeout_ms: int, lang: str, sites: int, truth_ms: int) -> None:
     while (gold := conn.recv()) is not None:
-        conn.send(check_statement(gold, timeout_ms, lang, sites))
+        conn.send(check_statement(gold, timeout_ms, lang, sites, truth_ms))
 
 
 ISABELLE_SETS = {"valid": ("math-dev",), "test": ("math-400", "minif2f")}
@@ -113,7 +131,9 @@ def isabelle_golds(name: str, limit: int | None, nth: int = 0) -> dict[str, str]
     return out
 
 
-def bounded(golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "lean", sites: int = 1):
+def bounded(
+    golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "lean", sites: int = 1, truth_ms: int = 5000
+):
     """(gold, result or None) for each statement, one worker process killed when a statement overruns
     `deadline_s` (Z3 does not always stop at its own timeout)."""
     import multiprocessing as mp
@@ -123,7 +143,7 @@ def bounded(golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "l
     for gold in golds:
         if proc is None:
             conn, child = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(child, timeout_ms, lang, sites), daemon=True)
+            proc = ctx.Process(target=_serve, args=(child, timeout_ms, lang, sites, truth_ms), daemon=True)
             proc.start()
         conn.send(gold)
         if conn.poll(deadline_s):
@@ -147,7 +167,14 @@ def main(argv: list[str] | None = None) -> int:
         help="valid to develop on, test to report (default %(default)s)",
     )
     p.add_argument("--benchmarks", default="minif2f,proofnet", help="comma-separated benchmark names")
-    add_seconds(p, "--timeout-s", 1.0, "Z3 timeout per query")
+    add_seconds(p, "--timeout-s", 1.0, "Z3 timeout per query of SymEq's verdict")
+    add_seconds(
+        p,
+        "--truth-timeout-s",
+        5.0,
+        "Z3 timeout per query of the checks that explain a merged mutation (both true, both false, contradictory "
+        "premises); longer than --timeout-s so that their answer does not move with the machine's load",
+    )
     p.add_argument("--limit", type=int, default=None, help="at most this many statements per benchmark")
     add_seconds(
         p, "--deadline-s", 60.0, "wall-clock bound per gold statement (all its variants); a worker past it is killed"
@@ -184,9 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         missed, merged, late = [], [], []
         unparsed = 0
         by_text = {g: pid for pid, g in golds.items()}
-        timeout_ms = round(args.timeout_s * 1000)
+        timeout_ms, truth_ms = round(args.timeout_s * 1000), round(args.truth_timeout_s * 1000)
         for gold, res in tqdm(
-            bounded(list(golds.values()), timeout_ms, args.deadline_s, args.lang, args.sites),
+            bounded(list(golds.values()), timeout_ms, args.deadline_s, args.lang, args.sites, truth_ms),
             total=len(golds),
             desc=f"{bench}",
         ):
@@ -197,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             if res["unparsed"]:
                 unparsed += 1
                 continue
-            texts = {**m.variants(gold, m.REWRITES), **m.variants(gold, m.MUTATIONS, args.sites)}
+            texts = res["texts"]
             for kind, ok in res["rewrites"].items():
                 rw[kind]["merged" if ok else "missed"] += 1
                 if not ok:

@@ -1,0 +1,47 @@
+"""The metamorphic probe's worker (`eval/symeq_metamorphic.py`, session 15): the checks that explain a merged
+mutation (both statements true, both false, contradictory premises) run at their own, longer Z3 timeout, so that
+their answer does not move with the machine's load as it did at the reranker's 1 s; and the worker sends back the
+texts it judged, so the listing shows exactly the variants that were compared."""
+
+import eval.symeq_metamorphic as probe
+from atf.symeq.metamorphic import MUTATIONS, REWRITES, variants
+from tests.isabelle_statements import thm
+
+# h₀ follows from h₁, so dropping it or weakening it keeps the meaning; x = 5 is neither true nor false
+GOLD = "theorem t (x : ℕ) (h₀ : 0 < x) (h₁ : 1 < x) : x = 5 := by sorry"
+
+
+def test_worker_returns_the_texts_of_merged_mutations_and_missed_rewrites():
+    res = probe.check_statement(GOLD, 1000, "lean", sites=2, truth_ms=2000)
+    merged = {k for k, v in res["mutations"].items() if v == "merged"}
+    missed = {k for k, ok in res["rewrites"].items() if not ok}
+    assert "drop_hypothesis" in merged and set(res["texts"]) == merged | missed
+    judged = {**variants(GOLD, REWRITES), **variants(GOLD, MUTATIONS, 2)}
+    assert all(res["texts"][k] == judged[k] for k in res["texts"])
+    assert "h₀" not in res["texts"]["drop_hypothesis"]
+
+
+def test_explaining_a_merge_uses_the_truth_timeout(monkeypatch):
+    seen = []
+    real = probe.truth
+
+    def spy(st, timeout_ms=1000):
+        seen.append(timeout_ms)
+        return real(st, timeout_ms)
+
+    monkeypatch.setattr(probe, "truth", spy)
+    probe.check_statement(GOLD, 300, "lean", sites=1, truth_ms=4321)
+    assert seen and set(seen) == {4321}
+    seen.clear()
+    gold = thm("x :: real", ["x > 0", "x > 1"], "x = 5")  # dropping x > 0 merges: both are false (x = 2)
+    res = probe.check_statement(gold, 300, "isabelle", sites=1, truth_ms=1234)
+    assert res["mutations"]["drop_hypothesis"] == "both false" and set(seen) == {1234}
+
+
+def test_contradictory_premises_are_found_by_the_truth_check():
+    contra = thm("x :: real", ["x > 1", "x < 0"], "x = 2")
+    plain = thm("x :: real", ["x > 1"], "x = 2")
+    assert probe.vacuous(contra, plain, 2000, "isabelle")
+    assert probe.vacuous(plain, contra, 2000, "isabelle")
+    assert not probe.vacuous(plain, thm("x :: real", ["x > 2"], "x = 2"), 2000, "isabelle")
+    assert not probe.vacuous(thm("x :: real", [], "x = 2"), plain, 2000, "isabelle")  # no premises: not vacuous
