@@ -45,3 +45,20 @@ def test_contradictory_premises_are_found_by_the_truth_check():
     assert probe.vacuous(plain, contra, 2000, "isabelle")
     assert not probe.vacuous(plain, thm("x :: real", ["x > 2"], "x = 2"), 2000, "isabelle")
     assert not probe.vacuous(thm("x :: real", [], "x = 2"), plain, 2000, "isabelle")  # no premises: not vacuous
+
+
+def test_change_type_skips_a_variable_the_statement_never_uses():
+    """A `fixes n :: nat` that occurs nowhere changes no meaning with its type: the mutation goes to the first
+    binder whose variable is used (it went to the unused one, and the merge it gave was no finding)."""
+    from atf.symeq import isabelle_metamorphic as isa
+    from atf.symeq.metamorphic import variants as lean_variants
+
+    text = thm("n :: nat and x y :: real", ["x > 0"], "x + y = 2")
+    (mutant,) = isa.variants(text, {"change_type": isa.MUTATIONS["change_type"]}).values()
+    assert 'fixes n :: "nat" and x y :: "nat"' in mutant
+    lean = "theorem t (n : ℕ) (x : ℝ) (h : 0 < x) : x = 2 := by sorry"
+    many = lean_variants(lean, {"change_type": MUTATIONS["change_type"]}, sites=4)
+    assert sorted(many.values()) == [
+        "theorem t ( n : ℕ ) ( x : ℕ ) ( h : 0 < x ) : x = 2 := by sorry",
+        "theorem t ( n : ℕ ) ( x : ℤ ) ( h : 0 < x ) : x = 2 := by sorry",
+    ]

@@ -985,14 +985,17 @@ def drop_hypothesis(p: Parts) -> Parts | None:
 
 
 def change_type(p: Parts) -> Parts | None:
-    """The first variable binder of type ℕ, ℤ or ℝ gets another of the three."""
+    """The first variable binder of type ℕ, ℤ or ℝ whose variables the statement uses gets another of the three (a
+    variable that occurs nowhere else, as an Isabelle `fixes` may declare, changes no meaning with its type)."""
     other = {"ℕ": "ℤ", "ℤ": "ℝ", "ℝ": "ℕ"}
     first = None
     for k, b in enumerate(p.binders):
         if k in p.hyps:
             continue
         inner = b[1:-1]
-        if len(inner) >= 3 and inner[-2][1] == ":" and inner[-1][1] in other:
+        rest = [t for j, c in enumerate(p.binders) if j != k for _, t in c] + [t for _, t in p.conclusion]
+        names = {t for kind, t in inner[:-2] if kind == "ident"}
+        if len(inner) >= 3 and inner[-2][1] == ":" and inner[-1][1] in other and names & set(rest):
             for ty in (other[inner[-1][1]], other[other[inner[-1][1]]]):
                 q = p.copy()
                 q.binders[k] = b[:-2] + [("op", ty), b[-1]]
