@@ -3,7 +3,7 @@
     nice python eval/symeq_metamorphic.py --split valid            # development split
     nice python eval/symeq_metamorphic.py --split test             # report split (nothing tuned on it)
     nice python eval/symeq_metamorphic.py --split valid --show 20  # print merged mutations / missed rewrites
-    nice python eval/symeq_metamorphic.py --split valid --sites 4 --deadline-s 240  # each mutation at 4 places
+    nice python eval/symeq_metamorphic.py --split valid --sites 4  # each mutation at 4 places
     nice python eval/symeq_metamorphic.py --lang isabelle --show 50  # Isabelle: MATH dev (see below)
     nice python eval/symeq_metamorphic.py --lang isabelle --split test   # Isabelle: Table 1's sets (report)
 
@@ -23,7 +23,7 @@ apply. A human-correct candidate need not be true in Isabelle (a wrong answer, `
 negative base), so two more kinds of merge are counted apart there: Z3 refutes both statements (the premises
 fix a value and both conclusions are false of it: both universal closures are False), and either one's premises
 are contradictory (such a candidate joins no SymEq class). The Lean golds are true theorems: there either would
-point at a misreading, and stays a merge. These explaining checks run at --truth-timeout-s (5 s), not at SymEq's
+point at a misreading, and stays a merge. These explaining checks run at --truth-timeout-s (3 s), not at SymEq's
 --timeout-s: at 1 s their answer moved with the machine's load.
 """
 
@@ -35,6 +35,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import replace
+from functools import lru_cache
 
 from tqdm import tqdm
 
@@ -46,30 +47,38 @@ from atf.symeq.equivalence import SymEq, parse, truth
 MODULES = {"lean": metamorphic, "isabelle": isabelle_metamorphic}
 
 
+@lru_cache(maxsize=4096)
+def _truth(text: str, timeout_ms: int, lang: str) -> str:
+    """`truth` of a statement's text, asked once per worker (the gold statement is asked about for every merged
+    mutant); "unknown" where it cannot be read."""
+    try:
+        return truth(parse(text, lang), timeout_ms)
+    except Exception:  # noqa: BLE001 - undecided
+        return "unknown"
+
+
+@lru_cache(maxsize=4096)
+def _contradictory(text: str, timeout_ms: int, lang: str) -> bool:
+    """Whether Z3 proves the statement's premises contradictory (premises ⟹ False valid), asked once per worker."""
+    try:
+        st = parse(text, lang)
+        return bool(st.premises) and truth(replace(st, conclusion=ir.FALSE), timeout_ms) == "valid"
+    except Exception:  # noqa: BLE001 - undecided: not contradictory
+        return False
+
+
 def both_are(status: str, a: str, b: str, timeout_ms: int, lang: str) -> bool:
     """Whether Z3 finds both statements `status`: "valid" (proves both) or "invalid" (refutes both: a counter-model
-    of each)."""
-    try:
-        return truth(parse(a, lang), timeout_ms) == status and truth(parse(b, lang), timeout_ms) == status
-    except Exception:  # noqa: BLE001 - undecided: not both
-        return False
+    of each). `a` is asked first, `b` only if `a` is."""
+    return _truth(a, timeout_ms, lang) == status and _truth(b, timeout_ms, lang) == status
 
 
 def vacuous(a: str, b: str, timeout_ms: int, lang: str) -> bool:
-    """Whether Z3 proves either statement's premises contradictory (premises ⟹ False valid; such a candidate joins
-    no SymEq class)."""
-
-    def contradictory(text: str) -> bool:
-        st = parse(text, lang)
-        return bool(st.premises) and truth(replace(st, conclusion=ir.FALSE), timeout_ms) == "valid"
-
-    try:
-        return any(contradictory(x) for x in (a, b))
-    except Exception:  # noqa: BLE001 - undecided: not vacuous
-        return False
+    """Whether Z3 proves either statement's premises contradictory (such a candidate joins no SymEq class)."""
+    return _contradictory(a, timeout_ms, lang) or _contradictory(b, timeout_ms, lang)
 
 
-def check_statement(gold: str, timeout_ms: int, lang: str = "lean", sites: int = 1, truth_ms: int = 5000) -> dict:
+def check_statement(gold: str, timeout_ms: int, lang: str = "lean", sites: int = 1, truth_ms: int = 3000) -> dict:
     """Every rewrite's and mutation's verdict against the gold statement (run in a worker process), and the texts
     of the missed rewrites and merged mutations (to list with --show).
 
@@ -132,7 +141,7 @@ def isabelle_golds(name: str, limit: int | None, nth: int = 0) -> dict[str, str]
 
 
 def bounded(
-    golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "lean", sites: int = 1, truth_ms: int = 5000
+    golds: list[str], timeout_ms: int, deadline_s: float, lang: str = "lean", sites: int = 1, truth_ms: int = 3000
 ):
     """(gold, result or None) for each statement, one worker process killed when a statement overruns
     `deadline_s` (Z3 does not always stop at its own timeout)."""
@@ -158,7 +167,8 @@ def bounded(
         proc.join(timeout=5)
 
 
-def main(argv: list[str] | None = None) -> int:
+def options(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, checked, with the per-statement deadline filled in."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
         "--split",
@@ -171,13 +181,17 @@ def main(argv: list[str] | None = None) -> int:
     add_seconds(
         p,
         "--truth-timeout-s",
-        5.0,
+        3.0,
         "Z3 timeout per query of the checks that explain a merged mutation (both true, both false, contradictory "
         "premises); longer than --timeout-s so that their answer does not move with the machine's load",
     )
     p.add_argument("--limit", type=int, default=None, help="at most this many statements per benchmark")
     add_seconds(
-        p, "--deadline-s", 60.0, "wall-clock bound per gold statement (all its variants); a worker past it is killed"
+        p,
+        "--deadline-s",
+        None,
+        "wall-clock bound per gold statement (all its variants); a worker past it is killed, and the statement is "
+        "listed as skipped (default 60 s per place, --sites)",
     )
     p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
     p.add_argument(
@@ -199,6 +213,13 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.sites < 1:
         p.error("--sites must be at least 1")
+    if args.deadline_s is None:
+        args.deadline_s = 60.0 * args.sites
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = options(argv)
     t0 = time.perf_counter()
     m = MODULES[args.lang]
     for bench in args.benchmarks.split(",") if args.lang == "lean" else ISABELLE_SETS[args.split]:

@@ -62,3 +62,31 @@ def test_change_type_skips_a_variable_the_statement_never_uses():
         "theorem t ( n : ℕ ) ( x : ℕ ) ( h : 0 < x ) : x = 2 := by sorry",
         "theorem t ( n : ℕ ) ( x : ℤ ) ( h : 0 < x ) : x = 2 := by sorry",
     ]
+
+
+def test_the_gold_is_asked_about_once_per_worker(monkeypatch):
+    """Every merged mutant is explained against the same gold statement: its truth (and its premises' consistency)
+    is asked once, so a statement with many merged mutants stays inside the probe's per-statement bound."""
+    asked = []
+    real = probe.truth
+
+    def spy(st, timeout_ms=1000):
+        asked.append((st.source, st.conclusion == probe.ir.FALSE))  # (statement, whether its premises' consistency)
+        return real(st, timeout_ms)
+
+    monkeypatch.setattr(probe, "truth", spy)
+    gold = thm("x :: real", ["x > 0", "x > 1", "x > 2"], "x = 7")
+    res = probe.check_statement(gold, 300, "isabelle", sites=3, truth_ms=2345)
+    explained = [k for k, v in res["mutations"].items() if v != "apart"]
+    assert len(explained) >= 2  # dropping x > 0 and dropping x > 1 both merge: both false (x = 3)
+    assert len(asked) == len(set(asked))  # no statement asked twice about the same thing
+    assert asked.count((probe.parse(gold, "isabelle").source, False)) == 1
+
+
+def test_the_per_statement_bound_grows_with_the_places():
+    """With --sites N each statement has about N times the variants: the default bound is 60 s per place (a fixed
+    60 s skipped the statements with the most merges at --sites 4), and an explicit bound is kept."""
+    assert probe.options([]).deadline_s == 60
+    assert probe.options(["--sites", "4"]).deadline_s == 240
+    assert probe.options(["--sites", "4", "--deadline-s", "30"]).deadline_s == 30
+    assert probe.options([]).truth_timeout_s > probe.options([]).timeout_s
