@@ -90,3 +90,24 @@ def test_the_per_statement_bound_grows_with_the_places():
     assert probe.options(["--sites", "4"]).deadline_s == 240
     assert probe.options(["--sites", "4", "--deadline-s", "30"]).deadline_s == 30
     assert probe.options([]).truth_timeout_s > probe.options([]).timeout_s
+
+
+def test_a_mutation_yields_its_places_and_a_rewrite_gives_one_variant():
+    """Each mutation says where it applies (`Mutation.places`, first the default place); called, it gives that
+    first one. A rewrite is one variant, at any --sites."""
+    from atf.symeq import isabelle_metamorphic as isa
+    from atf.symeq import metamorphic as lean
+    from atf.symeq.metamorphic import Mutation
+
+    lean_text = "theorem t (x y : ℝ) (h₀ : 0 < x ∧ 1 < y) (h₁ : x + 2 ≤ y) : x * 3 + 4 ≠ y ^ 2 - 5 := by sorry"
+    isa_text = thm("x y :: real", ["0 < x & 1 < y", "x + 2 <= y"], "x * 3 + 4 ~= y ^ 2 - 5")
+    for module, text in ((lean, lean_text), (isa, isa_text)):
+        p = module.cut(text)
+        for kind, f in module.MUTATIONS.items():
+            assert isinstance(f, Mutation), kind
+            places, first = list(f.places(p)), f(p)
+            assert (first is None) == (not places), kind
+            assert first is None or first.text() == places[0].text(), kind
+        many = module.variants(text, module.MUTATIONS, sites=50)
+        assert sum(k.split("#")[0] == "change_literal" for k in many) == 6  # 0, 1, 2, 3, 4, 5: not the exponent
+        assert set(module.variants(text, module.REWRITES, sites=4)) == set(module.variants(text, module.REWRITES))

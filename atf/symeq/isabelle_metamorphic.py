@@ -18,7 +18,7 @@ nat); and one rewrite, a cast pushed through `+` / `*`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 
 from atf.symeq import isabelle_frontend
@@ -32,7 +32,14 @@ from atf.symeq.isabelle_frontend import (
     _skip_name,
     tokenize,
 )
-from atf.symeq.metamorphic import Parts, Tok, _close, _first_in_conclusion_or_hyps, _paren
+from atf.symeq.metamorphic import (
+    Mutation,
+    Parts,
+    Tok,
+    _close,
+    _in_conclusion_or_hyps,
+    _paren,
+)
 
 # Isabelle's canonical token (as `tokenize` gives it) -> the Lean spelling the Lean transformations look for
 _AS_LEAN = {
@@ -198,7 +205,8 @@ def cut(text: str) -> IsaParts | None:
 # ----------------------------------------------------------------------------------------------- Isabelle's own
 
 
-def widen_bound(p: Parts) -> Parts | None:
+@Mutation
+def widen_bound(p: Parts) -> Iterator[Parts]:
     """The upper bound of the first interval `{a..b}`, `{a..<b}`, `{..<n}`, `{..n}` plus one (Set_Interval.thy
     `atLeastAtMost`, `atLeastLessThan`, `lessThan`, `atMost`)."""
 
@@ -212,7 +220,7 @@ def widen_bound(p: Parts) -> Parts | None:
                 return toks[: i + 1] + _paren(toks[j : end + 1] + [("op", "+"), ("num", "1")]) + toks[end + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
 # HOL's library names (Transcendental.thy, Archimedean_Field.thy, GCD.thy, Lattices.thy, Parity.thy)
@@ -244,7 +252,8 @@ SIBLINGS = {
 _CASTS = {("ident", c) for c in ("real", "int", "nat", "of_nat", "of_int", "real_of_nat", "real_of_int")}
 
 
-def drop_cast(p: Parts) -> Parts | None:
+@Mutation
+def drop_cast(p: Parts) -> Iterator[Parts]:
     """The first ascription `(e :: real)` (nat, int, rat, real, complex) as `(e)`, else the first cast `real e`
     (`of_nat`, `int`, `nat`, ...) as `e`."""
 
@@ -257,10 +266,11 @@ def drop_cast(p: Parts) -> Parts | None:
                 return toks[:i] + toks[i + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def pow_powr(p: Parts) -> Parts | None:
+@Mutation
+def pow_powr(p: Parts) -> Iterator[Parts]:
     """The first `x ^ n` as `x powr n`, else the first `x powr a` as `x ^ a`, where the base is no numeral: Power.thy
     `power` and Transcendental.thy `powr` (`x powr a = (if x = 0 then 0 else exp (a * ln x))`) differ at a negative
     base (`(-2) ^ 2 = 4`, while `(-2) powr 2 = exp (2 * ln (-2))`, `ln` of a negative number being unspecified)."""
@@ -272,16 +282,18 @@ def pow_powr(p: Parts) -> Parts | None:
                     return toks[:i] + [("op", b)] + toks[i + 1 :]
             return None
 
-        q = _first_in_conclusion_or_hyps(p, one)
-        if q is not None:
-            return q
-    return None
+        places = _in_conclusion_or_hyps(p, one)
+        first = next(places, None)
+        if first is not None:  # `^` wherever there is one; `powr` only where there is no `^`
+            yield first
+            yield from places
+            return
 
 
 _PUSHED = {"-": "-", "div": "/", "+": "+", "*": "*"}
 
 
-def _push_cast(p: Parts, ops: set[str]) -> Parts | None:
+def _push_cast(p: Parts, ops: set[str]) -> Iterator[Parts]:
     """The first cast of two atoms `real ( a OP b )` (`int`, `of_nat`, ... too) as `( real a OP' b )`, OP in `ops`
     (`div` pushed as `/`)."""
 
@@ -300,18 +312,19 @@ def _push_cast(p: Parts, ops: set[str]) -> Parts | None:
                 return toks[:i] + _paren(pushed) + toks[i + 6 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def push_cast_sub(p: Parts) -> Parts | None:
+@Mutation
+def push_cast_sub(p: Parts) -> Iterator[Parts]:
     """`real ( a - b )` as `( real a - real b )`, `real ( a div b )` as `( real a / real b )`: equal on int, not
     on nat, whose `-` truncates at 0 (Nat.thy `diff_nat`) and whose `div` rounds down (Euclidean_Division)."""
-    return _push_cast(p, {"-", "div"})
+    yield from _push_cast(p, {"-", "div"})
 
 
 def push_cast_add(p: Parts) -> Parts | None:
     """`real ( a + b )` as `( real a + real b )` (and `*`): Nat.thy / Int.thy `of_nat_add`, `of_nat_mult`."""
-    return _push_cast(p, {"+", "*"})
+    return next(_push_cast(p, {"+", "*"}), None)
 
 
 REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
@@ -333,7 +346,7 @@ REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
         "reassociate",
     )
 } | {"push_cast_add": push_cast_add}
-MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
+MUTATIONS: dict[str, Mutation] = {
     **{
         k: lean.MUTATIONS[k]
         for k in (
@@ -352,9 +365,9 @@ MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
         )
     },
     # Power.thy `^`, Transcendental.thy `powr`, Divides `div`/`mod`, Rings.thy `dvd`; and the sides of `<`
-    "swap_operands": partial(lean.swap_operands, ops=("-", "/", "^", "powr", "div", "mod", "∣", "<")),
+    "swap_operands": Mutation(partial(lean.swap_operands.places, ops=("-", "/", "^", "powr", "div", "mod", "∣", "<"))),
     "widen_bound": widen_bound,
-    "swap_function": partial(lean.swap_function, siblings=SIBLINGS),
+    "swap_function": Mutation(partial(lean.swap_function.places, siblings=SIBLINGS)),
     "drop_cast": drop_cast,
     "pow_powr": pow_powr,
     "push_cast_sub": push_cast_sub,

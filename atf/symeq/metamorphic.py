@@ -24,9 +24,9 @@ literal, the first hypothesis, ...), or with `variants(..., sites=N)` up to N pl
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from contextvars import ContextVar
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import update_wrapper
 
 from atf.symeq.ir import ParseError, scope_end
 from atf.symeq.lean_frontend import binder_roles, read_statement, strip_comments, tokenize
@@ -874,15 +874,18 @@ REWRITES: dict[str, Callable[[Parts], Parts | None]] = {
 # ----------------------------------------------------------------------------------------------- mutations
 
 
-# While `variants(..., sites=N)` runs a mutation, every place the mutation could apply is recorded here, not only the
-# first one it returns (the probe otherwise only ever changes the first literal, the first `+`, ...).
-_SITES: ContextVar[list[Parts] | None] = ContextVar("_SITES", default=None)
+class Mutation:
+    """A meaning-changing transformation. `places(p)` yields its variants of `p`, each changed at one place: first
+    the one the probe changes by default (the last literal, the first `+`, the first hypothesis, ...), then the other
+    places in a fixed order (`variants(..., sites=N)`; without them a misreading of a later hypothesis or operand is
+    never put to SymEq). Called, it gives that first variant, or None where it applies nowhere."""
 
+    def __init__(self, places: Callable[..., Iterator[Parts]]) -> None:
+        self.places = places
+        update_wrapper(self, places)
 
-def _record(q: Parts) -> None:
-    sites = _SITES.get()
-    if sites is not None:
-        sites.append(q)
+    def __call__(self, p: Parts) -> Parts | None:
+        return next(iter(self.places(p)), None)
 
 
 def _each_site(toks: list[Tok], f: Callable[[list[Tok]], list[Tok] | None]) -> list[list[Tok]]:
@@ -918,17 +921,7 @@ def _each_site(toks: list[Tok], f: Callable[[list[Tok]], list[Tok] | None]) -> l
 
 
 def _first_in_conclusion_or_hyps(p: Parts, f: Callable[[list[Tok]], list[Tok] | None]) -> Parts | None:
-    if _SITES.get() is not None:
-        for out in _each_site(p.conclusion, f):
-            q = p.copy()
-            q.conclusion = out
-            _record(q)
-        for k in p.hyps:
-            names, prop = _hyp(p.binders[k])
-            for out in _each_site(prop, f):
-                q = p.copy()
-                q.binders[k] = _paren(names + [("op", ":")] + out)
-                _record(q)
+    """`f`'s change of the conclusion, else of the first hypothesis it applies to."""
     out = f(p.conclusion)
     if out is not None:
         q = p.copy()
@@ -944,7 +937,27 @@ def _first_in_conclusion_or_hyps(p: Parts, f: Callable[[list[Tok]], list[Tok] | 
     return None
 
 
-def change_literal(p: Parts) -> Parts | None:
+def _in_conclusion_or_hyps(p: Parts, f: Callable[[list[Tok]], list[Tok] | None]) -> Iterator[Parts]:
+    """`f`'s change of the conclusion or of a hypothesis at each place: first `_first_in_conclusion_or_hyps`'s, then
+    every place of the conclusion, then of each hypothesis (`_each_site`); nothing where the first finds none."""
+    first = _first_in_conclusion_or_hyps(p, f)
+    if first is None:
+        return
+    yield first
+    for out in _each_site(p.conclusion, f):
+        q = p.copy()
+        q.conclusion = out
+        yield q
+    for k in p.hyps:
+        names, prop = _hyp(p.binders[k])
+        for out in _each_site(prop, f):
+            q = p.copy()
+            q.binders[k] = _paren(names + [("op", ":")] + out)
+            yield q
+
+
+@Mutation
+def change_literal(p: Parts) -> Iterator[Parts]:
     """The last numeral of the conclusion (else of a hypothesis) plus one."""
 
     def one(toks: list[Tok]) -> list[Tok] | None:
@@ -954,10 +967,11 @@ def change_literal(p: Parts) -> Parts | None:
                 return toks[:i] + [("num", str(int(t) + 1))] + toks[i + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def change_relation(p: Parts) -> Parts | None:
+@Mutation
+def change_relation(p: Parts) -> Iterator[Parts]:
     swap = {"<": "≤", "≤": "<", ">": "≥", "≥": ">", "=": "≠", "≠": "="}
 
     def one(toks: list[Tok]) -> list[Tok] | None:
@@ -966,29 +980,24 @@ def change_relation(p: Parts) -> Parts | None:
                 return toks[:k] + [("op", swap[t])] + toks[k + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def drop_hypothesis(p: Parts) -> Parts | None:
-    if not p.hyps:
-        return None
-    first = None
+@Mutation
+def drop_hypothesis(p: Parts) -> Iterator[Parts]:
+    """Each hypothesis dropped, the first first."""
     for n, k in enumerate(p.hyps):
         q = p.copy()
         del q.binders[k]
         q.hyps = p.hyps[:n] + [x - 1 for x in p.hyps[n + 1 :]]
-        _record(q)
-        first = q if first is None else first
-        if _SITES.get() is None:
-            break
-    return first
+        yield q
 
 
-def change_type(p: Parts) -> Parts | None:
+@Mutation
+def change_type(p: Parts) -> Iterator[Parts]:
     """The first variable binder of type ℕ, ℤ or ℝ whose variables the statement uses gets another of the three (a
     variable that occurs nowhere else, as an Isabelle `fixes` may declare, changes no meaning with its type)."""
     other = {"ℕ": "ℤ", "ℤ": "ℝ", "ℝ": "ℕ"}
-    first = None
     for k, b in enumerate(p.binders):
         if k in p.hyps:
             continue
@@ -999,14 +1008,11 @@ def change_type(p: Parts) -> Parts | None:
             for ty in (other[inner[-1][1]], other[other[inner[-1][1]]]):
                 q = p.copy()
                 q.binders[k] = b[:-2] + [("op", ty), b[-1]]
-                _record(q)
-                first = q if first is None else first
-                if _SITES.get() is None:
-                    return first
-    return first
+                yield q
 
 
-def widen_bound(p: Parts) -> Parts | None:
+@Mutation
+def widen_bound(p: Parts) -> Iterator[Parts]:
     """`Finset.range n` / `Finset.Icc a b` (and Ico, Set.Icc, ...) with the upper bound plus one."""
     heads = {
         "Finset.range",
@@ -1033,17 +1039,18 @@ def widen_bound(p: Parts) -> Parts | None:
                 return toks[:j] + _paren(hi + [("op", "+"), ("num", "1")]) + toks[end + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def plus_to_minus(p: Parts) -> Parts | None:
+@Mutation
+def plus_to_minus(p: Parts) -> Iterator[Parts]:
     def one(toks: list[Tok]) -> list[Tok] | None:
         for i, (_, t) in enumerate(toks):
             if t == "+":
                 return toks[:i] + [("op", "-")] + toks[i + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
 # Mutations that exercise more of the statement than literals and relations (each changes the meaning in
@@ -1094,7 +1101,8 @@ def _operand_right(toks: list[Tok], i: int) -> int | None:
     return e if e == len(toks) or toks[e][1] in _MUT_OPERAND_AFTER else None
 
 
-def swap_operands(p: Parts, ops: tuple[str, ...] = ("-", "/", "%", "^", "∣")) -> Parts | None:
+@Mutation
+def swap_operands(p: Parts, ops: tuple[str, ...] = ("-", "/", "%", "^", "∣")) -> Iterator[Parts]:
     """`a - b`, `a / b`, `a % b`, `a ^ b` or `a ∣ b` (`ops`) as `b - a`, ... (the first such with two atoms as
     operands, not two equal ones)."""
 
@@ -1108,10 +1116,10 @@ def swap_operands(p: Parts, ops: tuple[str, ...] = ("-", "/", "%", "^", "∣")) 
             return toks[:s] + toks[i + 1 : e] + [toks[i]] + toks[s:i] + toks[e:]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def _replace_op(p: Parts, table: dict[str, str]) -> Parts | None:
+def _replace_op(p: Parts, table: dict[str, str]) -> Iterator[Parts]:
     """The first binary operator of `table` into its image (wherever it stands: any of them changes the meaning)."""
 
     def one(toks: list[Tok]) -> list[Tok] | None:
@@ -1120,20 +1128,23 @@ def _replace_op(p: Parts, table: dict[str, str]) -> Parts | None:
                 return toks[:i] + [("op", table[t])] + toks[i + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def times_to_plus(p: Parts) -> Parts | None:
+@Mutation
+def times_to_plus(p: Parts) -> Iterator[Parts]:
     """The first binary `*` into `+`."""
-    return _replace_op(p, {"*": "+"})
+    yield from _replace_op(p, {"*": "+"})
 
 
-def div_to_times(p: Parts) -> Parts | None:
+@Mutation
+def div_to_times(p: Parts) -> Iterator[Parts]:
     """The first binary `/` into `*`."""
-    return _replace_op(p, {"/": "*"})
+    yield from _replace_op(p, {"/": "*"})
 
 
-def change_exponent(p: Parts) -> Parts | None:
+@Mutation
+def change_exponent(p: Parts) -> Iterator[Parts]:
     """The first numeral exponent `x ^ 2` plus one (`change_literal` leaves exponents alone)."""
 
     def one(toks: list[Tok]) -> list[Tok] | None:
@@ -1142,10 +1153,10 @@ def change_exponent(p: Parts) -> Parts | None:
                 return toks[:i] + [("num", str(int(toks[i][1]) + 1))] + toks[i + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def _first_token(p: Parts, table: dict[str, str]) -> Parts | None:
+def _first_token(p: Parts, table: dict[str, str]) -> Iterator[Parts]:
     """The first token of `table` (in the conclusion, else a hypothesis) into its image."""
 
     def one(toks: list[Tok]) -> list[Tok] | None:
@@ -1154,27 +1165,31 @@ def _first_token(p: Parts, table: dict[str, str]) -> Parts | None:
                 return toks[:i] + [(kind, table[t])] + toks[i + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-def swap_quantifier(p: Parts) -> Parts | None:
+@Mutation
+def swap_quantifier(p: Parts) -> Iterator[Parts]:
     """The first `∀` into `∃` or `∃` into `∀`."""
-    return _first_token(p, {"∀": "∃", "∃": "∀"})
+    yield from _first_token(p, {"∀": "∃", "∃": "∀"})
 
 
-def swap_connective(p: Parts) -> Parts | None:
+@Mutation
+def swap_connective(p: Parts) -> Iterator[Parts]:
     """The first `∧` into `∨`, `∨` into `∧` or `↔` into `→`."""
-    return _first_token(p, {"∧": "∨", "∨": "∧", "↔": "→"})
+    yield from _first_token(p, {"∧": "∨", "∨": "∧", "↔": "→"})
 
 
-def negate_conclusion(p: Parts) -> Parts | None:
+@Mutation
+def negate_conclusion(p: Parts) -> Iterator[Parts]:
     """`C` into `¬ (C)`."""
     q = p.copy()
     q.conclusion = [("op", "¬")] + _paren(p.conclusion)
-    return q
+    yield q
 
 
-def swap_variable(p: Parts) -> Parts | None:
+@Mutation
+def swap_variable(p: Parts) -> Iterator[Parts]:
     """The first occurrence in the conclusion of a variable declared with another of the same type (`(x y : ℝ)`,
     or two groups of one type) into that other variable."""
     typed: dict[str, str] = {}
@@ -1197,8 +1212,8 @@ def swap_variable(p: Parts) -> Parts | None:
             if other is not None:
                 q = p.copy()
                 q.conclusion = p.conclusion[:i] + [("ident", other)] + p.conclusion[i + 1 :]
-                return q
-    return None
+                yield q
+                return
 
 
 _SIBLINGS = {
@@ -1250,7 +1265,8 @@ _SIBLINGS = {
 }
 
 
-def swap_function(p: Parts, siblings: dict[str, str] = _SIBLINGS) -> Parts | None:
+@Mutation
+def swap_function(p: Parts, siblings: dict[str, str] = _SIBLINGS) -> Iterator[Parts]:
     """The first named function, big operator or interval with a sibling (`Real.sin`/`Real.cos`, `Int.floor`/
     `Int.ceil`, `Nat.gcd`/`Nat.lcm`, `∑`/`∏`, `Finset.Icc`/`Finset.Ico`, `⌊x⌋`/`⌈x⌉`, ...) into the sibling
     (`siblings`: another language's names)."""
@@ -1269,13 +1285,14 @@ def swap_function(p: Parts, siblings: dict[str, str] = _SIBLINGS) -> Parts | Non
                 return toks[:i] + [(kind, siblings[t])] + toks[i + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
 _BINDER_BEFORE = {"∀", "∃", "∃!", "fun", "λ", "∑", "∏", ")"}  # `∃ (c : ℝ) (w : ℂ),`: binders, no ascriptions
 
 
-def drop_cast(p: Parts) -> Parts | None:
+@Mutation
+def drop_cast(p: Parts) -> Iterator[Parts]:
     """The first type ascription `(e : ℝ)` (ℕ, ℤ, ℚ, ℝ, ℂ) as `(e)`, else the first `↑e` as `e`."""
     numeric = {"ℕ", "ℤ", "ℚ", "ℝ", "ℂ"}
 
@@ -1291,10 +1308,10 @@ def drop_cast(p: Parts) -> Parts | None:
                 return toks[:i] + toks[i + 1 :]
         return None
 
-    return _first_in_conclusion_or_hyps(p, one)
+    yield from _in_conclusion_or_hyps(p, one)
 
 
-MUTATIONS: dict[str, Callable[[Parts], Parts | None]] = {
+MUTATIONS: dict[str, Mutation] = {
     "change_literal": change_literal,
     "change_relation": change_relation,
     "drop_hypothesis": drop_hypothesis,
@@ -1323,21 +1340,19 @@ def preamble(text: str) -> str:
 
 
 def apply(f: Callable[[Parts], Parts | None], p: Parts, sites: int = 1) -> list[Parts]:
-    """`f`'s variants of `p`: the one `f` returns, and with `sites` > 1 up to `sites` - 1 more from the other places it
-    applies to (spread evenly over them, in a fixed order), each changed at one place only."""
-    if sites <= 1:
+    """`f`'s variants of `p`: the one `f` gives, and for a `Mutation` with `sites` > 1 up to `sites` - 1 more from the
+    other places it applies to (spread evenly over them, in a fixed order), each changed at one place only."""
+    if not isinstance(f, Mutation):  # a rewrite: one variant
         q = f(p)
         return [] if q is None else [q]
-    token = _SITES.set([])
-    try:
-        first = f(p)
-        found = _SITES.get()
-    finally:
-        _SITES.reset(token)
+    places = iter(f.places(p))
+    first = next(places, None)
     if first is None:
         return []
+    if sites <= 1:
+        return [first]
     seen, rest = {first.text()}, []
-    for q in found:  # each distinct place once, the first excepted
+    for q in places:  # each distinct place once, the first excepted
         if (t := q.text()) not in seen:
             seen.add(t)
             rest.append(q)
