@@ -191,7 +191,7 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
         "--deadline-s",
         None,
         "wall-clock bound per gold statement (all its variants); a worker past it is killed, and the statement is "
-        "listed as skipped (default 60 s per place, --sites)",
+        "listed as skipped (when not given: 60 s for each place of --sites)",
     )
     p.add_argument("--show", type=int, default=0, help="print this many merged mutations and missed rewrites")
     p.add_argument(
