@@ -1568,6 +1568,9 @@ class Elaborator:
             for a in args:
                 self.unknown(a.ty, "opaque-arg")
         text = ir.show(ir.canonical_binds(ir.rename_free(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)})))
+        types = ir.bound_types(t, {k: f"\x00{i}\x00" for i, k in enumerate(fv)})
+        if types:  # `show` writes no binder types: `∀ k : Fin 0, P` (vacuous) and `∀ k : Fin 2, P` were one text
+            text += f" ·bound[{types}]"
         text = text.replace("{", "{{").replace("}", "}}")
         for i in range(len(fv)):
             text = text.replace(f"\x00{i}\x00", "{" + str(i) + "}")

@@ -873,6 +873,42 @@ def type_signature(terms: list[Term], free_map: dict[str, str] | None = None) ->
     return tuple(sorted(out.items()))
 
 
+def bound_types(t: Term, free: dict[str, str]) -> str:
+    """The written types of the variables bound inside t, in the pre-order `canonical_binds` names them, for an
+    opaque term's text: `show` prints binders without their types, so `∀ k : Fin 0, P` and `∀ k : Fin 2, P` (vacuous
+    or not) read as one term. Names in a type are written positionally: a variable bound around it as its `·bK`, a
+    free one as `free[name]` (its placeholder). "" when no binder inside t has a written type."""
+    out: list[str] = []
+    written = False
+    count = 0
+
+    def text(ty: Ty, names: dict[str, str]) -> str:
+        s = str(ty)
+        for name, new in sorted(names.items(), key=lambda kv: -len(kv[0])):
+            s = re.sub(rf"(?<![\w'.·]){re.escape(name)}(?![\w'])", new, s)
+        return s
+
+    def go(x: Term, names: dict[str, str]) -> None:
+        nonlocal count, written
+        if isinstance(x, Bind):
+            inner = dict(names)
+            for n, _ in x.vars:
+                count += 1
+                inner[n] = f"·b{count}"
+            for _, ty in x.vars:
+                written = written or ty is not None
+                out.append("_" if ty is None else text(ty, inner))
+            if x.dom is not None:
+                go(x.dom, names)
+            go(x.body, inner)
+            return
+        for c in x.children():
+            go(c, names)
+
+    go(t, dict(free))
+    return ", ".join(out) if written else ""
+
+
 def canonical_binds(t: Term) -> Term:
     """t with every bound name renamed `·b1`, `·b2`, ... in pre-order (for printing an opaque term)."""
     count = 0

@@ -752,6 +752,20 @@ def _div_as_mul_inv(t: Term, sorts: set[str], pointwise: bool = False) -> Term:
     return t
 
 
+def _ranges_over_domain(fty: Ty | None, params: list[Term], vtys: dict[str, Ty | None]) -> bool:
+    """Each bound parameter of `∀ k. f k = e` has the type of the argument of f it stands at. A binder over a subtype
+    or a smaller type defines f there only: `∀ k : Set.Icc 1 3, a k = 0` (Lean's `↥(Set.Icc 1 3)`, coerced into
+    `a : ℕ → ℤ`) read as `a = λk. 0` made `a 5 = 0` true, and `∀ n : ℕ, f n = 0` says nothing of `f : ℝ → ℝ` at 1/2."""
+    if not isinstance(fty, ir.Fun):
+        return True
+    for k, a in enumerate(params):
+        if isinstance(a, Var) and k < len(fty.args):
+            ty, dom = vtys.get(a.name), fty.args[k]
+            if ty is not None and not isinstance(ty, ir.TVar) and not isinstance(dom, ir.TVar) and ty != dom:
+                return False
+    return True
+
+
 def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
     """(v, e) when premise p defines variable v as e."""
     if isinstance(p, App) and p.op in ("eq", "iff"):
@@ -775,6 +789,7 @@ def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
                     and sorted(names) == sorted(bound)
                     and len(set(names)) == len(names)
                     and lhs.args[0].name not in ir.free_vars(rhs)
+                    and _ranges_over_domain(variables[lhs.args[0].name], list(params), dict(p.vars))
                 ):
                     fty = variables[lhs.args[0].name]
                     vtys = dict(p.vars)
@@ -853,6 +868,7 @@ def _guarded(p: Term, variables: dict[str, Ty]) -> tuple[str, tuple[tuple[str, T
             and len(set(names)) == len(names)
             and sorted(names) == sorted(vtys)
             and f not in ir.free_vars(rhs) | ir.free_vars(guard)
+            and _ranges_over_domain(variables[f], list(lhs.args[1:]), vtys)
         ):
             return f, tuple((n, vtys[n]) for n in names), guard, rhs
     return None
