@@ -265,6 +265,82 @@ class LeanStatement:
     def is_sorry_body(self) -> bool:
         return re.fullmatch(r"(by\s+)?sorry", self.body.strip()) is not None
 
+    def included_variables(self) -> list[Binder]:
+        """The `variable` binders in scope that Lean adds to the theorem, in the order declared.
+
+        Lean 4 (since v4.10, "variable inclusion"; `Lean.Elab.Command.elabVariable` and the doc of `include`)
+        adds a section variable to a theorem when the theorem's header (binders and type) names it, when an
+        added variable's type names it, when `include` names it, or when it is an instance-implicit binder
+        all of whose variables are added. A hypothesis `variable (hp : p.Prime)` is not added unless named:
+        the statement does not assume it. A variable declared inside a `section`/`namespace` that has ended
+        is out of scope, and one the theorem's own binders redeclare is shadowed."""
+        scopes: list[list[tuple[Binder, set[str]]]] = [[]]
+        forced: set[str] = set()
+        for cmd in self.commands[: self.main_index]:
+            toks = cmd.body_tokens
+            words = [t.name or t.text for t in toks[:2]]
+            if cmd.keyword in ("namespace", "section"):
+                depth = len(words[1].split(".")) if cmd.keyword == "namespace" and len(words) > 1 else 1
+                scopes.extend([] for _ in range(depth))
+            elif cmd.keyword == "end" and len(scopes) > 1:
+                named = len(words) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
+                for _ in range(min(len(scopes) - 1, len(words[1].split(".")) if named else 1)):
+                    scopes.pop()
+            elif cmd.keyword == "include":
+                forced.update(t.name or t.text for t in toks[1:] if t.kind == "ident")
+            elif cmd.keyword == "omit":
+                omitted = {t.name or t.text for t in toks[1:] if t.kind == "ident"}
+                forced -= omitted
+                for scope in scopes:
+                    scope[:] = [(b, used) for b, used in scope if not set(b.names) & omitted]
+            elif cmd.keyword == "variable":
+                i = 1
+                while i < len(toks) and toks[i].kind == "symbol" and toks[i].text in OPEN_TO_CLOSE:
+                    j = cmd.matching(cmd.head + i) - cmd.head
+                    b = _binder(self.text, toks, i, j)
+                    used = {_head_name(t) for t in toks[i + 1 : j] if t.kind == "ident"} - set(b.names)
+                    scopes[-1].append((b, used))
+                    i = j + 1
+        declared = [(b, used) for scope in scopes for b, used in scope]
+        if not declared:
+            return []
+        main = self.main
+        own = {n for b in self.binders for n in b.names}
+        header = [t for t in main.body_tokens[1 if self.name is None else 2 :] if t.end <= self.body_start]
+        wanted = ({_head_name(t) for t in header if t.kind == "ident"} | forced) - own
+        names = {n for b, _ in declared for n in b.names}
+        changed = True
+        included: set[int] = set()
+        while changed:
+            changed = False
+            for k, (b, used) in enumerate(declared):
+                if k in included:
+                    continue
+                deps = used & names
+                if (set(b.names) & wanted) or (b.is_instance and deps and deps <= wanted):
+                    included.add(k)
+                    wanted |= deps | set(b.names)
+                    changed = True
+        return [b for k, (b, _) in enumerate(declared) if k in included and not set(b.names) & own]
+
+    def context(self) -> str:
+        """The commands before the theorem that can give its names a meaning other than the library's (`def`,
+        `abbrev`, `notation`, `structure`, `namespace`, ...), each as its tokens joined by one space (comments
+        and doc strings dropped): two statements mean the same only under the same context. Imports, `open`
+        and `set_option` are read into the header fields, `variable`s into `included_variables`, and `section` /
+        `end` only scope those."""
+        skip = {"import", "open", "set_option", "variable", "include", "omit", "section", "end"}
+        return "\n".join(
+            " ".join(t.text for t in cmd.tokens if t.kind != "doc")
+            for cmd in self.commands[: self.main_index]
+            if cmd.keyword not in skip or cmd.scopes
+        )
+
+
+def _head_name(t: Token) -> str:
+    """The first component of an identifier token (`x` of `x.succ`): the name it refers to in scope."""
+    return (t.name or t.text).split(".")[0]
+
 
 def split_commands(s: Scan) -> list[Command]:
     """Cut scanned text into top-level commands. One pass: bracketed spans are jumped over with the

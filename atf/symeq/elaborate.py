@@ -1959,4 +1959,6 @@ def elaborate(raw: RawStatement) -> Statement:
     conclusion = el.zonk(ir.conj(conclusions) if len(conclusions) != 1 else conclusions[0])
     variables = {n: el._default(el.deep(el.free[n])) for n in el.declared}
     declared = frozenset(n for n, _ in raw.variables)
-    return Statement(raw.system, variables, premises, conclusion, list(raw.opaque) + el.notes, raw.source, declared)
+    return Statement(
+        raw.system, variables, premises, conclusion, list(raw.opaque) + el.notes, raw.source, declared, raw.context
+    )

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 27
+VERSION = 28
 
 
 @dataclass
@@ -218,6 +218,8 @@ def equivalence(
     cache = cache or PairCache()
     if a.system != b.system:
         raise ValueError(f"cannot compare a {a.system} statement with a {b.system} one")
+    if a.context != b.context:  # the same words under different definitions (`Statement.context`)
+        return PairResult(i, j, "different", "", detail="different declarations before the theorem", exact=True)
     t0 = time.perf_counter()
     matchings = top_matchings(a.variables, b.variables, k=top_k) or [(0.0, {})]
     first: PairResult | None = None

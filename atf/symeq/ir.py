@@ -525,6 +525,9 @@ class Statement:
     source: the text the statement came from.
     declared: the variables the text declares (Isabelle `fixes`, constants defined before the theorem); the
         others are fixed implicitly, and may be library constants SymEq does not know.
+    context: the declarations before the theorem that SymEq does not model (Lean `def`s, `notation`s, ...), as
+        text: they give the statement's names their meaning, so statements under different contexts are never
+        equivalent (`def f x := x + 1` against `def f x := x + 2` before the same `f 2 = 3`).
     """
 
     system: str
@@ -534,6 +537,7 @@ class Statement:
     opaque: list[str] = field(default_factory=list)
     source: str = ""
     declared: frozenset[str] = frozenset()
+    context: str = ""
 
     def key(self, free_map: dict[str, str] | None = None) -> tuple:
         """Alpha-equivalence key: premises as a multiset, conclusion as is, then the type signatures of each
@@ -543,6 +547,7 @@ class Statement:
             alpha_key(self.conclusion, free_map),
             type_signature(self.premises, free_map),
             type_signature([self.conclusion], free_map),
+            self.context,
         )
 
     @property
@@ -571,6 +576,7 @@ class RawStatement:
     opaque: list[str] = field(default_factory=list)
     source: str = ""
     type_vars: list[str] = field(default_factory=list)
+    context: str = ""
 
 
 class ParseError(ValueError):

@@ -50,6 +50,7 @@ class LeanParts:
     hypotheses: list[str]
     instances: list[str]
     conclusion: str
+    context: str = ""  # the declarations before the theorem (`LeanStatement.context`)
 
 
 @dataclass
@@ -71,7 +72,8 @@ def split_parts(text: str) -> LeanParts:
     statement reader, as the front-end does)."""
     st = lean_fe.read_statement(text)
     variables, hyps, insts = [], [], []
-    for binder, (kind, names, ty) in zip(st.binders, lean_fe.binder_roles(st)):
+    binders = [*st.included_variables(), *st.binders]
+    for binder, (kind, names, ty) in zip(binders, lean_fe.binder_roles(st, section_variables=True)):
         if binder.is_instance:
             insts.append(lean_fe.strip_comments(binder.text[1:-1]).strip())
         elif kind == "vars":
@@ -80,7 +82,7 @@ def split_parts(text: str) -> LeanParts:
             hyps.append(ty)
         else:
             variables.append((names, ty))
-    return LeanParts(variables, hyps, insts, lean_fe.strip_comments(st.conclusion).strip())
+    return LeanParts(variables, hyps, insts, lean_fe.strip_comments(st.conclusion).strip(), st.context())
 
 
 def rename_idents(text: str, mapping: dict[str, str]) -> str:
@@ -96,6 +98,8 @@ def _conj(props: list[str]) -> str:
 def build_goal(a: str, b: str, alignment: dict[str, str] | None = None, name: str = "atf_symeq_goal") -> str:
     """The equivalence goal for statements a and b (B's variables renamed by `alignment`, B -> A)."""
     pa, pb = split_parts(a), split_parts(b)
+    if pa.context != pb.context:
+        raise ValueError("the statements declare different things before the theorem (`def`, `notation`, ...)")
     a_names = {n for names, _ in pa.variables for n in names}
     b_names = [n for names, _ in pb.variables for n in names]
     mapping = dict(alignment or {})
@@ -133,7 +137,8 @@ def build_goal(a: str, b: str, alignment: dict[str, str] | None = None, name: st
     lhs = f"(∃ {' '.join(a_only)}, {hyp_a})" if a_only else f"({hyp_a})"
     rhs = f"(∃ {' '.join(b_only)}, {hyp_b})" if b_only else f"({hyp_b})"
     body = f"({lhs} ↔ {rhs}) ∧ (({hyp_a}) → ({hyp_b}) → (({pa.conclusion}) ↔ ({concl_b})))"
-    return f"theorem {name} {' '.join(binders)} :\n    {body} := by sorry"
+    context = f"{pa.context}\n\n" if pa.context else ""
+    return f"{context}theorem {name} {' '.join(binders)} :\n    {body} := by sorry"
 
 
 def _errors(resp: dict) -> list[str]:

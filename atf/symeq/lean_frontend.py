@@ -449,6 +449,50 @@ def tokenize(text: str) -> list[tuple[str, str]]:
     return out
 
 
+_LET_WORD = re.compile(r"(?<![\w.'])(?:let|have|letI|haveI)(?![\w'!?])")
+_LET_OPENERS = frozenset(lean_statement.OPEN_TO_CLOSE) | {"![", "^["}
+_LET_CLOSERS = frozenset(lean_statement.CLOSE_TO_OPEN) | {"⌋₊", "⌉₊"}
+# infix operators: a line starting with one continues the term above it (a trailing parser has no column check)
+_INFIX_START = frozenset(
+    "+ - * / ^ % = ≠ < > ≤ ≥ ∧ ∨ ↔ → -> ∣ ∈ ∉ ∘ • ∩ ∪ \\ × ⊆ ⊂ ⊇ ⊃ ≡ ++ :: <| |> $ ∆ ⊔ ⊓ ∗ ⁻¹".split()
+)
+
+
+def tokenize_lines(text: str, first_col: int = 0) -> list[tuple[str, str]]:
+    """`tokenize(text)` (text without comments), with the `;` that a line break stands for after a `let`/`have`
+    value. Lean parses `let x := v` under `withPosition` and an application's arguments under `checkColGt`
+    (Lean/Parser/Term.lean), so a line that starts at the `let`'s column or left of it ends the value and begins
+    the body: `let m := n` over `E = m` is `let m := n; E = m`, where one line would read `n E = m`, `n` applied.
+    A line starting with an infix operator continues the value. first_col: the column of text's first line."""
+    out: list[tuple[str, str]] = []
+    pending: list[int] = []  # columns of the `let`s whose value is still being read
+    depth = 0
+    for n, line in enumerate(text.split("\n")):
+        toks = tokenize(line)
+        if not toks:
+            continue
+        shift = first_col if n == 0 else 0
+        col = shift + len(line) - len(line.lstrip())
+        if pending and depth == 0 and col <= pending[-1] and toks[0][1] not in _INFIX_START and out[-1][1] != ";":
+            while pending and col <= pending[-1]:
+                pending.pop()
+            out.append(("op", ";"))
+        words = iter(m.start() + shift for m in _LET_WORD.finditer(line))
+        for kind, t in toks:
+            if t in _LET_OPENERS:
+                depth += 1
+            elif t in _LET_CLOSERS:
+                depth -= 1
+            elif t in ("let", "have", "letI", "haveI"):
+                at = next(words, None)
+                if depth == 0 and at is not None:
+                    pending.append(at)
+            elif depth == 0 and t == ";" and pending:
+                pending.pop()
+            out.append((kind, t))
+    return out
+
+
 def strip_comments(text: str) -> str:
     out, i, depth = [], 0, 0
     while i < len(text):
@@ -1392,16 +1436,23 @@ def read_statement(text: str) -> LeanStatement:
         raise ParseError(str(err)) from err
 
 
+def conclusion_tokens(st: LeanStatement) -> list[tuple[str, str]]:
+    """The conclusion's tokens, with the `;` its line breaks stand for (`tokenize_lines`)."""
+    at = st.text.rfind(st.conclusion, 0, st.body_start)
+    return tokenize_lines(strip_comments(st.conclusion), at - st.text.rfind("\n", 0, at) - 1 if at >= 0 else 0)
+
+
 def _is_universe(type_text: str) -> bool:
     toks = tokenize(type_text)
     return bool(toks) and (toks[0][1] in ("Type", "Sort") or toks[0][1].startswith("Type"))
 
 
-def binder_groups(st: LeanStatement) -> list[tuple[str, list[str], str]]:
+def binder_groups(st: LeanStatement, section_variables: bool = False) -> list[tuple[str, list[str], str]]:
     """Each binder as (kind, names, type text): kind "inst" (an instance `[Group G]`), "vars" (names with
-    no type: `{n}`), "type" (a type variable `(α : Type*)`) or "typed" (a variable or a hypothesis)."""
+    no type: `{n}`), "type" (a type variable `(α : Type*)`) or "typed" (a variable or a hypothesis).
+    section_variables: the `variable`s Lean adds to the theorem first (`LeanStatement.included_variables`)."""
     out = []
-    for b in st.binders:
+    for b in [*st.included_variables(), *st.binders] if section_variables else st.binders:
         type_text = strip_comments(b.type or "")
         if b.bracket == "[" and len(b.names) != 1:
             out.append(("inst", [], type_text))
@@ -1414,12 +1465,12 @@ def binder_groups(st: LeanStatement) -> list[tuple[str, list[str], str]]:
     return out
 
 
-def binder_roles(st: LeanStatement) -> list[tuple[str, list[str], str]]:
+def binder_roles(st: LeanStatement, section_variables: bool = False) -> list[tuple[str, list[str], str]]:
     """`binder_groups` with each "typed" binder told apart as "var" (its type denotes a type) or "hyp" (a
     proposition), given the type variables of the `(α : Type*)` groups before it."""
     type_vars: set[str] = set()
     out = []
-    for kind, names, ty in binder_groups(st):
+    for kind, names, ty in binder_groups(st, section_variables):
         if kind == "type":
             type_vars.update(names)
         elif kind == "typed":
@@ -1598,10 +1649,10 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     """Read the last theorem/lemma/example of a Lean 4 text. qualified: the dotted names written in the
     statements it is compared with (see `open_resolution`); the text's own are always included."""
     st = read_statement(text)
-    concl_tokens = tokenize(strip_comments(st.conclusion))
+    concl_tokens = conclusion_tokens(st)
     if not concl_tokens:
         raise ParseError("empty conclusion")
-    groups = [(kind, names, tokenize(ty)) for kind, names, ty in binder_groups(st)]
+    groups = [(kind, names, tokenize(ty)) for kind, names, ty in binder_groups(st, section_variables=True)]
     resolve: dict[str, str] = {}
     every = [*concl_tokens, *(t for _, _, toks in groups for t in toks)]
     written = frozenset({*qualified, *(t for kind, t in every if kind == "ident" and "." in t)})
@@ -1681,4 +1732,6 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
         )
 
     premises, conclusion = lean_predicates.read_classes(premises, conclusion, denoted_type)
-    return RawStatement("lean", variables, premises, [conclusion], notes, text, list(type_vars.values()))
+    return RawStatement(
+        "lean", variables, premises, [conclusion], notes, text, list(type_vars.values()), context=st.context()
+    )

@@ -23,16 +23,26 @@ literal, the first hypothesis, ...), or with `variants(..., sites=N)` up to N pl
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import update_wrapper
 
 from atf.symeq.ir import ParseError, scope_end
-from atf.symeq.lean_frontend import binder_roles, read_statement, strip_comments, tokenize
+from atf.symeq.lean_frontend import (
+    binder_roles,
+    conclusion_tokens,
+    read_statement,
+    strip_comments,
+    tokenize_lines,
+)
 
 Tok = tuple[str, str]
-OPEN, CLOSE = ("(", "[", "{", "⟨", "⦃"), (")", "]", "}", "⟩", "⦄")
+# `![` (a vector literal) and `f^[n]` (iteration) close with `]`, `⌊` with `⌋` or `⌋₊` (Nat.floor); the other
+# pairs are `atf.lean.lexer`'s
+OPEN, CLOSE = (
+    ("(", "[", "![", "^[", "{", "⟨", "⦃", "⌊", "⌈", "⟦", "⟪", "⁅"),
+    (")", "]", "}", "⟩", "⦄", "⌋", "⌋₊", "⌉", "⌉₊", "⟧", "⟫", "⁆"),
+)
 _LOW = {
     "→",
     "->",
@@ -83,42 +93,22 @@ def _join(toks: list[Tok]) -> str:
 
 
 def cut(text: str) -> Parts | None:
-    """The statement's parts, or None when it is not `theorem name binders : conclusion :=`."""
-    toks = tokenize(strip_comments(text))
-    idx = [k for k, (_, t) in enumerate(toks) if t in ("theorem", "lemma")]
-    if not idx or idx[-1] + 1 >= len(toks):
-        return None
-    i = idx[-1] + 1
-    name = toks[i][1]
-    i += 1
-    binders: list[list[Tok]] = []
-    while i < len(toks) and toks[i][1] in OPEN:
-        j = _close(toks, i)
-        if j is None:
-            return None
-        binders.append(toks[i : j + 1])
-        i = j + 1
-    if i >= len(toks) or toks[i][1] != ":":
-        return None
-    j, depth = i + 1, 0
-    while j < len(toks):
-        t = toks[j][1]
-        depth += t in OPEN
-        depth -= t in CLOSE
-        if depth == 0 and t == ":=":
-            break
-        j += 1
-    concl = toks[i + 1 : j]
-    if not concl:
-        return None
-    parts = Parts(name, binders, concl)
-    # which binders are hypotheses: as the SymEq front-end reads them (`(c : F)` under `{F V : Type*}` is a variable)
+    """The statement's parts, or None when it is not `theorem name binders : conclusion :=`. Read by the one
+    statement reader (`atf.lean.statement`, through `read_statement`): it knows where the conclusion ends (the
+    `:=` of a `let` inside it does not end it, `![` opens a bracket) and which binders are hypotheses."""
     try:
-        roles = binder_roles(read_statement(text))
-    except ParseError:
+        st = read_statement(text)
+        roles = binder_roles(st)
+    except (ParseError, ValueError):
         return None
-    if len(roles) != len(binders):
+    if st.kind not in ("theorem", "lemma") or not st.name:
         return None
+    binders = [tokenize_lines(strip_comments(b.text)) for b in st.binders]
+    concl = conclusion_tokens(st)
+    if not concl or not all(binders):
+        return None
+    parts = Parts(st.name, binders, concl)
+    # which binders are hypotheses: as the SymEq front-end reads them (`(c : F)` under `{F V : Type*}` is a variable)
     parts.hyps = [k for k, (role, _, _) in enumerate(roles) if role == "hyp" and binders[k][0][1] == "("]
     return parts
 
@@ -1332,11 +1322,15 @@ MUTATIONS: dict[str, Mutation] = {
 
 
 def preamble(text: str) -> str:
-    """What comes before the last `theorem`/`lemma` (imports, `open`s, `variable`s), comments removed: a variant keeps
-    it, since the `open`s decide what a bare name is (`open Real` makes `cos` Real.cos)."""
+    """What comes before the theorem's keyword (imports, `open`s, `variable`s, `def`s, its `@[...]` and `open ... in`
+    prefixes), comments removed: a variant keeps it, since the `open`s decide what a bare name is (`open Real` makes
+    `cos` Real.cos) and the rest what the statement's names are."""
     body = strip_comments(text)
-    starts = [m.start() for m in re.finditer(r"(?<![\w.])(theorem|lemma)(?![\w.'])", body)]
-    return body[: starts[-1]] if starts else ""
+    try:
+        st = read_statement(body)
+    except ParseError:
+        return ""
+    return body[: st.main.tokens[st.main.head].start]
 
 
 def apply(f: Callable[[Parts], Parts | None], p: Parts, sites: int = 1) -> list[Parts]:
