@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import update_wrapper
 
-from atf.symeq.ir import ParseError, scope_end
+from atf.symeq.ir import ParseError, free_vars, scope_end, type_names
 from atf.symeq.lean_frontend import (
     binder_roles,
     conclusion_tokens,
@@ -35,6 +35,7 @@ from atf.symeq.lean_frontend import (
     strip_comments,
     tokenize_lines,
 )
+from atf.symeq.lean_frontend import parse_statement as parse_lean
 
 Tok = tuple[str, str]
 # `![` (a vector literal) and `f^[n]` (iteration) close with `]`, `⌊` with `⌋` or `⌋₊` (Nat.floor); the other
@@ -98,7 +99,8 @@ def cut(text: str) -> Parts | None:
     `:=` of a `let` inside it does not end it, `![` opens a bracket) and which binders are hypotheses."""
     try:
         st = read_statement(text)
-        roles = binder_roles(st)
+        # roles as the front-end reads them, with the section's `variable {n : Type*}` among the type variables
+        roles = binder_roles(st, section_variables=True)[len(st.included_variables()) :]
     except (ParseError, ValueError):
         return None
     if st.kind not in ("theorem", "lemma") or not st.name:
@@ -975,8 +977,13 @@ def change_relation(p: Parts) -> Iterator[Parts]:
 
 @Mutation
 def drop_hypothesis(p: Parts) -> Iterator[Parts]:
-    """Each hypothesis dropped, the first first."""
+    """Each hypothesis dropped, the first first; not one whose name the statement uses (`(x : n → R)` under a section
+    `variable {n R : Type*}` read as a hypothesis: dropping a variable leaves its uses unbound, no statement)."""
+    used = _free_names(p)[0] or set()
     for n, k in enumerate(p.hyps):
+        names = {t for kind, t in _hyp(p.binders[k])[0] if kind == "ident"}
+        if names & used:
+            continue
         q = p.copy()
         del q.binders[k]
         q.hyps = p.hyps[:n] + [x - 1 for x in p.hyps[n + 1 :]]
@@ -986,19 +993,41 @@ def drop_hypothesis(p: Parts) -> Iterator[Parts]:
 @Mutation
 def change_type(p: Parts) -> Iterator[Parts]:
     """The first variable binder of type ℕ, ℤ or ℝ whose variables the statement uses gets another of the three (a
-    variable that occurs nowhere else, as an Isabelle `fixes` may declare, changes no meaning with its type)."""
+    variable that occurs nowhere else, as an Isabelle `fixes` may declare, changes no meaning with its type; nor one
+    that every use rebinds, as `(x : ℤ) : ∃ x, P x` does). A variable that a type depends on (`(n : ℕ) (x : Fin n)`)
+    keeps ℕ: `Fin n` of an integer is no Lean."""
     other = {"ℕ": "ℤ", "ℤ": "ℝ", "ℝ": "ℕ"}
+    used, in_types = _free_names(p)
     for k, b in enumerate(p.binders):
         if k in p.hyps:
             continue
         inner = b[1:-1]
-        rest = [t for j, c in enumerate(p.binders) if j != k for _, t in c] + [t for _, t in p.conclusion]
         names = {t for kind, t in inner[:-2] if kind == "ident"}
-        if len(inner) >= 3 and inner[-2][1] == ":" and inner[-1][1] in other and names & set(rest):
+        if used is None:  # not read: any occurrence elsewhere counts
+            rest = [t for j, c in enumerate(p.binders) if j != k for _, t in c] + [t for _, t in p.conclusion]
+            uses = names & set(rest)
+        else:
+            uses = names & used
+        if len(inner) >= 3 and inner[-2][1] == ":" and inner[-1][1] in other and uses and not names & in_types:
             for ty in (other[inner[-1][1]], other[other[inner[-1][1]]]):
                 q = p.copy()
                 q.binders[k] = b[:-2] + [("op", ty), b[-1]]
                 yield q
+
+
+def _free_names(p: Parts) -> tuple[set[str] | None, set[str]]:
+    """The names the statement's hypotheses, conclusion and variable types use free, as SymEq's front-end reads them
+    (a name bound by `∃ x` or `fun x` inside is not a use of the binder `x`), None when it cannot read them; and
+    those its variables' types use."""
+    try:
+        raw = parse_lean(p.text())
+    except (ParseError, ValueError, RecursionError):
+        return None, set()
+    out: set[str] = set()
+    for t in [*raw.premises, *raw.conclusions]:
+        out |= free_vars(t)
+    in_types = {n for _, ty in raw.variables if ty is not None for n in type_names(ty)}
+    return out | in_types, in_types
 
 
 @Mutation
