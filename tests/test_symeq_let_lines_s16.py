@@ -91,3 +91,15 @@ def test_every_rewrite_of_a_let_statement_keeps_its_body():
 def test_the_preamble_keeps_defs_and_the_theorem_prefixes():
     gold = "import Mathlib\nopen Real\n-- c\ndef f (x : ℝ) : ℝ := x\n@[simp] lemma t : f 1 = 1 := by sorry"
     assert m.preamble(gold) == "import Mathlib\nopen Real\n\ndef f (x : ℝ) : ℝ := x\n@[simp] "
+
+
+def test_inner_product_notation_is_an_application_of_inner_over_its_field():
+    head = H + "theorem t {V : Type*} [NormedAddCommGroup V] [InnerProductSpace ℂ V] (u v : V) : "
+    a = head + "⟪u, v⟫_ℂ = (‖u + v‖ ^ 2 - ‖u - v‖ ^ 2) / 4 := by sorry"
+    swapped = head + "(‖u + v‖ ^ 2 - ‖u - v‖ ^ 2) / 4 = ⟪u, v⟫_ℂ := by sorry"
+    other_order = head + "(‖u + v‖ ^ 2 - ‖u - v‖ ^ 2) / 4 = ⟪v, u⟫_ℂ := by sorry"
+    other_field = head + "(‖u + v‖ ^ 2 - ‖u - v‖ ^ 2) / 4 = ⟪u, v⟫_ℝ := by sorry"
+    s = SymEq("lean", timeout_ms=1000)
+    assert s.compare(a, swapped).equivalent
+    assert not s.compare(a, other_order).equivalent
+    assert not s.compare(a, other_field).equivalent

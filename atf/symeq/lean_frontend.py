@@ -663,6 +663,8 @@ class _Parser(TokenCursor):
             if text == "√":
                 self.next()
                 return App("sqrt", (self.expr(100),))
+            if text == "⟪":
+                return self.inner_product()
             if text == "if":
                 self.next()
                 if self.peek(1) is not None and self.peek(1)[1] == ":" and self.peek()[0] == "ident":
@@ -675,6 +677,20 @@ class _Parser(TokenCursor):
                 b = self.expr(0)
                 return App("ite", (c, a, b))
         return self.application()
+
+    def inner_product(self) -> Term:
+        """`⟪x, y⟫_𝕜`: Mathlib's `notation3:max "⟪" x ", " y "⟫_" 𝕜:max => @inner 𝕜 _ _ x y`
+        (Mathlib/Analysis/InnerProductSpace/Defs.lean), an application of `inner` over the field 𝕜 (a function
+        SymEq does not interpret, one per field); without the field, the scoped `⟪x, y⟫` of an open namespace."""
+        self.next()
+        x = self.expr(0)
+        self.expect(",")
+        y = self.expr(0)
+        self.expect("⟫")
+        field = ""
+        if (t := self.peek()) is not None and t[0] == "ident" and t[1].startswith("_") and len(t[1]) > 1:
+            field = self.next()[1]
+        return App("call", (Var("inner" + field), x, y))
 
     def interval_integral(self) -> Term | None:
         """`∫ x in a..b, f x` as Mathlib elaborates it, `intervalIntegral (fun x => f x) a b volume` (its `notation3`
