@@ -215,6 +215,8 @@ class LeanStatement:
     body_line: 1-based line where the text after the imports starts (what is sent to Lean on top of
         the imported environment); body_offset: its character offset.
     body_start: character offset just past the theorem's `:=`.
+    head_end: character offset just past the theorem's name (past `example` for an example): what follows is the
+        declaration (binders, `:`, conclusion, `:=`, body). colon_start: offset of the `:` before the conclusion.
     closers: the `end` commands that close the namespaces and sections the text leaves open, innermost
         first (`["end", "end Foo"]` after `namespace Foo` and `section`).
     """
@@ -236,6 +238,8 @@ class LeanStatement:
     body_line: int = 1
     body_offset: int = 0
     body_start: int = 0
+    head_end: int = 0
+    colon_start: int = 0
     closers: list[str] = field(default_factory=list)
     header_scoped: list[str] = field(default_factory=list)
 
@@ -586,7 +590,7 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
         elif len(words) >= 3:
             options.append((words[1], " ".join(words[2:-1]) if words[-1] == "in" else " ".join(words[2:])))
 
-    kind, name, binders, conclusion, body, body_start = _parse_theorem(text, main)
+    kind, name, binders, conclusion, body, body_start, head_end, colon_start = _parse_theorem(text, main)
     hypotheses = [b for b in binders if b.bracket != "[" and _looks_like_hypothesis(b.names, b.type)]
     body_line = text.count("\n", 0, body_offset) + 1
     return LeanStatement(
@@ -607,6 +611,8 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
         body_line=body_line,
         body_offset=body_offset,
         body_start=body_start,
+        head_end=head_end,
+        colon_start=colon_start,
         closers=_closers(commands),
         header_scoped=scoped,
     )
@@ -642,7 +648,7 @@ def _main_index(commands: list[Command]) -> int | None:
     return None
 
 
-def _parse_theorem(text: str, cmd: Command) -> tuple[str, str | None, list[Binder], str, str, int]:
+def _parse_theorem(text: str, cmd: Command) -> tuple[str, str | None, list[Binder], str, str, int, int, int]:
     toks = cmd.body_tokens
     kind = toks[0].text
     i = 1
@@ -655,6 +661,7 @@ def _parse_theorem(text: str, cmd: Command) -> tuple[str, str | None, list[Binde
         i += 1
         if i < len(toks) and toks[i].text == "." and i + 1 < len(toks) and toks[i + 1].text == "{":
             i = cmd.matching(cmd.head + i + 1) - cmd.head + 1  # universe parameters `foo.{u}`
+    head_end = toks[i - 1].end
     binders: list[Binder] = []
     while i < len(toks) and toks[i].kind == "symbol" and toks[i].text in ("(", "{", "[", "⦃", "⟨"):
         j = cmd.matching(cmd.head + i) - cmd.head
@@ -676,7 +683,7 @@ def _parse_theorem(text: str, cmd: Command) -> tuple[str, str | None, list[Binde
     body = text[toks[assign].end : cmd.end].strip()
     if not conclusion:
         raise StatementParseError("empty conclusion after `:`", colon.line, colon.col)
-    return kind, name, binders, conclusion, body, toks[assign].end
+    return kind, name, binders, conclusion, body, toks[assign].end, head_end, colon.start
 
 
 def _binder(text: str, toks: list[Token], i: int, j: int) -> Binder:

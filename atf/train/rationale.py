@@ -12,47 +12,26 @@ from __future__ import annotations
 import random
 import re
 
+from atf.lean.statement import StatementParseError, parse_statement
 from atf.train.reference import differences
 
-_THEOREM = re.compile(r"\b(?:theorem|lemma)\s+\S+")
 _PROP = re.compile(r"[=<>≤≥≠∣∧∨¬↔→∀∃∈∉⊆⊂]")
 
 
-def _groups(binders: str) -> list[str]:
-    """Top-level bracketed binder groups, e.g. `(x y : ℤ)`, `{n : ℕ}`, `[Fintype α]`."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(binders):
-        if ch in "([{⦃":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch in ")]}⦄":
-            depth -= 1
-            if depth == 0:
-                out.append(" ".join(binders[start : i + 1].split()))
-    return out
-
-
 def read_statement(statement: str) -> tuple[list[str], list[str], str] | None:
-    """(objects, assumptions, goal) of a theorem statement, or None when it cannot be read."""
-    m = _THEOREM.search(statement)
-    end = statement.rfind(":=")
-    if not m or end < m.end():
+    """(objects, assumptions, goal) of a theorem statement, or None when it cannot be read. Read by the one statement
+    reader (`atf.lean.statement`): a `)` inside a string or a comment, `theorem t.{u}`, and the `:=` of a `let` in
+    the conclusion are Lean's, not a regex's."""
+    try:
+        st = parse_statement(statement)
+    except StatementParseError:
         return None
-    decl = statement[m.end() : end]
-    depth, colon = 0, -1
-    for i, ch in enumerate(decl):
-        depth += (ch in "([{⦃") - (ch in ")]}⦄")
-        if ch == ":" and depth == 0 and decl[i + 1 : i + 2] != "=":
-            colon = i
-            break
-    if colon < 0:
+    if st.kind not in ("theorem", "lemma"):
         return None
     objects, assumptions = [], []
-    for g in _groups(decl[:colon]):
-        _, _, typ = g[1:-1].partition(":")
-        (assumptions if _PROP.search(typ) else objects).append(g)
-    return objects, assumptions, " ".join(decl[colon + 1 :].split())
+    for b in st.binders:
+        (assumptions if b.type is not None and _PROP.search(b.type) else objects).append(" ".join(b.text.split()))
+    return objects, assumptions, " ".join(st.conclusion.split())
 
 
 def _join(items: list[str]) -> str:

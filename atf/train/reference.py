@@ -22,6 +22,7 @@ from atf.agent.tools import (
     ToolResult,
 )
 from atf.judge.result import ConsistencyResult, Vote
+from atf.lean.statement import LeanStatement, StatementParseError, parse_statement
 
 JUDGE_NAME = "judge"
 
@@ -34,8 +35,18 @@ def normalize(statement: str) -> str:
 
 def _theorem_part(statement: str) -> str:
     """The declaration after `theorem <name>` (header and name do not change the meaning)."""
+    st = _read(statement)
+    if st is not None:
+        return statement[st.head_end :]
     m = re.search(r"\b(theorem|lemma)\s+\S+", statement)
     return statement[m.end() :] if m else statement
+
+
+def _read(statement: str) -> LeanStatement | None:
+    try:
+        return parse_statement(statement)
+    except StatementParseError:
+        return None
 
 
 def _balanced(tokens: list[str]) -> bool:
@@ -55,7 +66,8 @@ def _slide(tokens: list[str], lo: int, hi: int) -> tuple[int, int]:
 
 
 def _split_at_colon(text: str) -> int:
-    """Offset of the top-level ':' that starts the conclusion (before ':='), or -1."""
+    """Offset of the top-level ':' that starts the conclusion (before ':='), or -1; for text the one statement
+    reader cannot read, the last ':' outside brackets before the last ':='."""
     end = text.rfind(":=")
     depth, colon = 0, -1
     for i, ch in enumerate(text[: end if end >= 0 else len(text)]):
@@ -65,20 +77,28 @@ def _split_at_colon(text: str) -> int:
     return colon
 
 
+def _parts(statement: str) -> tuple[str, int, int]:
+    """The declaration after the name (`_theorem_part`), the offsets in it of the conclusion's `:` and of the body's
+    `:=` (-1 where none is found)."""
+    st = _read(statement)
+    if st is not None:
+        return statement[st.head_end :], st.colon_start - st.head_end, st.body_start - 2 - st.head_end
+    text = _theorem_part(statement)
+    return text, _split_at_colon(text), text.rfind(":=")
+
+
 def differences(statement: str, reference: str) -> list[tuple[str, str, str, str]]:
     """(op, got, want, where) per differing run of tokens: op is replace / add / miss, `got` the statement's
     text, `want` the reference's, `where` "hypotheses", "conclusion" or "proof" (of the reference side)."""
-    a_text, b_text = _theorem_part(statement), _theorem_part(reference)
+    a_text = _theorem_part(statement)
+    b_text, b_colon, b_proof = _parts(reference)
     a_spans = [m.span() for m in _TOKEN.finditer(a_text)]
     b_spans = [m.span() for m in _TOKEN.finditer(b_text)]
     got = [a_text[i:j] for i, j in a_spans]
     want = [b_text[i:j] for i, j in b_spans]
-    b_colon = _split_at_colon(b_text)
 
     def quote(text: str, spans: list[tuple[int, int]], lo: int, hi: int) -> str:
         return " ".join(text[spans[lo][0] : spans[hi - 1][1]].split()) if hi > lo else ""
-
-    b_proof = b_text.rfind(":=")
 
     def where(b0: int) -> str:
         at = b_spans[b0][0] if b0 < len(b_spans) else len(b_text)
