@@ -34,3 +34,14 @@ def test_drop_hypothesis_still_drops_every_unused_hypothesis():
     gold = "theorem t (x : ℝ) (h₀ : 0 < x) (h₁ : x < 1) : x ^ 2 < x := by sorry"
     got = list(m.variants(gold, {"drop_hypothesis": m.drop_hypothesis}, 4).values())
     assert len(got) == 2 and "h₁" in got[0] and "h₀" not in got[0] and "h₀" in got[1] and "h₁" not in got[1]
+
+
+def test_pnat_notation_is_one_token():
+    from atf.symeq.equivalence import SymEq
+
+    a = "theorem t (n : ℕ+) (x : ℝ) (h : x + 1 = n) : x = n - 1 := by sorry"
+    got = list(m.variants(a, {"plus_to_minus": m.plus_to_minus}, 4).values())
+    assert got and all("ℕ +" not in v and "ℕ -" not in v for v in got)  # the `+` of `ℕ+` is no operator
+    s = SymEq("lean", timeout_ms=1000)
+    assert s.compare(a, a.replace("ℕ+", "PNat")).equivalent
+    assert not s.compare(a, a.replace("ℕ+", "ℕ")).equivalent

@@ -513,7 +513,9 @@ _TYPE_HEADS = {
 _RELATIONS = re.compile(r"[=≠<>≤≥∣∈∉⊆⊂⊇⊃∧∨¬↔∀∃≡⊢]|\bTrue\b|\bFalse\b")
 # Mathlib's notations for the nonnegative types: `notation "ℝ≥0" => NNReal` (Mathlib/Data/NNReal/Defs.lean),
 # `notation "ℝ≥0∞" => ENNReal` (Mathlib/Data/ENNReal/Basic.lean), `notation "ℚ≥0" => NNRat`: types, not `ℝ ≥ 0`
-TYPE_NOTATIONS = {"ℝ≥0∞": "ENNReal", "ℝ≥0": "NNReal", "ℚ≥0": "NNRat"}
+# Mathlib's `notation "ℝ≥0" => NNReal`, ..., `notation "ℕ+" => PNat` (Mathlib/Data/PNat/Notation.lean): each is one
+# token of Lean's lexer (longest match), so `ℕ+1` is `PNat 1` there too, never `ℕ + 1`
+TYPE_NOTATIONS = {"ℝ≥0∞": "ENNReal", "ℝ≥0": "NNReal", "ℚ≥0": "NNRat", "ℕ+": "PNat"}
 
 
 def _looks_like_hypothesis(names: list[str], type_text: str | None) -> bool:
