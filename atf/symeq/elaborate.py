@@ -894,7 +894,7 @@ class Elaborator:
             if fixed:
                 t = replace(t, vars=tuple((n, fixed.get(n, ty) if ty is None else ty) for n, ty in t.vars))
         # (`Fin l.length` mentions l: the head of a dotted name is a name too)
-        deps = [n for _, ty in t.vars for m in _type_names(ty) for n in (m, m.split(".")[0]) if self.bound_value(n)]
+        deps = [n for _, ty in t.vars for m in ir.type_words(ty) for n in (m, m.split(".")[0]) if self.bound_value(n)]
         if deps:
             return self.dependent_bind(t, expected, list(dict.fromkeys(deps)))
         frame: dict[str, Ty] = {}
@@ -1692,19 +1692,6 @@ def list_elem(t: Ty | None) -> Ty | None:
         el = t.name[: -len(" list")]
         return ir.Base(el) if el in ("nat", "int", "rat", "real", "complex", "bool") else None
     return None
-
-
-def _type_names(ty: Ty | None) -> list[str]:
-    """The names a type written in the text mentions (`Fin k → ℤ`: Fin, k, ℤ)."""
-    if isinstance(ty, Sort):
-        return re.findall(r"[^\W\d][\w'.]*", ty.name)
-    if isinstance(ty, Fun):
-        return [n for a in (*ty.args, ty.ret) for n in _type_names(a)]
-    if isinstance(ty, Tup):
-        return [n for a in ty.items for n in _type_names(a)]
-    if isinstance(ty, SetTy):
-        return _type_names(ty.elem)
-    return []
 
 
 # Generalized field notation puts the receiver at the first explicit argument of its type, which is not always the

@@ -643,19 +643,25 @@ def _receiver(token: str) -> str | None:
     return head if dot and head else None
 
 
+def type_words(ty: Ty | None) -> list[str]:
+    """The identifiers written inside a type's uninterpreted sorts, in order (`Fin k → ℤ`: Fin, k; `Fin l.length`:
+    Fin, l.length)."""
+    if isinstance(ty, Sort):
+        return re.findall(r"[^\W\d][\w'.]*", ty.name)
+    if isinstance(ty, Fun):
+        return [w for a in (*ty.args, ty.ret) for w in type_words(a)]
+    if isinstance(ty, Tup):
+        return [w for a in ty.items for w in type_words(a)]
+    if isinstance(ty, SetTy):
+        return type_words(ty.elem)
+    return []
+
+
 def type_names(ty: Ty | None) -> set[str]:
     """Identifiers written inside uninterpreted sorts (`n` in `Fin n`, `T` in `T.Eigenvalues`): the variables a
     type may depend on."""
-    if isinstance(ty, Sort):
-        parts = ty.name.split()
-        return set(parts) | {r for r in map(_receiver, parts) if r is not None}
-    if isinstance(ty, Fun):
-        return set().union(*(type_names(a) for a in (*ty.args, ty.ret)))
-    if isinstance(ty, Tup):
-        return set().union(*(type_names(a) for a in ty.items)) if ty.items else set()
-    if isinstance(ty, SetTy):
-        return type_names(ty.elem)
-    return set()
+    words = type_words(ty)
+    return set(words) | {r for r in map(_receiver, words) if r is not None}
 
 
 # Lean types known to have an element. Lean, unlike Isabelle/HOL (HOL.thy: every type is nonempty), has empty types:
