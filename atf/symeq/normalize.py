@@ -952,6 +952,10 @@ def _cases_definition(premises: list[Term], variables: dict[str, Ty]) -> tuple[s
     if not pieces:
         return None
     f, found = next(iter(pieces.items()))
+    # the pieces in an order of their own, not the hypotheses': `h₀ : x < 1 → f x = x` and `h₁ : 1 ≤ x → f x = 1`
+    # written in either order are one definition (under the agreement premises added below, any order of the
+    # `if`s is the same function)
+    found = sorted(found, key=lambda piece: repr(ir.alpha_key(Bind("lambda", piece[1], App("eq", piece[2:], BOOL)))))
     # Each piece names the arguments itself; they are renamed to one set of names, which must not occur free in
     # any piece (`∀x. x < 0 ⟶ f x = 0` and `∀y. y ≥ 0 ⟶ f y = x`, x a fixed variable: renaming y to x captures it)
     outer = {f}
