@@ -25,3 +25,31 @@ def test_a_changed_piece_is_still_another_definition(change):
         [PIECES[1].replace(*change), PIECES[0]] if change[0] in PIECES[1] else [PIECES[1], PIECES[0].replace(*change)]
     )
     assert not SymEq("lean", timeout_ms=1000).compare(statement(PIECES), statement(other)).equivalent
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        (  # pieces by cases against the `if` a statement writes, in either order
+            "(h₀ : ∀ x, x < -5 → f x = x ^ 2 + 9) (h₁ : ∀ x, -5 ≤ x → f x = 3 * x - 8)",
+            "(h : ∀ x, f x = if x < -5 then x ^ 2 + 9 else 3 * x - 8)",
+        ),
+        (
+            "(h₁ : ∀ x, -5 ≤ x → f x = 3 * x - 8) (h₀ : ∀ x, x < -5 → f x = x ^ 2 + 9)",
+            "(h : ∀ x, f x = if -5 ≤ x then 3 * x - 8 else x ^ 2 + 9)",
+        ),
+        ("(h : ∀ x, f x = if ¬ (x < 2) then x else 0)", "(h : ∀ x, f x = if x < 2 then 0 else x)"),
+    ],
+)
+def test_one_two_way_choice_however_written(a, b):
+    sa = H + f"theorem t (f : ℝ → ℝ) (y : ℝ) {a} (hy : f y = 10) : y = 6 := by sorry"
+    sb = H + f"theorem t (f : ℝ → ℝ) (y : ℝ) {b} (hy : f y = 10) : y = 6 := by sorry"
+    r = SymEq("lean", timeout_ms=1000).compare(sa, sb)
+    assert r.equivalent and r.method == "syntactic"
+
+
+def test_a_choice_on_sets_keeps_its_order():
+    # `≤` on sets is `⊆`, no linear order: `if s ≤ t then a else b` is not `if t < s then b else a`
+    a = H + "theorem t (s u : Set ℕ) (x : ℕ) (h : x = if s ≤ u then 1 else 2) : x = 1 := by sorry"
+    b = H + "theorem t (s u : Set ℕ) (x : ℕ) (h : x = if u < s then 2 else 1) : x = 1 := by sorry"
+    assert not SymEq("lean", timeout_ms=1000).compare(a, b).equivalent

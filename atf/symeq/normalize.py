@@ -278,6 +278,13 @@ def _simplify(t: Term, system: str) -> Term:
             return a
         if is_false(c):
             return b
+        # one way to write a two-way choice: `if ¬c then a else b` is `if c then b else a`, and on a linear order
+        # `if x ≤ y then a else b` is `if y < x then b else a` (the pieces of a function given by cases become
+        # `if`s in an order of their own, which need not be the order a statement writes its `if` in)
+        if isinstance(c, App) and c.op == "not":
+            return simplify(App("ite", (c.args[0], b, a), ty), system)
+        if isinstance(c, App) and c.op == "le" and ir.type_of(c.args[0]) in (NAT, INT, RAT, REAL):
+            return App("ite", (App("lt", c.args[::-1], BOOL), b, a), ty)
         return t
     if op == "call":
         head = args[0]
