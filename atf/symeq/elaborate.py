@@ -703,8 +703,19 @@ class Elaborator:
         return App("pair", (items[0], rest), Tup((ir.type_of(items[0]), ir.type_of(rest))))
 
     def elab_rel(self, op: str, lhs: Term, rhs: Term) -> Term:
-        if op in ("gt", "ge"):
-            op, lhs, rhs = ("lt" if op == "gt" else "le"), rhs, lhs
+        flip = op in ("gt", "ge")
+        if flip:
+            op = "lt" if op == "gt" else "le"
+            if self.system == "isabelle":
+                # `x > y` is the input abbreviation `y < x` (Orderings.thy: `greater`), read before type inference
+                lhs, rhs, flip = rhs, lhs, False
+        # Lean: `a > b` is `binrel% GT.gt a b`, whose leaves are elaborated as written, left to right, and the first
+        # use of an unannotated binder fixes its type: in `∀ n, a n > Real.sqrt (2 * n)` (a : ℕ → ℝ) `a n` makes
+        # n : ℕ before `2 * n` is read as ℝ (read right to left, n was ℝ, `a n` ill-typed, the ∀ opaque)
+
+        def ordered(x: Term, y: Term) -> tuple[Term, Term]:
+            return (y, x) if flip else (x, y)
+
         if op in ("eq", "ne"):
             for s, other in ((lhs, rhs), (rhs, lhs)):
                 empty = self.emptiness(s, "forall") if _is_empty_set(other) else None
@@ -720,12 +731,12 @@ class Elaborator:
         if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, valued) and not self._numeric_side(rhs)):
             b = self.elab(rhs, ta)
             if ta == BOOL:
-                out = _bool_rel(op, a, b)
+                out = _bool_rel(op, *ordered(a, b))
             else:
                 out = App("eq", (a, b), BOOL)
             return App("not", (out,), BOOL) if op == "ne" else out
         # numeric (or still unknown): both sides form one binrel% tree
-        a, b = self.arith_tree([lhs, rhs], None)
+        a, b = ordered(*self.arith_tree([lhs, rhs], None))
         tb = self.resolve(ir.type_of(b))
         if tb == BOOL:
             out = _bool_rel(op, a, b)
@@ -1043,6 +1054,8 @@ class Elaborator:
         name = head.name
         if name in _NOTATION_FUNCTIONS and len(args) == _NOTATION_FUNCTIONS[name][1] and self.lookup(name) is None:
             return self.elab(_NOTATION_FUNCTIONS[name][0](*args), expected)
+        if name in ("IsLeast", "IsGreatest") and len(args) == 2 and self.system == "lean" and self.lookup(name) is None:
+            return self.elab_extreme_member(name == "IsGreatest", args[0], args[1], expected, orig)
         if name in ("Set.Nonempty", "Finset.Nonempty") and len(args) == 1 and self.lookup(name) is None:
             nonempty = self.emptiness(args[0], "exists")
             if nonempty is not None:
@@ -1093,6 +1106,23 @@ class Elaborator:
                 return self.elab_uf_call(Var(name), args, expected, global_=True)
             return self.elab_uf_call(head, args, expected, global_=False)
         return self.elab_uf_call(Var(name, hit[1]), args, expected, global_=False)
+
+    def elab_extreme_member(self, greatest: bool, s: Term, a: Term, expected: Ty | None, orig: Term) -> Term:
+        """Mathlib Order/Bounds/Basic.lean: `def IsLeast (s : Set α) (a : α) : Prop := a ∈ s ∧ a ∈ lowerBounds s`,
+        `def lowerBounds (s : Set α) : Set α := {x | ∀ ⦃a⦄, a ∈ s → x ≤ a}`; IsGreatest with upperBounds (`a ≤ x`).
+        Read so where the elements are numbers (ℕ, ℤ, ℚ, ℝ, or not known yet: Lean's numerals default to ℕ), whose
+        order SymEq models. Of another element type (sets under ⊆, ENNReal, ...) it stays one opaque proposition,
+        with the bound elaborated at the element type as Lean does (`IsLeast S (2 ^ (1 / 3 : ℝ))`: the 2 is real)."""
+        el = elem_of_set(self.deep(ir.type_of(self.elab(s, None))))
+        if el is None or not (self.resolve(el) in (NAT, INT, RAT, REAL) or isinstance(self.resolve(el), TVar)):
+            se = self.elab(s, None)
+            ae = self.elab(a, el)
+            name = "uf:IsGreatest" if greatest else "uf:IsLeast"
+            f = self.global_const(name, Fun((ir.type_of(se), ir.type_of(ae)), BOOL))
+            return App("call", (f, se, ae), BOOL)
+        x = Var("·elem")  # (no name Lean's lexer reads: it cannot capture a variable of the statement)
+        bound = Bind("forall", (("·elem", None),), App("le", (x, a) if greatest else (a, x)), dom=s)
+        return self.elab(App("and", (App("in", (a, s)), bound)), BOOL)
 
     def elab_dist(self, args: list[Term], expected: Ty | None, orig: Term) -> Term:
         """Isabelle `dist` on ℝ and on products of ℝ (Real_Vector_Spaces.thy, dist_real_def: `dist x y = |x - y|`;

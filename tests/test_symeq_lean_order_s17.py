@@ -1,0 +1,104 @@
+"""Two readings Lean's elaborator fixes and SymEq had wrong.
+
+`a > b` is `binrel% GT.gt a b`: Lean elaborates its sides as written, left to right, and the first use of a binder
+without a type annotation fixes that type. SymEq turned `a > b` into `b < a` before elaborating, so in
+`∀ n, a n > Real.sqrt (2 * n)` (a : ℕ → ℝ) it read `2 * n` first, made n real, found `a n` ill-typed and kept the
+whole `∀` opaque: `¬ ¬ P`, `2 * n` against `n * 2`, and `∀ n ≥ 3, Q` against `∀ n, n ≥ 3 → Q` all stayed apart.
+
+`IsLeast s a` and `IsGreatest s a` (Mathlib Order/Bounds/Basic.lean: `a ∈ s ∧ a ∈ lowerBounds s`) were unknown
+constants, their bound elaborated with no expected type: `IsLeast S (6 * 2 ^ ((1 : ℝ) / 3))` then had a natural
+number as the base of a real power, which Lean never reads (the 2 is real, S's element type), and the conclusion
+was one opaque proposition. They are now read by their definition over numbers."""
+
+import pytest
+
+from atf.symeq import ir
+from atf.symeq.equivalence import SymEq, parse
+
+H = "import Mathlib\nopen Real\n"
+
+
+def same(a: str, b: str) -> bool:
+    return SymEq("lean", timeout_ms=1000).compare(H + a, H + b).equivalent
+
+
+A = "theorem t (a : ℕ → ℝ) (h : a 1 = 1) : "
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "∀ n : ℕ, Real.sqrt (2 * n) < a n",
+        "¬ ¬ (∀ n, a n > Real.sqrt (2 * n))",
+        "∀ n, a n > Real.sqrt (n * 2)",
+        "∀ n, a n > sqrt (n + n)",
+    ],
+)
+def test_the_left_side_types_an_unannotated_binder_first(other):
+    assert same(A + "∀ n, a n > Real.sqrt (2 * n) := by sorry", A + other + " := by sorry")
+
+
+def test_the_binder_is_read_as_lean_reads_it():
+    st = parse(H + A + "∀ n ≥ 3, a n > Real.sqrt (2 * n) := by sorry", "lean")
+    assert st.variables["n"] == ir.NAT  # (the ∀ lifted: n is a variable, `3 ≤ n` a premise)
+    assert not isinstance(st.conclusion, ir.Opaque)
+
+
+def test_a_changed_side_is_still_another_statement():
+    assert not same(A + "∀ n, a n > Real.sqrt (2 * n) := by sorry", A + "∀ n, a n > Real.sqrt (3 * n) := by sorry")
+    assert not same(A + "∀ n, a n ≥ Real.sqrt (2 * n) := by sorry", A + "∀ n, a n > Real.sqrt (2 * n) := by sorry")
+
+
+def test_written_right_to_left_lean_rejects_it_and_it_is_not_guessed():
+    # `Real.sqrt (2 * n) < a n`: `2 * n` is elaborated first against ℝ, n becomes real, and `a n` is a type
+    # mismatch (no coercion from ℝ to ℕ). No reading of it may merge with the well-typed statement.
+    assert not same(A + "∀ n, Real.sqrt (2 * n) < a n := by sorry", A + "∀ n : ℕ, Real.sqrt (2 * n) < a n := by sorry")
+
+
+def test_isabelle_reads_greater_as_the_abbreviation_it_is():
+    isa = 'theorem t\n  fixes x y :: real\n  assumes h: "x > y"\n  shows "{c} < x"'
+    r = SymEq("isabelle", timeout_ms=1000).compare(isa.format(c="y"), isa.format(c="y - 1"))
+    assert r.equivalent
+
+
+S = "{x : ℝ | ∃ a b : ℝ, x = a ^ 2 + b ^ 2 + 2 ^ ((1 : ℝ) / 3)}"
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("IsLeast {n : ℕ | 0 < n ∧ 6 ∣ n} 6", "6 ∈ {n : ℕ | 0 < n ∧ 6 ∣ n} ∧ ∀ m : ℕ, 0 < m ∧ 6 ∣ m → 6 ≤ m"),
+        ("IsGreatest {x : ℝ | x ^ 2 ≤ 4} 2", "IsGreatest {x : ℝ | x * x ≤ 4} 2"),
+        ("IsGreatest {x : ℝ | x ^ 2 ≤ 4} 2", "(2 : ℝ) ^ 2 ≤ 4 ∧ ∀ y : ℝ, y ^ 2 ≤ 4 → y ≤ 2"),
+        (f"IsLeast {S} (2 ^ ((1 : ℝ) / 3))", f"IsLeast {S} ((2 : ℝ) ^ ((1 : ℝ) / 3))"),
+    ],
+)
+def test_least_and_greatest_read_by_their_definition(a, b):
+    assert same(f"theorem t : {a} := by sorry", f"theorem t : {b} := by sorry")
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("IsGreatest {x : ℝ | x ^ 2 ≤ 4} 2", "IsGreatest {x : ℝ | x ^ 2 ≤ 4} 3"),  # 3 is no element
+        ("IsLeast {x : ℝ | 0 ≤ x} 0", "IsLeast {x : ℝ | 0 < x} 0"),  # 0 is no element of the second
+        ("IsLeast {n : ℕ | 0 < n ∧ 6 ∣ n} 6", "IsGreatest {n : ℕ | 0 < n ∧ 6 ∣ n} 6"),
+        ("IsLeast {n : ℕ | 0 < n ∧ 6 ∣ n} 6", "IsLeast {n : ℕ | 0 < n ∧ 6 ∣ n} 12"),
+    ],
+)
+def test_a_different_bound_or_set_is_another_statement(a, b):
+    assert not same(f"theorem t : {a} := by sorry", f"theorem t : {b} := by sorry")
+
+
+def test_other_element_types_keep_their_own_order_opaque():
+    # a least element of a family of sets is least under ⊆, which SymEq does not model: one opaque proposition
+    st = parse(H + "theorem t (S : Set (Set ℕ)) : IsLeast S ∅ := by sorry", "lean")
+    c = st.conclusion
+    assert isinstance(c, ir.App) and c.op == "call" and c.args[0].name == "uf:IsLeast"
+    t = "theorem t (S : Set (Set ℕ)) : {} S ∅ := by sorry"
+    assert not same(t.format("IsLeast"), t.format("IsGreatest"))
+
+
+def test_a_local_named_like_the_constant_is_the_local():
+    st = parse(H + "theorem t (IsLeast : Set ℕ → ℕ → Prop) : IsLeast {n | 0 < n} 1 := by sorry", "lean")
+    assert "forall" not in ir.show(st.conclusion)
