@@ -102,3 +102,35 @@ def test_other_element_types_keep_their_own_order_opaque():
 def test_a_local_named_like_the_constant_is_the_local():
     st = parse(H + "theorem t (IsLeast : Set ℕ → ℕ → Prop) : IsLeast {n | 0 < n} 1 := by sorry", "lean")
     assert "forall" not in ir.show(st.conclusion)
+
+
+# `x ∈ {n | P n}` and `(fun n => P n) x` substituted x for n in the terms of P only. A type inside P that mentions n
+# (`Fin n`) kept the name n, now bound nowhere, so P read the same for every x: `13 ∈ {n | ∀ f : Fin n → Fin 12, …}`
+# (true: pigeonhole) and `12 ∈ …` (false) merged. Where x is a variable the types are renamed with it; otherwise the
+# set (or function) stays opaque over n (`dependent_bind`).
+PIGEON = "∀ f : Fin n → Fin 12, ∃ a b, a ≠ b ∧ f a = f b"
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        (f"13 ∈ {{n | {PIGEON}}}", f"12 ∈ {{n | {PIGEON}}}"),
+        (f"(fun n => {PIGEON}) 13", f"(fun n => {PIGEON}) 12"),
+        (f"IsLeast {{n | {PIGEON}}} 13", f"IsLeast {{n | {PIGEON}}} 14"),
+        (f"IsLeast {{n | {PIGEON}}} 13", f"IsGreatest {{n | {PIGEON}}} 13"),
+        (f"IsLeast {{n | {PIGEON}}} 13", f"IsLeast {{n | {PIGEON.replace('Fin 12', 'Fin 13')}}} 13"),
+    ],
+)
+def test_a_type_that_mentions_the_element_is_not_lost(a, b):
+    assert not same(f"theorem t : {a} := by sorry", f"theorem t : {b} := by sorry")
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        (f"(m : ℕ) : m ∈ {{n | {PIGEON}}}", f"(k : ℕ) : k ∈ {{n | {PIGEON}}}"),
+        (f"(m : ℕ) : m ∈ {{n | {PIGEON}}}", f"(m : ℕ) : {PIGEON.replace('Fin n', 'Fin m')}"),
+    ],
+)
+def test_a_variable_element_renames_the_types(a, b):
+    assert same(f"theorem t {a} := by sorry", f"theorem t {b} := by sorry")

@@ -846,9 +846,13 @@ class Elaborator:
                 return App("false", (), BOOL)
             parts = [self.elab_rel("eq", x, item) for item in s.args]
             return App("or", tuple(parts), BOOL) if len(parts) > 1 else parts[0]
-        if isinstance(s, Bind) and s.kind == "setof":
-            ((name, ty),) = s.vars[:1]
-            body = ir.substitute(s.body, {name: x})
+        # `x ∈ {n | P n}` is `P x` (Set.mem_setOf_eq), unless a type inside P mentions n and x is no variable:
+        # `13 ∈ {n | ∀ f : Fin n → Fin 12, …}` has `Fin 13` inside, which a type written as text cannot carry (with
+        # the terms alone substituted, `Fin n` was left there, one type for every element: read so, `IsLeast` of
+        # that set merged with `Fin 13` for `Fin 12`, with `∃ f`, with `IsGreatest`); it is then read as a membership
+        # of the set, whose dependent binder stays opaque (`dependent_bind`)
+        body = ir.beta(replace(s, kind="lambda", vars=s.vars[:1], dom=None), (x,)) if _setof(s) else None
+        if body is not None:
             cond = self.elab(body, BOOL)
             if s.dom is not None:
                 return App("and", (self.membership(x, s.dom), cond), BOOL)
@@ -1045,7 +1049,8 @@ class Elaborator:
         if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args):
             if self.system == "lean":  # `(fun x : ℝ => ..) a`: a is elaborated as an ℝ
                 args = [a if ty is None else App("ascribe", (a,), target=ty) for (_, ty), a in zip(head.vars, args)]
-            return self.elab(ir.substitute(head.body, {n: a for (n, _), a in zip(head.vars, args)}), expected)
+            body = ir.beta(head, args)  # (None: a type in the body mentions a parameter, see `ir.beta`)
+            return self.elab(body, expected) if body is not None else self.fallback(orig, expected)
         if self.system == "isabelle" and isinstance(head, App) and head.op == "call":
             # Pure's application is curried and left-associative: `(f a) b` is the term `f a b` (`f $ a $ b`)
             return self.elab_call(head.args[0], [*head.args[1:], *args], expected, App("call", (*head.args, *args)))
@@ -1120,8 +1125,13 @@ class Elaborator:
             name = "uf:IsGreatest" if greatest else "uf:IsLeast"
             f = self.global_const(name, Fun((ir.type_of(se), ir.type_of(ae)), BOOL))
             return App("call", (f, se, ae), BOOL)
-        x = Var("·elem")  # (no name Lean's lexer reads: it cannot capture a variable of the statement)
-        bound = Bind("forall", (("·elem", None),), App("le", (x, a) if greatest else (a, x)), dom=s)
+        # a name no variable, bound name or type of s and a uses (so that a type inside s that mentions the set's
+        # element, `{n | ∀ f : Fin n → α, …}`, mentions the bound element once instantiated, see `membership`)
+        words = {x.name for x in (*ir.walk(s), *ir.walk(a)) if isinstance(x, Var)} | ir.sort_names((), [s, a])
+        words |= {n for t in (s, a) for x in ir.walk(t) if isinstance(x, Bind) for n, _ in x.vars}
+        name = ir.fresh_name("elem", words | {n for frame in self.scope for n in frame})
+        x = Var(name)
+        bound = Bind("forall", ((name, None),), App("le", (x, a) if greatest else (a, x)), dom=s)
         return self.elab(App("and", (App("in", (a, s)), bound)), BOOL)
 
     def elab_dist(self, args: list[Term], expected: Ty | None, orig: Term) -> Term:
@@ -1794,6 +1804,10 @@ def _ground_int(t: Term, ty: Ty) -> int | None:
     return None
 
 
+def _setof(s: Term) -> bool:
+    return isinstance(s, Bind) and s.kind == "setof"
+
+
 def _int_num(k: int) -> Term:
     return Num(Fraction(k)) if k >= 0 else App("neg", (Num(Fraction(-k)),))
 
@@ -1801,8 +1815,10 @@ def _int_num(k: int) -> Term:
 def _apply(f: Term, x: Term) -> Term:
     """`f x`, beta-reduced when f is a one-variable λ."""
     if isinstance(f, Bind) and f.kind == "lambda" and len(f.vars) == 1:
-        (name, ty), body = f.vars[0], f.body
-        return ir.substitute(body, {name: x if ty is None else App("ascribe", (x,), target=ty)})
+        ty = f.vars[0][1]
+        body = ir.beta(f, (x if ty is None else App("ascribe", (x,), target=ty),))
+        if body is not None:  # (None: a type in the body mentions the parameter, see `ir.beta`)
+            return body
     return App("call", (f, x))
 
 

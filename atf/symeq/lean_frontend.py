@@ -1262,7 +1262,9 @@ def pointwise(op: str, left: Term, right: Term) -> Term | None:
     xs = tuple(names[n] for n, _ in lam.vars)
     head = other.args if isinstance(other, App) and other.op == "call" else (other,)
     applied = App("call", (*head, *xs))
-    body = ir.substitute(lam.body, names)
+    body = ir.beta(lam, xs)  # (fresh names: the types inside are renamed with them, `ir.rename_types_in`)
+    if body is None:
+        return None
     eq = App("eq", (applied, body) if lam is right else (body, applied))
     out = Bind("forall", tuple((names[n].name, ty) for n, ty in lam.vars), eq)
     return App("not", (out,)) if op == "ne" else out
