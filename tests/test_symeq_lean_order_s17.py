@@ -134,3 +134,30 @@ def test_a_type_that_mentions_the_element_is_not_lost(a, b):
 )
 def test_a_variable_element_renames_the_types(a, b):
     assert same(f"theorem t {a} := by sorry", f"theorem t {b} := by sorry")
+
+
+# A function SymEq does not know (`Set.image` here) gets arguments whose types Lean knows from its signature. The
+# numerals of an interval passed to it defaulted to ℕ all the same, so `Icc (3 / 2) 2` was `Icc 1 2`, and the element
+# `1 / 5` of `image f …` was 0: `IsLeast (image f (Icc (3 / 2) 2)) (2 / 17)` (true for f x = (x - 1) / (x² - 2x + 5))
+# merged with `… (2 / 18)` (false). Every type inside such an argument is now one SymEq does not know, never ℕ.
+IMG = "(f : ℝ → ℝ) (hf : f = fun x => (x - 1) / (x ^ 2 - 2 * x + 5)) : "
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("IsLeast (image f (Icc (3 / 2) 2)) (2 / 17)", "IsLeast (image f (Icc (3 / 2) 2)) (2 / 18)"),
+        ("IsGreatest (image f (Icc (3 / 2) 2)) (1 / 5)", "IsGreatest (image f (Icc (3 / 2) 2)) (1 / 6)"),
+        ("IsGreatest (image f (Icc (3 / 2) 2)) (1 / 5)", "IsGreatest (image f (Icc 1 2)) (1 / 5)"),
+        ("1 / 5 ∈ image f (Icc (3 / 2) 2)", "1 / 5 ∈ image f (Icc 1 2)"),
+        ("1 / 5 ∈ image f (Icc (3 / 2) 2)", "1 / 6 ∈ image f (Icc (3 / 2) 2)"),
+    ],
+)
+def test_arguments_of_an_unknown_function_are_not_natural_numbers(a, b):
+    assert not same(f"open Set\ntheorem t {IMG}{a} := by sorry", f"open Set\ntheorem t {IMG}{b} := by sorry")
+
+
+def test_an_interval_of_a_sum_still_ranges_over_naturals():
+    sums = "∑ i in Finset.Icc 1 n, i ^ 3 = (∑ i in Finset.Icc 1 n, i) ^ 2"
+    st = parse(H + f"theorem t (n : ℕ) : {sums} := by sorry", "lean")
+    assert not isinstance(st.conclusion, ir.Opaque) and "?" not in repr(st.key())

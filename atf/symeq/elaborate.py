@@ -107,8 +107,14 @@ class Elaborator:
         t = self.resolve(ty)
         if isinstance(t, TVar):
             self.unknown_types.setdefault(t.id, set()).add(name)
-        elif isinstance(t, Fun):
-            self.unknown(t.ret, name)
+        elif isinstance(t, Fun):  # and every type inside: `Foo (Icc (3 / 2) 2)` is no set of ℕ (3 / 2 = 1) for Lean
+            for a in (*t.args, t.ret):
+                self.unknown(a, name)
+        elif isinstance(t, Tup):
+            for a in t.items:
+                self.unknown(a, name)
+        elif isinstance(t, SetTy):
+            self.unknown(t.elem, name)
         return ty
 
     # ------------------------------------------------------------------ unification
@@ -1119,10 +1125,13 @@ class Elaborator:
         order SymEq models. Of another element type (sets under ⊆, ENNReal, ...) it stays one opaque proposition,
         with the bound elaborated at the element type as Lean does (`IsLeast S (2 ^ (1 / 3 : ℝ))`: the 2 is real)."""
         el = elem_of_set(self.deep(ir.type_of(self.elab(s, None))))
-        if el is None or not (self.resolve(el) in (NAT, INT, RAT, REAL) or isinstance(self.resolve(el), TVar)):
+        known = self.resolve(el)
+        if not (known in (NAT, INT, RAT, REAL) or isinstance(known, TVar) and not self.is_unknown(known)):
             se = self.elab(s, None)
             ae = self.elab(a, el)
             name = "uf:IsGreatest" if greatest else "uf:IsLeast"
+            if el is None:  # (a set of a type we cannot read: Lean knows the bound's type, we do not; not ℕ)
+                self.unknown(ir.type_of(ae), name + "#1")
             f = self.global_const(name, Fun((ir.type_of(se), ir.type_of(ae)), BOOL))
             return App("call", (f, se, ae), BOOL)
         # a name no variable, bound name or type of s and a uses (so that a type inside s that mentions the set's
@@ -1673,11 +1682,13 @@ class Elaborator:
 
     def _default(self, t: Ty | None) -> Ty | None:
         if isinstance(t, TVar):
-            if any(self.resolve(v) == t for v in self.index_vars):
-                return NAT
+            # an argument of a function we do not know first: Lean types `image f (Icc (3 / 2) 2)` by f, not by the
+            # default of the interval's numerals (read as ℕ, 3 / 2 was 1)
             names = sorted(n for i, ns in self.unknown_types.items() if self.resolve(TVar(i)) == t for n in ns)
             if names:
                 return Sort("?" + names[0])
+            if any(self.resolve(v) == t for v in self.index_vars):
+                return NAT
             return self.default_num
         if isinstance(t, Fun):
             return Fun(tuple(self._default(a) for a in t.args), self._default(t.ret))
