@@ -107,13 +107,15 @@ class Elaborator:
         t = self.resolve(ty)
         if isinstance(t, TVar):
             self.unknown_types.setdefault(t.id, set()).add(name)
-        elif isinstance(t, Fun):  # and every type inside: `Foo (Icc (3 / 2) 2)` is no set of ℕ (3 / 2 = 1) for Lean
+        elif isinstance(t, Fun) and self.system != "lean":
+            self.unknown(t.ret, name)
+        elif isinstance(t, Fun):  # Lean: every type inside, `Foo (Icc (3 / 2) 2)` is no set of ℕ (3 / 2 = 1) for Lean
             for a in (*t.args, t.ret):
                 self.unknown(a, name)
-        elif isinstance(t, Tup):
+        elif isinstance(t, Tup) and self.system == "lean":
             for a in t.items:
                 self.unknown(a, name)
-        elif isinstance(t, SetTy):
+        elif isinstance(t, SetTy) and self.system == "lean":
             self.unknown(t.elem, name)
         return ty
 
@@ -1682,12 +1684,16 @@ class Elaborator:
 
     def _default(self, t: Ty | None) -> Ty | None:
         if isinstance(t, TVar):
-            # an argument of a function we do not know first: Lean types `image f (Icc (3 / 2) 2)` by f, not by the
-            # default of the interval's numerals (read as ℕ, 3 / 2 was 1)
+            # Lean: an argument of a function we do not know first, `image f (Icc (3 / 2) 2)` is typed by f, not by
+            # the default of the interval's numerals (read as ℕ, 3 / 2 was 1). (Isabelle's reading, as measured for
+            # Table 1, keeps an interval's index a natural number.)
+            index = any(self.resolve(v) == t for v in self.index_vars)
+            if index and self.system != "lean":
+                return NAT
             names = sorted(n for i, ns in self.unknown_types.items() if self.resolve(TVar(i)) == t for n in ns)
             if names:
                 return Sort("?" + names[0])
-            if any(self.resolve(v) == t for v in self.index_vars):
+            if index:
                 return NAT
             return self.default_num
         if isinstance(t, Fun):
