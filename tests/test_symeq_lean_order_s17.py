@@ -161,3 +161,23 @@ def test_an_interval_of_a_sum_still_ranges_over_naturals():
     sums = "∑ i in Finset.Icc 1 n, i ^ 3 = (∑ i in Finset.Icc 1 n, i) ^ 2"
     st = parse(H + f"theorem t (n : ℕ) : {sums} := by sorry", "lean")
     assert not isinstance(st.conclusion, ir.Opaque) and "?" not in repr(st.key())
+
+
+# `x ∈ {u : ℝ | P u}` is `P x` with x an ℝ (`Membership ℝ (Set ℝ)`). The binder's type was dropped when x was
+# substituted, so numerals defaulted to ℕ: `1 / 2 ∈ {u : ℝ | 2 * u = 1}` was `2 * 0 = 1` and merged with `1 / 3 ∈ …`,
+# and IsLeast's bound element of `{u : ℝ | ∃ x y, u = …}` was a natural number, with x and y (a true statement and
+# one whose least element is below 0 merged).
+@pytest.mark.parametrize(
+    "a,b,equal",
+    [
+        ("1 / 2 ∈ {u : ℝ | 2 * u = 1}", "1 / 3 ∈ {u : ℝ | 2 * u = 1}", False),
+        ("1 / 2 ∈ {u : ℝ | 2 * u = 1}", "(2 : ℝ) * (1 / 2) = 1", True),
+        (
+            "IsLeast {u : ℝ | ∃ x y, u = x ^ 2 + y ^ 2 ∧ x ^ 2 + 4 * y ^ 2 = 4 * x} 0",
+            "IsLeast {u : ℝ | ∃ x y, u = x ^ 2 + y ^ 3 ∧ x ^ 2 + 4 * y ^ 2 = 4 * x} 0",
+            False,
+        ),
+    ],
+)
+def test_the_element_of_a_typed_set_has_its_type(a, b, equal):
+    assert same(f"theorem t : {a} := by sorry", f"theorem t : {b} := by sorry") == equal

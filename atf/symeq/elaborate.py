@@ -859,7 +859,15 @@ class Elaborator:
         # the terms alone substituted, `Fin n` was left there, one type for every element: read so, `IsLeast` of
         # that set merged with `Fin 13` for `Fin 12`, with `∃ f`, with `IsGreatest`); it is then read as a membership
         # of the set, whose dependent binder stays opaque (`dependent_bind`)
-        body = ir.beta(replace(s, kind="lambda", vars=s.vars[:1], dom=None), (x,)) if _setof(s) else None
+        # The element has the binder's type: `1 / 2 ∈ {u : ℝ | 2 * u = 1}` is `Membership ℝ (Set ℝ)`, so 1 / 2 is real
+        # (substituted bare, the numerals defaulted to ℕ, 1 / 2 = 0, and `1 / 3 ∈ …` read the same).
+        typed = x
+        # (Isabelle's `x ∈ {y :: int. …}` constrains x's type too; not read so yet: Table 1's readings stay as measured)
+        if self.system == "lean" and _setof(s) and s.vars[0][1] is not None:
+            hit = self.lookup(x.name) if isinstance(x, Var) else None
+            if hit is None or self.deep(hit[1]) != s.vars[0][1]:  # (a variable of that type stays a variable)
+                typed = App("ascribe", (x,), target=s.vars[0][1])
+        body = ir.beta(replace(s, kind="lambda", vars=s.vars[:1], dom=None), (typed,)) if _setof(s) else None
         if body is not None:
             cond = self.elab(body, BOOL)
             if s.dom is not None:
