@@ -181,3 +181,27 @@ def test_an_interval_of_a_sum_still_ranges_over_naturals():
 )
 def test_the_element_of_a_typed_set_has_its_type(a, b, equal):
     assert same(f"theorem t : {a} := by sorry", f"theorem t : {b} := by sorry") == equal
+
+
+# A term SymEq keeps opaque (`∑ k : Fin 100, ⌊logb 10 (k * n)⌋`, read as text) that receives a value for one of its
+# variables (x ∈ {n | P n}) folded a value that is no variable into its text: `(e : ℕ)` or `m + 1` inside the text,
+# the term was one constant for every e or m. So `∀ e ∈ S, e ≤ 109` read like `∀ e ∈ S, 109 ≤ e` (IsGreatest merged
+# with IsLeast), and `∃ m, m + 1 ∈ S ∧ 5 < m` with `∃ m, m + 1 ∈ S ∧ m < 5`. The variables stay arguments.
+LOGS = "{n : ℕ | (∑ k : Fin 100, ⌊Real.logb 10 (k * n)⌋) ≤ 300}"
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        (f"IsGreatest {LOGS} 109", f"IsLeast {LOGS} 109"),
+        (f"∃ m : ℕ, m + 1 ∈ {LOGS} ∧ 5 < m", f"∃ m : ℕ, m + 1 ∈ {LOGS} ∧ m < 5"),
+    ],
+)
+def test_a_value_given_to_an_opaque_term_keeps_its_variables(a, b):
+    assert not same(f"theorem t : {a} := by sorry", f"theorem t : {b} := by sorry")
+
+
+def test_a_bound_the_set_implies_anyway_still_merges():
+    # 1 ∈ S or not, `1 ≤ 109`: IsGreatest of S and of S without 1 say the same
+    other = LOGS.replace("{n : ℕ | ", "{n : ℕ | 1 < n ∧ ")
+    assert same(f"theorem t : IsGreatest {LOGS} 109 := by sorry", f"theorem t : IsGreatest {other} 109 := by sorry")

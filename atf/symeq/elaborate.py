@@ -302,7 +302,15 @@ class Elaborator:
                 texts.append("{" + str(len(args)) + "}." + field.replace("{", "{{").replace("}", "}}"))
                 args.append(Var(head, hit[1]))
             else:
-                texts.append(str(a).replace("{", "{{").replace("}", "}}"))
+                # the variables in scope inside a folded argument stay arguments: `(e : ℕ)` substituted for n (x ∈
+                # {n : ℕ | P n}, with P opaque), folded whole into the text, was one constant for every e, and
+                # `∀ e ∈ S, e ≤ 109` read like `∀ e ∈ S, 109 ≤ e`
+                text = str(a).replace("{", "{{").replace("}", "}}")
+                names = dict.fromkeys(x.name for x in ir.walk(a) if isinstance(x, Var))
+                for v in (v for v in names if v in ir.free_vars(a) and self.lookup(v) is not None):
+                    text = re.sub(rf"(?<![\w'.]){re.escape(v)}(?![\w'])", "{" + str(len(args)) + "}", text)
+                    args.append(Var(v, self.lookup(v)[1]))
+                texts.append(text)
         try:
             template = t.template.format(*texts)
         except (IndexError, KeyError, ValueError):
