@@ -1,4 +1,4 @@
-"""Two readings Lean's elaborator fixes and SymEq had wrong.
+"""Lean readings SymEq had wrong, each against what Lean's elaborator does.
 
 `a > b` is `binrel% GT.gt a b`: Lean elaborates its sides as written, left to right, and the first use of a binder
 without a type annotation fixes that type. SymEq turned `a > b` into `b < a` before elaborating, so in
@@ -8,7 +8,11 @@ whole `∀` opaque: `¬ ¬ P`, `2 * n` against `n * 2`, and `∀ n ≥ 3, Q` aga
 `IsLeast s a` and `IsGreatest s a` (Mathlib Order/Bounds/Basic.lean: `a ∈ s ∧ a ∈ lowerBounds s`) were unknown
 constants, their bound elaborated with no expected type: `IsLeast S (6 * 2 ^ ((1 : ℝ) / 3))` then had a natural
 number as the base of a real power, which Lean never reads (the 2 is real, S's element type), and the conclusion
-was one opaque proposition. They are now read by their definition over numbers."""
+was one opaque proposition. They are now read by their definition over numbers.
+
+Reading them so exposed four false-merge classes of `x ∈ {n | P n}`, `(fun n => P n) x` and unknown functions, each
+below with its own tests (the types inside P, the binder's type, the arguments of a function SymEq does not know,
+and the variables of a value given to a term kept opaque)."""
 
 import pytest
 
