@@ -36,6 +36,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -186,6 +187,14 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
         "premises); longer than --timeout-s so that their answer does not move with the machine's load",
     )
     p.add_argument("--limit", type=int, default=None, help="at most this many statements per benchmark")
+    p.add_argument(
+        "--ids",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="only the statements listed in FILE, one `benchmark/split/id` per line (a round re-reads the statements "
+        "whose reading it changed: eval/symeq_reread/)",
+    )
     add_seconds(
         p,
         "--deadline-s",
@@ -213,6 +222,10 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.sites < 1:
         p.error("--sites must be at least 1")
+    if args.ids is not None and args.lang != "lean":
+        p.error("--ids lists Lean statements (benchmark/split/id)")
+    if args.ids is not None and not args.ids.is_file():
+        p.error(f"--ids: no file {args.ids}")
     if args.deadline_s is None:
         args.deadline_s = 60.0 * args.sites
     return args
@@ -222,9 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     args = options(argv)
     t0 = time.perf_counter()
     m = MODULES[args.lang]
+    listed = set()
+    if args.ids is not None:
+        listed = {line.strip() for line in args.ids.read_text(encoding="utf-8").splitlines() if line.strip()}
     for bench in args.benchmarks.split(",") if args.lang == "lean" else ISABELLE_SETS[args.split]:
         if args.lang == "lean":
             golds = {p.id: p.formal.removeprefix(p.header) for p in load_benchmark(bench, args.split)[: args.limit]}
+            if args.ids is not None:
+                golds = {k: v for k, v in golds.items() if f"{bench}/{args.split}/{k}" in listed}
         else:
             golds = isabelle_golds(bench, args.limit, args.nth_correct)
         rw: dict[str, Counter] = defaultdict(Counter)
