@@ -306,10 +306,11 @@ class Elaborator:
                 # {n : ℕ | P n}, with P opaque), folded whole into the text, was one constant for every e, and
                 # `∀ e ∈ S, e ≤ 109` read like `∀ e ∈ S, 109 ≤ e`
                 text = str(a).replace("{", "{{").replace("}", "}}")
-                names = dict.fromkeys(x.name for x in ir.walk(a) if isinstance(x, Var))
-                for v in (v for v in names if v in ir.free_vars(a) and self.lookup(v) is not None):
-                    text = re.sub(rf"(?<![\w'.]){re.escape(v)}(?![\w'])", "{" + str(len(args)) + "}", text)
-                    args.append(Var(v, self.lookup(v)[1]))
+                free = ir.free_vars(a)
+                for v in dict.fromkeys(x.name for x in ir.walk(a) if isinstance(x, Var) and x.name in free):
+                    if (hit := self.lookup(v)) is not None:
+                        text = re.sub(rf"(?<![\w'.]){re.escape(v)}(?![\w'])", "{" + str(len(args)) + "}", text)
+                        args.append(Var(v, hit[1]))
                 texts.append(text)
         try:
             template = t.template.format(*texts)
@@ -866,21 +867,22 @@ class Elaborator:
         # `13 ∈ {n | ∀ f : Fin n → Fin 12, …}` has `Fin 13` inside, which a type written as text cannot carry (with
         # the terms alone substituted, `Fin n` was left there, one type for every element: read so, `IsLeast` of
         # that set merged with `Fin 13` for `Fin 12`, with `∃ f`, with `IsGreatest`); it is then read as a membership
-        # of the set, whose dependent binder stays opaque (`dependent_bind`)
-        # The element has the binder's type: `1 / 2 ∈ {u : ℝ | 2 * u = 1}` is `Membership ℝ (Set ℝ)`, so 1 / 2 is real
-        # (substituted bare, the numerals defaulted to ℕ, 1 / 2 = 0, and `1 / 3 ∈ …` read the same).
-        typed = x
-        # (Isabelle's `x ∈ {y :: int. …}` constrains x's type too; not read so yet: Table 1's readings stay as measured)
-        if self.system == "lean" and _setof(s) and s.vars[0][1] is not None:
-            hit = self.lookup(x.name) if isinstance(x, Var) else None
-            if hit is None or self.deep(hit[1]) != s.vars[0][1]:  # (a variable of that type stays a variable)
-                typed = App("ascribe", (x,), target=s.vars[0][1])
-        body = ir.beta(replace(s, kind="lambda", vars=s.vars[:1], dom=None), (typed,)) if _setof(s) else None
-        if body is not None:
-            cond = self.elab(body, BOOL)
-            if s.dom is not None:
-                return App("and", (self.membership(x, s.dom), cond), BOOL)
-            return cond
+        # of the set, whose dependent binder stays opaque (`dependent_bind`).
+        if isinstance(s, Bind) and s.kind == "setof":
+            typed, ty = x, s.vars[0][1]
+            # Lean: the element has the binder's type, `1 / 2 ∈ {u : ℝ | 2 * u = 1}` is `Membership ℝ (Set ℝ)`, so
+            # 1 / 2 is real (substituted bare, its numerals defaulted to ℕ, 1 / 2 = 0, and `1 / 3 ∈ …` read the same).
+            # (Isabelle's `x ∈ {y :: int. …}` constrains x's type too; not read so yet: Table 1's readings stay.)
+            if self.system == "lean" and ty is not None:
+                hit = self.lookup(x.name) if isinstance(x, Var) else None
+                if hit is None or self.deep(hit[1]) != ty:  # (a variable of that type stays a variable)
+                    typed = App("ascribe", (x,), target=ty)
+            body = ir.beta(replace(s, kind="lambda", vars=s.vars[:1], dom=None), (typed,))
+            if body is not None:
+                cond = self.elab(body, BOOL)
+                if s.dom is not None:
+                    return App("and", (self.membership(x, s.dom), cond), BOOL)
+                return cond
         if self.system == "isabelle" and s == Var("UNIV") and self.lookup("UNIV") is None:
             self.elab(x, None)
             return App("true", (), BOOL)  # Set.thy: UNIV_I
@@ -1835,10 +1837,6 @@ def _ground_int(t: Term, ty: Ty) -> int | None:
             return a - b if ty == INT else max(a - b, 0)
         return a + b if t.op == "add" else a * b
     return None
-
-
-def _setof(s: Term) -> bool:
-    return isinstance(s, Bind) and s.kind == "setof"
 
 
 def _int_num(k: int) -> Term:
