@@ -870,10 +870,11 @@ class Elaborator:
         # of the set, whose dependent binder stays opaque (`dependent_bind`).
         if isinstance(s, Bind) and s.kind == "setof":
             typed, ty = x, s.vars[0][1]
-            # Lean: the element has the binder's type, `1 / 2 ∈ {u : ℝ | 2 * u = 1}` is `Membership ℝ (Set ℝ)`, so
-            # 1 / 2 is real (substituted bare, its numerals defaulted to ℕ, 1 / 2 = 0, and `1 / 3 ∈ …` read the same).
-            # (Isabelle's `x ∈ {y :: int. …}` constrains x's type too; not read so yet: Table 1's readings stay.)
-            if self.system == "lean" and ty is not None:
+            # The element has the binder's type: Lean's `1 / 2 ∈ {u : ℝ | 2 * u = 1}` is `Membership ℝ (Set ℝ)`, so
+            # 1 / 2 is real (substituted bare, its numerals defaulted to ℕ, 1 / 2 = 0, and `1 / 3 ∈ …` read the same);
+            # Isabelle's `x ∈ {y :: int. P y}` is `x ∈ (… :: int set)`, `op ∈ :: 'a ⇒ 'a set ⇒ bool` makes x an int
+            # (a type constraint there, no coercion: an x of another type is a type error).
+            if ty is not None:
                 hit = self.lookup(x.name) if isinstance(x, Var) else None
                 if hit is None or self.deep(hit[1]) != ty:  # (a variable of that type stays a variable)
                     typed = App("ascribe", (x,), target=ty)
@@ -1144,10 +1145,10 @@ class Elaborator:
         Read so where the elements are numbers (ℕ, ℤ, ℚ, ℝ, or not known yet: Lean's numerals default to ℕ), whose
         order SymEq models. Of another element type (sets under ⊆, ENNReal, ...) it stays one opaque proposition,
         with the bound elaborated at the element type as Lean does (`IsLeast S (2 ^ (1 / 3 : ℝ))`: the 2 is real)."""
-        el = elem_of_set(self.deep(ir.type_of(self.elab(s, None))))
+        se = self.elab(s, None)
+        el = elem_of_set(self.deep(ir.type_of(se)))
         known = self.resolve(el)
         if not (known in (NAT, INT, RAT, REAL) or isinstance(known, TVar) and not self.is_unknown(known)):
-            se = self.elab(s, None)
             ae = self.elab(a, el)
             name = "uf:IsGreatest" if greatest else "uf:IsLeast"
             if el is None:  # (a set of a type we cannot read: Lean knows the bound's type, we do not; not ℕ)
