@@ -5,8 +5,8 @@ measured on statements whose reading did not change still stands. This script re
 (a digest of `Statement.key()`, the form SymEq's classes compare) at the tree it runs in, and compares two records:
 
     git worktree add /tmp/old REV                                    # the tree before the change
-    nice python eval/symeq_readings.py --tree /tmp/old --out /tmp/old.json
-    nice python eval/symeq_readings.py --out /tmp/new.json
+    nice python eval/symeq_readings.py --tree /tmp/old --output /tmp/old.json
+    nice python eval/symeq_readings.py --output /tmp/new.json
     python eval/symeq_readings.py --compare /tmp/old.json /tmp/new.json --ids-out eval/symeq_reread/sNN.txt
 
 The statements: the gold Lean statements of every benchmark split (`atf.data.benchmarks`: miniF2F and ProofNet
@@ -93,7 +93,7 @@ def compare(old: dict, new: dict) -> tuple[list[str], list[str]]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--out", type=Path, metavar="FILE", help="record every statement's reading at this tree")
+    mode.add_argument("-o", "--output", type=Path, metavar="FILE", help="record every statement's reading at this tree")
     mode.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"), help="compare two records")
     ap.add_argument(
         "--ids-out",
@@ -105,15 +105,15 @@ def main(argv: list[str] | None = None) -> int:
         "--tree",
         type=Path,
         metavar="DIR",
-        help="with --out: read with the atf package of this checkout (a worktree at the revision before the change)",
+        help="with --output: read with the atf package of this checkout (a worktree at the revision before the change)",
     )
     ap.add_argument("--limit", type=int, default=None, help="first N statements (problems) of each set (a quick run)")
     args = ap.parse_args(argv)
     if args.ids_out and not args.compare:
         ap.error("--ids-out goes with --compare")
-    if args.tree and not args.out:
-        ap.error("--tree goes with --out")
-    if args.out:
+    if args.tree and not args.output:
+        ap.error("--tree goes with --output")
+    if args.output:
         tree = (args.tree or HERE).resolve()
         if not (tree / "atf" / "symeq").is_dir():
             ap.error(f"{tree} holds no atf/symeq package")
@@ -122,11 +122,13 @@ def main(argv: list[str] | None = None) -> int:
 
         if Path(atf.__file__).resolve().parents[1] != tree:
             ap.error(f"atf was already imported from {Path(atf.__file__).parent}, not {tree}")
-        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.output.parent.mkdir(parents=True, exist_ok=True)
         data = record(args.limit)
         data["tree"] = str(tree)
-        args.out.write_text(json.dumps(data, indent=0, sort_keys=True), encoding="utf-8")
-        print(f"{len(data['readings'])} readings (SymEq VERSION {data['symeq_version']}, {tree}) written to {args.out}")
+        args.output.write_text(json.dumps(data, indent=0, sort_keys=True), encoding="utf-8")
+        print(
+            f"{len(data['readings'])} readings (SymEq VERSION {data['symeq_version']}, {tree}) written to {args.output}"
+        )
         return 0
     try:
         old, new = (json.loads(p.read_text(encoding="utf-8")) for p in args.compare)

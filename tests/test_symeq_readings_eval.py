@@ -58,7 +58,7 @@ def test_the_command_writes_the_lean_ids_the_probe_reads(tmp_path):
 
 def test_a_tree_without_the_package_is_refused(tmp_path):
     run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--tree", str(tmp_path), "--out", str(tmp_path / "r.json")],
+        [sys.executable, str(SCRIPT), "--tree", str(tmp_path), "--output", str(tmp_path / "r.json")],
         capture_output=True,
         text=True,
     )
@@ -68,7 +68,7 @@ def test_a_tree_without_the_package_is_refused(tmp_path):
 
 def test_a_record_covers_every_set(tmp_path):
     out = tmp_path / "r.json"
-    subprocess.run([sys.executable, str(SCRIPT), "--out", str(out), "--limit", "1"], capture_output=True, check=True)
+    subprocess.run([sys.executable, str(SCRIPT), "--output", str(out), "--limit", "1"], capture_output=True, check=True)
     data = json.loads(out.read_text())
     sets = {"/".join(k.split("/")[:2]) for k in data["readings"]}
     assert sets == {

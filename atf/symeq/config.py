@@ -7,10 +7,13 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SymEqConfig:
-    """timeout_ms: Z3's own timeout per query. A soft limit: Z3 checks it only in some places, and a
-        300 ms query has run for minutes, which is why the two budgets below exist.
+    """timeout_ms: Z3's budget per query, in nominal milliseconds: a resource limit of that many times
+        `smt.RLIMIT_PER_MS` of Z3's own steps, so that a verdict does not depend on the machine's load (Z3's
+        wall-clock timeout stays, at ten times this, as a backstop). Neither is a hard limit: Z3 checks both
+        only in some places, and a 300 ms query has run for minutes, which is why the budgets below exist.
     top_k: variable alignments tried per pair of candidates.
-    solver_budget_s: Z3 time one problem may spend at the full `timeout_ms` per query. Every pair is first
+    solver_budget_s: Z3 work one problem may spend at the full `timeout_ms` per query (nominal seconds: the
+        resource units its queries consumed over `smt.RLIMIT_PER_MS`, not the clock). Every pair is first
         decided at a tenth of it (most verdicts take milliseconds); only the pairs that leaves open, and that
         transitivity has not joined, are asked again at the full timeout, while this budget lasts. A problem
         whose pairs all time out (quantified recursive definitions) then costs a second, not minutes.

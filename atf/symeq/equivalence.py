@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 30
+VERSION = 31
 
 
 @dataclass
@@ -143,12 +143,12 @@ class PairCache:
     statements, alpha keys, and Z3 translations (`Translator.cached_prop`). Keys name a candidate by its
     index, so one cache serves one problem.
 
-    It also rations Z3 time (`timeout_ms`). Most verdicts take milliseconds, so the pairs are first decided
-    with a tenth of the timeout (`first_pass`); a pair that this leaves open is asked again at the full timeout
-    afterwards, unless transitivity has joined it by then, while the problem's solver budget (Z3 time at the
-    full timeout) lasts, and unless it involves a *hard* candidate: one whose own premises Z3 could not decide,
-    or that took part in `HARD_AFTER` queries undecided at the full timeout. A hard candidate's pairs carry
-    the same hard premises, so Z3 would spend the full timeout on each and still not decide."""
+    It also rations Z3 time (`timeout_ms`). Most verdicts take milliseconds, so the pairs are first decided with a
+    tenth of the timeout (`first_pass`); a pair that this leaves open is asked again at the full timeout afterwards,
+    unless transitivity has joined it by then, while the problem's solver budget (Z3 work at the full timeout,
+    counted in resource units: `smt.RLIMIT_PER_MS`) lasts, and unless it involves a *hard* candidate: one whose own
+    premises Z3 could not decide, or that took part in `HARD_AFTER` queries undecided at the full timeout. A hard
+    candidate's pairs carry the same hard premises, so Z3 would spend the full timeout on each and still not decide."""
 
     HARD_AFTER = 2
     KEEP_MODELS = 16
@@ -397,12 +397,11 @@ def _timed(
     shown: list[str] | None = None,
 ) -> Verdict:
     """`check_valid` at the timeout the problem's budget allows for these candidates (see PairCache)."""
-    t0 = time.perf_counter()
     budget = cache.timeout_ms(timeout_ms, candidates)
     v = check_valid(tr, formula, budget, shown or [], cache.models)
     del cache.models[: -cache.KEEP_MODELS]
     if budget == timeout_ms:
-        cache.spent(time.perf_counter() - t0)
+        cache.spent(v.work_ms / 1000)  # Z3's work, not the clock: the same on any machine (see smt.RLIMIT_PER_MS)
         if v.status == "unknown":
             cache.undecided_query(candidates)
     elif v.status == "unknown":
@@ -551,6 +550,17 @@ class ClusterBuilder:
         )
 
 
+def fresh_z3_context() -> None:
+    """Start a Z3 context of its own (z3py's default context is a module global, created on first use).
+    Z3's search depends on the terms its context built before (term ids order its choices), so a problem's
+    verdicts depended on which problems the same process had decided before it: in a pool, on which worker
+    it landed; run in reverse order, 1 of 100 dev problems got other classes. Terms of an earlier problem must
+    not be used afterwards (nothing keeps any: the PairCache is the problem's own)."""
+    import z3
+
+    z3.z3._main_ctx = None
+
+
 def _premise_key(key: tuple) -> tuple:
     """From a statement's `Statement.key`, its premises up to bound names with their variables' types (what its
     vacuity depends on)."""
@@ -618,6 +628,7 @@ class SymEq:
         decided, so a resumed run does not repeat (or hang on) it."""
         skip = skip or Resume()
         k = len(candidates)
+        fresh_z3_context()
         cache = PairCache(self.solver_budget_s)
         statements: list[Statement | None] = []
         vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
@@ -753,19 +764,19 @@ class SymEq:
         timeout_ms = min(self.timeout_ms, 150)  # a contradiction among premises is usually found at once
         if not quick and cache is not None and not cache.full_allowed((idx,)):
             return False
-        t0 = time.perf_counter()
         tr = Translator(st.system)
         try:
             prem = _premises(tr, cache or PairCache(), st, (idx, ()))
             models = cache.models if cache is not None else None  # a point that satisfies them says no at once
-            status = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [], models).status
+            verdict = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [], models)
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
             log.warning("vacuity check failed: %r", err)
             return False
+        status = verdict.status
         if status == "unknown" and quick:
             return None  # (a fifth of the timeout says too little to call it hard)
         if not quick and cache is not None:
-            cache.spent(time.perf_counter() - t0)
+            cache.spent(verdict.work_ms / 1000)
         if status == "unknown" and cache is not None:
             cache.undecided_query((idx,), weight=cache.HARD_AFTER)
         return status == "valid"

@@ -1,0 +1,103 @@
+"""SymEq's verdicts do not depend on the machine's load or on what the process decided before.
+
+Two runs of Table 1 with identical readings put 10 of 888 problems into other classes: Z3's budget per query
+was a wall-clock timeout (150 ms; the quick pass 15 ms), so a loaded machine decided fewer pairs, and the
+problem's solver budget was counted on the clock too. And Z3's search depends on the terms its context built
+before, so one worker's earlier problems changed a later problem's verdicts (1 of 100 dev problems, read in
+reverse order). Now a query's budget is a Z3 resource limit (`smt.RLIMIT_PER_MS` units per nominal ms), the
+budget counts the units consumed, and every problem starts a Z3 context of its own."""
+
+import time
+
+import pytest
+import z3
+
+from atf.data.isabelle import load_math_dev
+from atf.symeq import smt
+from atf.symeq.equivalence import PairCache, SymEq, fresh_z3_context
+
+CANDIDATES = [
+    'theorem\nfixes x y :: real\nassumes h0 : "x + y = 10" and h1 : "x - y = 2"\nshows "x = 6"',
+    'theorem\nfixes a b :: real\nassumes h0 : "a - b = 2" and h1 : "b + a = 10"\nshows "6 = a"',
+    'theorem\nfixes x y :: real\nassumes h0 : "x + y = 10" and h1 : "x - y = 2"\nshows "y = 4"',
+    'theorem\nfixes x y :: real\nassumes h0 : "x + y = 10" and h1 : "x - y = 2"\nshows "x = 5"',
+    'theorem\nfixes x y :: real\nassumes h0 : "x * y = 24" and h1 : "x ^ 3 + y ^ 3 = 280"\nshows "x + y = 10"',
+]
+
+
+def hard_query(tr: smt.Translator):
+    a, b, c = z3.Reals("a b c")
+    return z3.Implies(
+        z3.And(a * a * a + b * b * b + c * c * c == 3 * a * b * c + 1, a * b * c > 7, a + b + c < 1), a > c
+    )
+
+
+def test_a_query_does_the_same_work_every_time():
+    """The work is Z3's step count, not the clock: the same query in a fresh context costs the same units."""
+    works, statuses = [], []
+    for _ in range(3):
+        fresh_z3_context()
+        tr = smt.Translator("isabelle")
+        v = smt.check_valid(tr, hard_query(tr), 150, [])
+        works.append(v.work_ms)
+        statuses.append(v.status)
+    assert len(set(works)) == 1 and works[0] > 0
+    assert len(set(statuses)) == 1
+
+
+def test_the_budget_is_a_resource_limit(monkeypatch):
+    """A query past its units stops as undecided, whatever the clock says; a budget large enough decides it."""
+    tr = smt.Translator("isabelle")
+    fresh_z3_context()
+    full = smt.check_valid(tr, hard_query(tr), 10_000, [])
+    assert full.status != "unknown"
+    fresh_z3_context()
+    tiny = smt.check_valid(tr, hard_query(tr), full.work_ms / 4, [])
+    assert tiny.status == "unknown"
+    assert tiny.work_ms <= full.work_ms / 4 * 1.5  # (Z3 checks its limit every few steps)
+
+
+def dev_problem(name: str) -> list[str]:
+    return [c.statement for p in load_math_dev() if p.id.endswith(name) for c in p.candidates]
+
+
+@pytest.mark.parametrize("name", ["1/algebra/problem_2106.json", "10/algebra/problem_1760.json"])
+def test_the_clock_does_not_change_what_the_budget_counts(monkeypatch, name):
+    """A machine under load: every reading of the clock comes 5 s after the last. The problem's solver budget
+    (0.15 s of Z3 at the full timeout per problem) was counted on it, so it ran out at the first full query and
+    the pairs the quick pass left open were not asked again. It counts Z3's work now: the same charges, the same
+    classes. (Two MATH dev problems whose second pass asks Z3 again.)"""
+    candidates = dev_problem(name)
+    assert len(candidates) == 10
+
+    spent = PairCache.spent
+
+    def run() -> tuple[list[float], list[list[int]]]:
+        charges: list[float] = []
+        monkeypatch.setattr(PairCache, "spent", lambda self, s: (charges.append(s), spent(self, s))[1])
+        classes = sorted(map(sorted, SymEq("isabelle").cluster(candidates).classes))
+        return charges, classes
+
+    want_charges, want = run()
+    real = time.perf_counter
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "perf_counter", lambda: real() + 5.0 * next(ticks))
+    charges, classes = run()
+    assert len(want_charges) > 1  # the second pass ran
+    assert charges == want_charges and classes == want
+    assert sum(charges) < 1.0  # nominal seconds of Z3 work, not the clock's 5 s steps
+
+
+def test_every_problem_has_a_z3_context_of_its_own():
+    before = z3.main_ctx()
+    classes = SymEq("isabelle").cluster(CANDIDATES).classes
+    assert z3.main_ctx() is not before
+    assert sorted(map(sorted, classes)) == [[0, 1, 2], [3], [4]]
+
+
+@pytest.mark.parametrize("rate", [0, smt.RLIMIT_PER_MS])
+def test_both_budgets_decide_the_easy_pairs(monkeypatch, rate):
+    """RLIMIT_PER_MS = 0 is the wall clock alone (what eval/symeq_rlimit_dev.py compares against)."""
+    monkeypatch.setattr(smt, "RLIMIT_PER_MS", rate)
+    classes = SymEq("isabelle").cluster(CANDIDATES).classes
+    assert sorted(map(sorted, classes)) == [[0, 1, 2], [3], [4]]
