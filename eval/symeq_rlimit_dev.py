@@ -1,7 +1,8 @@
 """SymEq's Z3 budget on the DEV set: a resource limit per query (`smt.RLIMIT_PER_MS`) against the wall clock.
 
 The dev set: the MATH problems outside the paper's 400 (the other 361 test problems and the 36 train problems;
-nothing is reported on them), k = 10 GPT-4 Isabelle candidates, `SymEqConfig`'s defaults, in this process.
+nothing is reported on them), k = 10 GPT-4 Isabelle candidates, `SymEqConfig`'s defaults but the rate, run in
+`SymEqPool` (one worker, so that each run reads the problems in its order).
 
     nice python eval/symeq_rlimit_dev.py                            # rates 0 (the clock), 700, 1000, 2500
     nice python eval/symeq_rlimit_dev.py --rates 1000 --load 3      # is 1000 deterministic with 3 busy loops?
@@ -9,7 +10,7 @@ nothing is reported on them), k = 10 GPT-4 Isabelle candidates, `SymEqConfig`'s 
 For each rate (Z3 resource units per nominal millisecond; 0 runs on Z3's wall-clock timeout alone, as SymEq did
 before VERSION 31, though each problem now has a Z3 context of its own at every rate) it prints the pairs SymEq's
 classes merge, the seconds the whole set took, and the problems whose classes differ from a second run over the
-problems in reverse order (one process reads all problems, so the second run sees another history; with --load N, N
+problems in reverse order (one worker reads all problems, so the second run sees another history; with --load N, N
 busy loops run beside the second run, so it is slower by that much). A rate whose two runs differ in no problem
 gives the same classes on any machine and load; the one to use merges as many pairs as the clock in no more time.
 """
@@ -31,16 +32,16 @@ if __package__ in (None, ""):
 from atf.data.isabelle import IsaProblem, load_math_dev
 from atf.symeq import smt
 from atf.symeq.config import SymEqConfig
-from atf.symeq.equivalence import SymEq
+from atf.symeq.pool import SymEqPool
 
 
-def classes(problems: list[IsaProblem], desc: str) -> tuple[dict[str, list[list[int]]], float]:
-    cfg = SymEqConfig()
-    symeq = SymEq("isabelle", config=cfg)
+def classes(problems: list[IsaProblem], config: SymEqConfig, desc: str) -> tuple[dict[str, list[list[int]]], float]:
+    """Each problem's classes, run in `SymEqPool` (one worker: the problems in this order, one process)."""
+    jobs = [([c.statement for c in p.candidates], "isabelle") for p in problems]
     out, t0 = {}, time.perf_counter()
-    for p in tqdm(problems, desc=desc, unit="problem"):
-        res = symeq.cluster([c.statement for c in p.candidates])
-        out[p.id] = sorted(sorted(c) for c in res.classes)
+    with SymEqPool(config.workers) as pool:
+        for i, res in tqdm(pool.map(jobs, config), total=len(jobs), desc=desc, unit="problem"):
+            out[problems[i].id] = sorted(sorted(c) for c in res.classes)
     return out, time.perf_counter() - t0
 
 
@@ -69,30 +70,26 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{len(problems)} dev problems (MATH outside the paper's 400), k = 10, SymEqConfig defaults "
         f"(timeout_ms {SymEqConfig.timeout_ms}, solver budget {SymEqConfig.solver_budget_s} s); "
-        f"wall factor {smt.WALL_FACTOR}; the shipped rate is {smt.RLIMIT_PER_MS}"
+        f"wall factor {smt.WALL_FACTOR}; the shipped rate is {SymEqConfig.rlimit_per_ms}"
     )
-    shipped = smt.RLIMIT_PER_MS
-    try:
-        for rate in rates:
-            smt.RLIMIT_PER_MS = rate
-            forward, secs = classes(problems, f"rate {rate}")
-            busy = [mp.Process(target=_busy, daemon=True) for _ in range(args.load)]
+    for rate in rates:
+        config = SymEqConfig(rlimit_per_ms=rate)
+        forward, secs = classes(problems, config, f"rate {rate}")
+        busy = [mp.Process(target=_busy, daemon=True) for _ in range(args.load)]
+        for b in busy:
+            b.start()
+        try:
+            backward, back_secs = classes(problems[::-1], config, f"rate {rate}, reverse")
+        finally:
             for b in busy:
-                b.start()
-            try:
-                backward, back_secs = classes(problems[::-1], f"rate {rate}, reverse")
-            finally:
-                for b in busy:
-                    b.terminate()
-            differ = [k for k in forward if forward[k] != backward[k]]
-            name = "clock" if rate == 0 else f"{rate:>5}"
-            print(
-                f"rate {name}: merged pairs {merged_pairs(forward)}, {secs:.1f} s; reverse order"
-                f"{f' beside {args.load} busy loops' if args.load else ''}: {back_secs:.1f} s, "
-                f"{len(differ)} problems with other classes{': ' + ', '.join(differ[:5]) if differ else ''}"
-            )
-    finally:
-        smt.RLIMIT_PER_MS = shipped
+                b.terminate()
+        differ = [k for k in forward if forward[k] != backward[k]]
+        name = "clock" if rate == 0 else f"{rate:>5}"
+        print(
+            f"rate {name}: merged pairs {merged_pairs(forward)}, {secs:.1f} s; reverse order"
+            f"{f' beside {args.load} busy loops' if args.load else ''}: {back_secs:.1f} s, "
+            f"{len(differ)} problems with other classes{': ' + ', '.join(differ[:5]) if differ else ''}"
+        )
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

@@ -90,7 +90,7 @@ def _slow_proofs(monkeypatch, full_ms: int):
     asked = []
     real = eq.check_valid
 
-    def check(tr, formula, timeout_ms, show_vars, models=None):
+    def check(tr, formula, timeout_ms, show_vars, models=None, rlimit_per_ms=None):
         v = real(tr, formula, 5000, show_vars, models)
         asked.append(timeout_ms)
         return Verdict("unknown", reason="timeout") if v.status == "valid" and timeout_ms < full_ms else v

@@ -4,7 +4,7 @@ Two runs of Table 1 with identical readings put 10 of 888 problems into other cl
 was a wall-clock timeout (150 ms; the quick pass 15 ms), so a loaded machine decided fewer pairs, and the
 problem's solver budget was counted on the clock too. And Z3's search depends on the terms its context built
 before, so one worker's earlier problems changed a later problem's verdicts (1 of 100 dev problems, read in
-reverse order). Now a query's budget is a Z3 resource limit (`smt.RLIMIT_PER_MS` units per nominal ms), the
+reverse order). Now a query's budget is a Z3 resource limit (`SymEqConfig.rlimit_per_ms` units per nominal ms), the
 budget counts the units consumed, and every problem starts a Z3 context of its own."""
 
 import time
@@ -14,6 +14,7 @@ import z3
 
 from atf.data.isabelle import load_math_dev
 from atf.symeq import smt
+from atf.symeq.config import SymEqConfig
 from atf.symeq.equivalence import PairCache, SymEq, fresh_z3_context
 
 CANDIDATES = [
@@ -95,9 +96,28 @@ def test_every_problem_has_a_z3_context_of_its_own():
     assert sorted(map(sorted, classes)) == [[0, 1, 2], [3], [4]]
 
 
-@pytest.mark.parametrize("rate", [0, smt.RLIMIT_PER_MS])
-def test_both_budgets_decide_the_easy_pairs(monkeypatch, rate):
-    """RLIMIT_PER_MS = 0 is the wall clock alone (what eval/symeq_rlimit_dev.py compares against)."""
-    monkeypatch.setattr(smt, "RLIMIT_PER_MS", rate)
-    classes = SymEq("isabelle").cluster(CANDIDATES).classes
+@pytest.mark.parametrize("rate", [0, SymEqConfig.rlimit_per_ms])
+def test_both_budgets_decide_the_easy_pairs(rate):
+    """rlimit_per_ms = 0 is the wall clock alone (what eval/symeq_rlimit_dev.py compares against)."""
+    classes = SymEq("isabelle", config=SymEqConfig(rlimit_per_ms=rate)).cluster(CANDIDATES).classes
     assert sorted(map(sorted, classes)) == [[0, 1, 2], [3], [4]]
+
+
+def test_the_rate_is_the_configs():
+    """A tenth of the rate is a tenth of the units: a query that needs more stays undecided."""
+    tr = smt.Translator("isabelle")
+    fresh_z3_context()
+    full = smt.check_valid(tr, hard_query(tr), 10_000, [])
+    fresh_z3_context()
+    assert smt.check_valid(tr, hard_query(tr), 10_000, [], rlimit_per_ms=1).status == "unknown"
+    fresh_z3_context()
+    again = smt.check_valid(tr, hard_query(tr), 10_000, [], rlimit_per_ms=SymEqConfig.rlimit_per_ms)
+    assert again.status == full.status and again.work_ms == full.work_ms
+    with pytest.raises(ValueError, match="rlimit_per_ms"):
+        SymEqConfig(rlimit_per_ms=-1)
+
+
+def test_a_pair_is_compared_in_a_context_of_its_own():
+    before = z3.main_ctx()
+    assert SymEq("isabelle").compare(CANDIDATES[0], CANDIDATES[1]).equivalent
+    assert z3.main_ctx() is not before

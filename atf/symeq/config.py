@@ -35,6 +35,9 @@ class SymEqConfig:
     problem_budget_s: hard wall clock for one problem's SymEq (all k candidates, all pairs); when it runs
         out, the pairs not decided yet count as not equivalent and the merges made so far stay.
     workers: worker processes of the shared pool (problems are spread over them; one problem uses one).
+    rlimit_per_ms: Z3 resource units per nominal millisecond of `timeout_ms` (see `smt.RLIMIT_PER_MS`: 1000
+        was chosen on the dev set, `eval/symeq_rlimit_dev.py`); 0 runs on Z3's wall-clock timeout alone, as
+        SymEq did before VERSION 31, whose verdicts depended on the machine's load (for comparisons only).
     """
 
     timeout_ms: int = 150
@@ -44,8 +47,11 @@ class SymEqConfig:
     suspect_step_budget_s: float = 0.75
     problem_budget_s: float = 30.0
     workers: int = 1
+    rlimit_per_ms: int = 1000
 
     def __post_init__(self):
+        if self.rlimit_per_ms < 0:
+            raise ValueError(f"rlimit_per_ms must not be negative: {self}")
         if self.timeout_ms <= 0 or self.top_k <= 0 or self.workers <= 0:
             raise ValueError(f"timeout_ms, top_k and workers must be positive: {self}")
         if min(self.step_budget_s, self.suspect_step_budget_s, self.problem_budget_s) <= 0:

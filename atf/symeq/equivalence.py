@@ -153,8 +153,11 @@ class PairCache:
     HARD_AFTER = 2
     KEEP_MODELS = 16
 
-    def __init__(self, solver_budget_s: float = SymEqConfig.solver_budget_s):
+    def __init__(
+        self, solver_budget_s: float = SymEqConfig.solver_budget_s, rlimit_per_ms: int = SymEqConfig.rlimit_per_ms
+    ):
         self.data: dict[tuple, object] = {}
+        self.rlimit_per_ms = rlimit_per_ms  # the Z3 budget's rate (`SymEqConfig.rlimit_per_ms`)
         self.solver_left_s = solver_budget_s
         self.undecided: dict[int, int] = {}  # candidate -> undecided queries at the full timeout
         self.models: list = []  # the problem's latest Z3 counter-models, tried first on every query
@@ -398,7 +401,7 @@ def _timed(
 ) -> Verdict:
     """`check_valid` at the timeout the problem's budget allows for these candidates (see PairCache)."""
     budget = cache.timeout_ms(timeout_ms, candidates)
-    v = check_valid(tr, formula, budget, shown or [], cache.models)
+    v = check_valid(tr, formula, budget, shown or [], cache.models, cache.rlimit_per_ms)
     del cache.models[: -cache.KEEP_MODELS]
     if budget == timeout_ms:
         cache.spent(v.work_ms / 1000)  # Z3's work, not the clock: the same on any machine (see smt.RLIMIT_PER_MS)
@@ -596,6 +599,7 @@ class SymEq:
         self.timeout_ms = timeout_ms or config.timeout_ms
         self.top_k = top_k or config.top_k
         self.solver_budget_s = config.solver_budget_s
+        self.rlimit_per_ms = config.rlimit_per_ms
         self.lean = lean
 
     def parse(self, text: str, qualified: Iterable[str] = ()) -> Statement:
@@ -610,6 +614,7 @@ class SymEq:
             if _normalize_text(a) == _normalize_text(b):
                 return PairResult(i, j, "equivalent", "string")
             return PairResult(i, j, "unparsed", detail=str(err))
+        fresh_z3_context()  # (the verdict must not depend on the pairs compared before)
         return self.compare_statements(sa, sb, a, b, i, j)
 
     def cluster(self, candidates: list[str]) -> SymEqResult:
@@ -629,7 +634,7 @@ class SymEq:
         skip = skip or Resume()
         k = len(candidates)
         fresh_z3_context()
-        cache = PairCache(self.solver_budget_s)
+        cache = PairCache(self.solver_budget_s, self.rlimit_per_ms)
         statements: list[Statement | None] = []
         vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
         qualified = peer_names(candidates, self.language)
@@ -768,7 +773,8 @@ class SymEq:
         try:
             prem = _premises(tr, cache or PairCache(), st, (idx, ()))
             models = cache.models if cache is not None else None  # a point that satisfies them says no at once
-            verdict = check_valid(tr, z3.Not(prem), max(10, timeout_ms // 5) if quick else timeout_ms, [], models)
+            at = max(10, timeout_ms // 5) if quick else timeout_ms
+            verdict = check_valid(tr, z3.Not(prem), at, [], models, self.rlimit_per_ms)
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
             log.warning("vacuity check failed: %r", err)
             return False

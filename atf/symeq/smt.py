@@ -38,6 +38,7 @@ from typing import Any
 import z3
 
 from atf.symeq import facts, ir
+from atf.symeq.config import SymEqConfig
 from atf.symeq.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, App, Bind, Fun, Num, Opaque, Sort, Term, Tup, Ty, Var
 
 MAX_EXPAND_POW = 16
@@ -1258,13 +1259,8 @@ def _eq(a: Any, b: Any) -> Any:
 # wall-clock timeout stays, at WALL_FACTOR times the nominal time, as a backstop for a query that consumes
 # units slowly; the worker's kill (`SymEqConfig.step_budget_s`) remains the hard bound. RLIMIT_PER_MS = 0
 # runs on the clock alone, as SymEq did before (for that comparison only).
-RLIMIT_PER_MS = 1000
+RLIMIT_PER_MS = SymEqConfig.rlimit_per_ms  # (the default, defined there once)
 WALL_FACTOR = 10
-
-
-def rlimit_of(timeout_ms: float) -> int:
-    """The Z3 resource limit of a query whose nominal time is timeout_ms."""
-    return max(1, int(timeout_ms * RLIMIT_PER_MS))
 
 
 def _rlimit_count(s: z3.Solver) -> int:
@@ -1287,9 +1283,15 @@ class Verdict:
 
 
 def check_valid(
-    tr: Translator, formula: z3.BoolRef, timeout_ms: int, show_vars: list[str], models: list[z3.ModelRef] | None = None
+    tr: Translator,
+    formula: z3.BoolRef,
+    timeout_ms: float,
+    show_vars: list[str],
+    models: list[z3.ModelRef] | None = None,
+    rlimit_per_ms: int = RLIMIT_PER_MS,
 ) -> Verdict:
-    """Is `formula` valid under the translator's axioms and variable domains?
+    """Is `formula` valid under the translator's axioms and variable domains? Z3 may spend `timeout_ms` nominal
+    milliseconds of `rlimit_per_ms` resource units each (0: a wall-clock timeout of timeout_ms; see RLIMIT_PER_MS).
 
     models: counter-models of earlier queries (of one problem), newest last. Before asking the solver, each
     is tried on this query: a model that satisfies the axioms, the domains and ¬formula is a counter-model
@@ -1308,8 +1310,8 @@ def check_valid(
             if hit:
                 return Verdict("invalid", _model_values(tr, m, show_vars), exact=tr.exact)
     s = z3.Solver()
-    if RLIMIT_PER_MS:
-        s.set("rlimit", rlimit_of(timeout_ms))  # the budget (see RLIMIT_PER_MS)
+    if rlimit_per_ms:
+        s.set("rlimit", max(1, int(timeout_ms * rlimit_per_ms)))  # the budget (see RLIMIT_PER_MS)
         s.set("timeout", max(1, int(timeout_ms * WALL_FACTOR)))  # a backstop only
     else:
         s.set("timeout", max(1, int(timeout_ms)))
@@ -1320,8 +1322,8 @@ def check_valid(
         r = s.check()
     except z3.Z3Exception as err:
         return Verdict("unknown", reason=str(err), work_ms=float(timeout_ms))
-    if RLIMIT_PER_MS:
-        work_ms = max(0, _rlimit_count(s) - before) / RLIMIT_PER_MS
+    if rlimit_per_ms:
+        work_ms = max(0, _rlimit_count(s) - before) / rlimit_per_ms
     else:
         work_ms = (time.perf_counter() - t0) * 1000
     if r == z3.unsat:
