@@ -67,7 +67,9 @@ def add_parser(sub) -> None:
         p,
         "--timeout-s",
         default_of(SymEqConfig, "timeout_ms") / 1000,
-        "Z3's own timeout per query (soft: Z3 may overrun it; the budgets below are hard)",
+        f"Z3's budget per query in nominal seconds: a resource limit of {SymEqConfig.rlimit_per_ms} Z3 steps per ms "
+        "(SymEqConfig.rlimit_per_ms), so verdicts are the same on any machine and load (soft: Z3 may overrun it; "
+        "the budgets below are hard)",
         old_ms=("--timeout-ms",),
     )
     add_seconds(
