@@ -103,7 +103,7 @@ def run(pool: SymEqPool, jobs: list[tuple[list[str], str]], config: SymEqConfig)
 def profile(jobs: list[tuple[list[str], str]], config: SymEqConfig, top: int = 25) -> None:
     prof = cProfile.Profile()
     for cands, language in jobs:
-        prof.runcall(SymEq(language, config.timeout_ms, config.top_k).cluster, cands)
+        prof.runcall(SymEq(language, config=config).cluster, cands)
     pstats.Stats(prof).sort_stats("cumulative").print_stats(top)
 
 
@@ -114,14 +114,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lean", type=int, default=0, metavar="N", help="also N FormalAlign Lean 4 problems")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (each problem runs in one)")
     add_seconds(
-        ap, "--timeout-s", SymEqConfig.timeout_ms / 1000, "Z3's own timeout per query", old_ms=("--timeout-ms",)
+        ap,
+        "--timeout-s",
+        SymEqConfig.timeout_ms / 1000,
+        "Z3's budget per query, nominal seconds (see --rlimit-per-ms)",
+        old_ms=("--timeout-ms",),
+    )
+    ap.add_argument(
+        "--rlimit-per-ms",
+        type=int,
+        default=SymEqConfig.rlimit_per_ms,
+        help="Z3 resource units per nominal ms (0: Z3's wall-clock timeout alone, as before VERSION 31; "
+        "default %(default)s)",
     )
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="cProfile the N slowest problems")
     args = ap.parse_args(argv)
-    config = SymEqConfig(timeout_ms=round(args.timeout_s * 1000), workers=args.workers)
+    if args.rlimit_per_ms < 0:
+        ap.error("--rlimit-per-ms must not be negative")
+    config = SymEqConfig(
+        timeout_ms=round(args.timeout_s * 1000), workers=args.workers, rlimit_per_ms=args.rlimit_per_ms
+    )
     print(
         f"load average at start {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
-        f"{os.cpu_count()} CPUs; Z3 timeout {config.timeout_ms} ms; step/problem budget "
+        f"{os.cpu_count()} CPUs; Z3 budget {config.timeout_ms} ms per query "
+        f"({f'{config.rlimit_per_ms} units per ms' if config.rlimit_per_ms else 'wall clock'}); step/problem budget "
         f"{config.step_budget_s:g}/{config.problem_budget_s:g} s; {args.workers} worker(s)",
         flush=True,
     )
