@@ -9,7 +9,7 @@ from dataclasses import dataclass
 class SymEqConfig:
     """timeout_ms: Z3's budget per query, in nominal milliseconds: a resource limit of that many times
         `smt.RLIMIT_PER_MS` of Z3's own steps, so that a verdict does not depend on the machine's load (Z3's
-        wall-clock timeout stays, at ten times this, as a backstop). Neither is a hard limit: Z3 checks both
+        wall-clock timeout stays, at three times this, as a backstop). Neither is a hard limit: Z3 checks both
         only in some places, and a 300 ms query has run for minutes, which is why the budgets below exist.
     top_k: variable alignments tried per pair of candidates.
     solver_budget_s: Z3 work one problem may spend at the full `timeout_ms` per query (nominal seconds: the
