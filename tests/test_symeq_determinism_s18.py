@@ -1,11 +1,12 @@
 """SymEq's verdicts do not depend on the machine's load or on what the process decided before.
 
-Two runs of Table 1 with identical readings put 10 of 888 problems into other classes: Z3's budget per query
-was a wall-clock timeout (150 ms; the quick pass 15 ms), so a loaded machine decided fewer pairs, and the
-problem's solver budget was counted on the clock too. And Z3's search depends on the terms its context built
-before, so one worker's earlier problems changed a later problem's verdicts (1 of 100 dev problems, read in
-reverse order). Now a query's budget is a Z3 resource limit (`SymEqConfig.rlimit_per_ms` units per nominal ms), the
-budget counts the units consumed, and every problem starts a Z3 context of its own."""
+Two runs of Table 1 whose readings differ in one candidate of another problem put 10 of 888 problems into other
+classes: Z3's budget per query was a wall-clock timeout (150 ms; the quick pass 15 ms), so a loaded machine decided
+fewer pairs, and the problem's solver budget was counted on the clock too. And Z3's search depends on the terms its
+context built before, so one worker's earlier problems could change a later problem's verdicts (on the clock, a second
+run of the dev set in reverse order, beside two busy loops, put 6 of 397 problems into other classes:
+`eval/symeq_rlimit_dev.py`). Now a query's budget is a Z3 resource limit (`SymEqConfig.rlimit_per_ms` units per nominal
+ms), the budget counts the units consumed, and every problem starts a Z3 context of its own."""
 
 import time
 

@@ -557,8 +557,8 @@ def fresh_z3_context() -> None:
     """Start a Z3 context of its own (z3py's default context is a module global, created on first use).
     Z3's search depends on the terms its context built before (term ids order its choices), so a problem's
     verdicts depended on which problems the same process had decided before it: in a pool, on which worker
-    it landed; run in reverse order, 1 of 100 dev problems got other classes. Terms of an earlier problem must
-    not be used afterwards (nothing keeps any: the PairCache is the problem's own)."""
+    it landed (`eval/symeq_rlimit_dev.py` runs the dev set a second time in reverse order). Terms of an
+    earlier problem must not be used afterwards (nothing keeps any: the PairCache is the problem's own)."""
     import z3
 
     z3.z3._main_ctx = None

@@ -1249,18 +1249,18 @@ def _eq(a: Any, b: Any) -> Any:
 # ----------------------------------------------------------------------------------------------- solving
 
 
-# Z3's budget per query is a resource limit, not a clock. Z3's `rlimit` counts the solver's own steps, so a
-# query gets the same answer on any machine under any load, where a wall-clock timeout of 150 ms decided some
-# pairs at one load and not at another (two Table 1 runs with identical readings put 10 of 888 problems into
-# other classes, MATH-400 1@k 49.2 and 49.0). `timeout_ms` stays the knob, as nominal milliseconds of
-# RLIMIT_PER_MS units each. Chosen on the dev set with `eval/symeq_rlimit_dev.py --load 2`: on the clock SymEq
-# merged 6934 pairs, and a second run (problems in reverse order, beside two busy loops) put 6 problems into
-# other classes; at 700, 1000 and 2500 units per ms it merged 6912, 6916 and 6924 pairs and the second run
-# changed none. Z3's wall-clock timeout stays, at WALL_FACTOR times the nominal time, as a backstop for a query
-# that consumes units slowly (one MATH-400 query used 8,577 units in 1.5 s, the factor 10 first tried: k = 16
-# problems then took up to 25 s under load); at 3 the dev set gave the same 6916 pairs, again with no problem
-# changed by the second run. The worker's kill (`SymEqConfig.step_budget_s`) remains the hard bound.
-# `SymEqConfig.rlimit_per_ms = 0` runs on the clock alone, as SymEq did before (for comparisons only).
+# Z3's budget per query is a resource limit, not a clock. Z3's `rlimit` counts the solver's own steps, so a query gets
+# the same answer on any machine under any load, where a wall-clock timeout of 150 ms decided some pairs at one load
+# and not at another (two Table 1 runs whose readings differ in one candidate of another problem put 10 of 888
+# problems into other classes, MATH-400 1@k 49.2 and 49.0). `timeout_ms` stays the knob, as nominal milliseconds of
+# RLIMIT_PER_MS units each. Chosen on the dev set with `eval/symeq_rlimit_dev.py --load 2`: on the clock SymEq merged
+# 6934 pairs, and a second run (problems in reverse order, beside two busy loops) put 6 problems into other classes;
+# at 700, 1000 and 2500 units per ms it merged 6912, 6916 and 6924 pairs and the second run changed none. Z3's
+# wall-clock timeout stays, at WALL_FACTOR times the nominal time, as a backstop for a query that consumes units
+# slowly (one MATH-400 query used 8,577 units in 1.5 s, the factor 10 first tried: k = 16 problems then took up to 25
+# s under load); at 3 the dev set gave the same 6916 pairs, again with no problem changed by the second run. The
+# worker's kill (`SymEqConfig.step_budget_s`) remains the hard bound. `SymEqConfig.rlimit_per_ms = 0` runs on the
+# clock alone, as SymEq did before (for comparisons only).
 RLIMIT_PER_MS = SymEqConfig.rlimit_per_ms  # (the default, defined there once)
 WALL_FACTOR = 3
 
