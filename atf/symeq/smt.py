@@ -1335,7 +1335,10 @@ def check_valid(
         if models is not None:
             models.append(m)
         return Verdict("invalid", _model_values(tr, m, show_vars), exact=tr.exact, work_ms=work_ms)
-    return Verdict("unknown", reason=s.reason_unknown(), work_ms=work_ms)
+    reason = s.reason_unknown()
+    if rlimit_per_ms and reason in ("canceled", "max. resource limit exceeded"):  # (what Z3 says when rlimit runs out)
+        reason = f"step budget spent ({timeout_ms:g} nominal ms, {max(1, int(timeout_ms * rlimit_per_ms))} Z3 steps)"
+    return Verdict("unknown", reason=reason, work_ms=work_ms)
 
 
 def _model_values(tr: Translator, m: z3.ModelRef, show_vars: list[str]) -> dict[str, str]:
