@@ -48,8 +48,9 @@ def statements(limit: int | None) -> list[tuple[str, str, str]]:
 
     out = []
     for name in BENCHMARKS:
+        problems = load_benchmark(name)  # (read once, then split)
         for split in splits_of(name):
-            for p in load_benchmark(name, split)[:limit]:
+            for p in [p for p in problems if p.split == split][:limit]:
                 out.append((f"lean/{name}/{split}/{p.id}", p.formal.removeprefix(p.header), "lean"))
     for set_name, problems in (("math", load_math("all")), ("minif2f", load_minif2f("all"))):
         for p in problems[:limit]:

@@ -24,29 +24,13 @@ import sys
 import time
 from pathlib import Path
 
-from tqdm import tqdm
-
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from atf.data.isabelle import IsaProblem, load_math_dev
+from atf.data.isabelle import load_math_dev
 from atf.symeq import smt
 from atf.symeq.config import SymEqConfig
-from atf.symeq.pool import SymEqPool
-
-
-def classes(problems: list[IsaProblem], config: SymEqConfig, desc: str) -> tuple[dict[str, list[list[int]]], float]:
-    """Each problem's classes, run in `SymEqPool` (one worker: the problems in this order, one process)."""
-    jobs = [([c.statement for c in p.candidates], "isabelle") for p in problems]
-    out, t0 = {}, time.perf_counter()
-    with SymEqPool(config.workers) as pool:
-        for i, res in tqdm(pool.map(jobs, config), total=len(jobs), desc=desc, unit="problem"):
-            out[problems[i].id] = sorted(sorted(c) for c in res.classes)
-    return out, time.perf_counter() - t0
-
-
-def merged_pairs(parts: dict[str, list[list[int]]]) -> int:
-    return sum(len(c) * (len(c) - 1) // 2 for cs in parts.values() for c in cs)
+from eval.symeq_speed_dev import merged_pairs, run
 
 
 def _busy() -> None:
@@ -67,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     if any(r < 0 for r in rates) or args.load < 0:
         ap.error("rates and --load must not be negative")
     problems = load_math_dev()[: args.limit]
+    jobs = [(p.statements, "isabelle") for p in problems]
     print(
         f"{len(problems)} dev problems (MATH outside the paper's 400), k = 10, SymEqConfig defaults "
         f"(timeout_ms {SymEqConfig.timeout_ms}, solver budget {SymEqConfig.solver_budget_s} s); "
@@ -74,16 +59,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     for rate in rates:
         config = SymEqConfig(rlimit_per_ms=rate)
-        forward, secs = classes(problems, config, f"rate {rate}")
+        t0 = time.perf_counter()
+        forward = run(jobs, config, f"rate {rate}")[1]
+        secs = time.perf_counter() - t0
         busy = [mp.Process(target=_busy, daemon=True) for _ in range(args.load)]
         for b in busy:
             b.start()
         try:
-            backward, back_secs = classes(problems[::-1], config, f"rate {rate}, reverse")
+            t0 = time.perf_counter()
+            backward = run(jobs[::-1], config, f"rate {rate}, reverse")[1][::-1]
+            back_secs = time.perf_counter() - t0
         finally:
             for b in busy:
                 b.terminate()
-        differ = [k for k in forward if forward[k] != backward[k]]
+        differ = [p.id for p, a, b in zip(problems, forward, backward) if a != b]
         name = "clock" if rate == 0 else f"{rate:>5}"
         print(
             f"rate {name}: merged pairs {merged_pairs(forward)}, {secs:.1f} s; reverse order"

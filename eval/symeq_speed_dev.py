@@ -20,6 +20,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from tqdm import tqdm
+
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -30,14 +32,20 @@ from atf.symeq.pool import SymEqPool
 REFERENCE = {"timeout_ms": 300, "solver_budget_s": 1.0}
 
 
-def run(jobs: list, config: SymEqConfig) -> tuple[list[float], list[list[list[int]]], list]:
-    """Seconds and classes per problem, and the pairs decided again in the second pass (PairResult.second_pass)."""
+def run(jobs: list, config: SymEqConfig, desc: str = "SymEq") -> tuple[list[float], list[list[list[int]]], list]:
+    """Seconds and classes per problem, and the pairs decided again in the second pass (PairResult.second_pass).
+    With one worker the problems are read in the order given, in one process."""
     secs, parts, second = [0.0] * len(jobs), [[] for _ in jobs], []
     with SymEqPool(config.workers) as pool:
-        for i, res in pool.map(jobs, config):
+        for i, res in tqdm(pool.map(jobs, config), total=len(jobs), desc=desc, unit="problem"):
             secs[i], parts[i] = res.seconds, sorted(sorted(c) for c in res.classes)
             second += [p for p in res.pairs if p.second_pass]
     return secs, parts, second
+
+
+def merged_pairs(parts: list[list[list[int]]]) -> int:
+    """The pairs the classes of every problem merge."""
+    return sum(len(c) * (len(c) - 1) // 2 for p in parts for c in p)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         secs, parts, second = run(jobs, config)
         reference = reference or parts
         xs = sorted(secs)
-        merged = sum(len(c) * (len(c) - 1) // 2 for p in parts for c in p)
+        merged = merged_pairs(parts)
         changed = [problems[i].id for i, (a, b) in enumerate(zip(reference, parts)) if a != b]
         print(
             f"timeout {config.timeout_ms} ms, solver budget {config.solver_budget_s:g} s: median "
