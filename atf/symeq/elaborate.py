@@ -164,6 +164,13 @@ class Elaborator:
             return all(self.unify(x, y) for x, y in zip(a.items, b.items))
         if isinstance(a, SetTy) and isinstance(b, SetTy):
             return self.unify(a.elem, b.elem)
+        if isinstance(b, SetTy) and isinstance(a, Sort):
+            a, b = b, a
+        if isinstance(a, SetTy) and isinstance(b, Sort) and (el := elem_of_set(b)) is not None:
+            # a collection a binder types (`S : Set ℝ`, kept a sort) and a set the elaborator builds (`Set.Icc 0 1`,
+            # `{x | x ^ 2 = 4}`): Lean elaborates the one at the other's type (`S = Set.Icc 0 (3 / 2)` is an
+            # interval of reals), so their elements have one type, never numerals defaulted to ℕ (3 / 2 = 1)
+            return self.unify(a.elem, el)
         return False
 
     def try_unify(self, a: Ty | None, b: Ty | None) -> bool:
@@ -744,7 +751,7 @@ class Elaborator:
                     return App("not", (same,), BOOL) if op == "ne" else same
         a = self.elab(lhs, None)
         ta = self.resolve(ir.type_of(a))
-        valued = (Fun, Tup, Sort, SetTy) if self.system == "isabelle" else (Fun, Tup, Sort)
+        valued = (Fun, Tup, Sort, SetTy)
         if ta == BOOL or (op in ("eq", "ne") and isinstance(ta, valued) and not self._numeric_side(rhs)):
             b = self.elab(rhs, ta)
             if ta == BOOL:

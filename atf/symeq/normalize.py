@@ -297,6 +297,9 @@ def _simplify(t: Term, system: str) -> Term:
             return _geometric(args[1], system) or t
         if isinstance(head, Var) and head.name == "uf:summable" and system == "isabelle" and len(args) == 2:
             return TRUE_B if _summable(args[1]) else t
+        if isinstance(head, Var) and head.name == "uf:op:subseteq" and len(args) == 3:
+            ext = _extensional(args[1], args[2], "implies")
+            return t if ext is None else simplify(ext, system)
         return t
     if op in ("add", "sub", "neg") and system == "isabelle" and isinstance(ty, Tup) and len(ty.items) == 2:
         # on pairs, + - and unary - act on each component (Product_Plus.thy: plus_prod_def, minus_prod_def,
@@ -314,15 +317,11 @@ def _simplify(t: Term, system: str) -> Term:
         if isinstance(a, App) and a.op == "fst" and isinstance(b, App) and b.op == "snd" and a.args == b.args:
             return a.args[0]
         return t
-    if op == "in" and system == "isabelle":
-        x, s = args
-        if isinstance(s, Bind) and s.kind == "setof" and len(s.vars) == 1 and ir.type_of(x) == s.vars[0][1]:
-            # x ∈ {y. P y} ⟷ P x, and x ∈ {y ∈ A. P y} ⟷ x ∈ A ∧ P x (Set.thy: mem_Collect_eq)
-            body = ir.substitute(s.body, {s.vars[0][0]: x})
-            if s.dom is not None:
-                body = App("and", (App("in", (x, s.dom), BOOL), body), BOOL)
-            return simplify(body, system)
-        return t
+    if op == "in":
+        member = _member(args[0], args[1])
+        return t if member is None else simplify(member, system)
+    if op == "eq" and (ext := _extensional(args[0], args[1], "iff")) is not None:
+        return simplify(ext, system)
     if op == "eq":
         a, b = args
         if isinstance(a, App) and a.op == "list" and isinstance(b, App) and b.op == "list":
@@ -377,6 +376,72 @@ _UNITS = {
     "mul": (1, True),
     **{d: (1, False) for d in ("div", "idiv", "ediv", "fdiv", "tdiv")},
 }
+
+
+_BOUNDS = {"icc": ("le", "le"), "ico": ("le", "lt"), "ioc": ("lt", "le"), "ioo": ("lt", "lt")}
+_RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": ("lt", False)}
+
+
+def _written_set(s: Term) -> Ty | None:
+    """The element type of a set written out, whose members SymEq can say: `{x | P x}`, `{a, b}`, an interval, a
+    ray, `Finset.range n`; None for anything else (a variable, `f '' A`, `A ∪ B`) or an element type not known."""
+    if isinstance(s, Bind) and s.kind == "setof" and len(s.vars) == 1:
+        ety = s.vars[0][1]
+    elif isinstance(s, App) and (
+        s.op in _BOUNDS and len(s.args) == 2 or s.op in (*_RAYS, "range") and len(s.args) == 1 or s.op == "setenum"
+    ):
+        ety = s.ty.elem if isinstance(s.ty, ir.SetTy) else None
+    else:
+        return None
+    if ety is None or isinstance(ety, ir.TVar) or isinstance(ety, ir.Sort) and ety.name.startswith("?"):
+        return None
+    if isinstance(s, App) and any(ir.type_of(a) != ety for a in s.args):
+        return None  # (an interval of a type other than its bounds': not read)
+    return ety
+
+
+def _member(x: Term, s: Term) -> Term | None:
+    """`x ∈ s` as what it says of x, for s written out (`_written_set`) with x of its element type: the elaborator
+    reads a membership so as it meets one; this one is met once a definition is substituted (`S = {n | n % 3 = 0}`
+    makes `6 ∈ S` into `6 ∈ {n | n % 3 = 0}`, `6 % 3 = 0`). Mathlib `Set.mem_setOf_eq`, `Set.mem_Icc` (...),
+    `Set.mem_Iic` (...), `Finset.mem_range`, `Set.mem_insert_iff`; Isabelle Set.thy `mem_Collect_eq`, `insert_iff`,
+    Set_Interval.thy `atLeastAtMost_iff` (...). None where it cannot be said: `x ∈ {n | P n}` where a type inside P
+    mentions n and x is no variable (`ir.beta`)."""
+    if isinstance(s, Bind) and s.kind == "setof" and len(s.vars) == 1 and ir.type_of(x) == s.vars[0][1]:
+        body = ir.beta(replace(s, kind="lambda", dom=None), (x,))
+        if body is None:
+            return None
+        return body if s.dom is None else App("and", (App("in", (x, s.dom), BOOL), body), BOOL)
+    ety = _written_set(s)
+    if ety is None or ir.type_of(x) != ety or not isinstance(s, App):
+        return None
+    if s.op in _BOUNDS:
+        lo_op, hi_op = _BOUNDS[s.op]
+        return App("and", (App(lo_op, (s.args[0], x), BOOL), App(hi_op, (x, s.args[1]), BOOL)), BOOL)
+    if s.op in _RAYS:
+        rel, below = _RAYS[s.op]
+        return App(rel, (x, s.args[0]) if below else (s.args[0], x), BOOL)
+    if s.op == "range":
+        return App("lt", (x, s.args[0]), BOOL)
+    parts = tuple(App("eq", (x, item), BOOL) for item in s.args)
+    if not parts:
+        return FALSE_B
+    return App("or", parts, BOOL) if len(parts) > 1 else parts[0]
+
+
+def _extensional(a: Term, b: Term, rel: str) -> Term | None:
+    """`a = b` (rel "iff") or `a ⊆ b` (rel "implies") of two sets written out (`_written_set`) with one element
+    type, as `∀ x, x ∈ a ↔ x ∈ b` (→): Mathlib `Set.ext_iff`, `Finset.ext_iff`, `Set.subset_def`,
+    `Finset.subset_iff`; Isabelle Set.thy `set_eq_iff`, `subset_eq`. `{x | x ^ 2 = 4} = {2, -2}` is then a
+    statement about numbers. A variable stays as it is: `S = e` is a definition `standardize` substitutes."""
+    ety = _written_set(a)
+    if ety is None or _written_set(b) != ety:
+        return None
+    taken = ir.free_vars(a) | ir.free_vars(b)
+    taken |= {n for t in (a, b) for x in ir.walk(t) if isinstance(x, Bind) for n, _ in x.vars}
+    v = Var(ir.fresh_name("x", taken), ety)
+    body = App(rel, (App("in", (v, a), BOOL), App("in", (v, b), BOOL)), BOOL)
+    return Bind("forall", ((v.name, ety),), body, None, BOOL)
 
 
 def _one_point(t: Bind) -> Term | None:
@@ -773,8 +838,13 @@ def _ranges_over_domain(fty: Ty | None, params: list[Term], vtys: dict[str, Ty |
     return True
 
 
-def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
-    """(v, e) when premise p defines variable v as e."""
+def _definition(
+    p: Term, variables: dict[str, Ty], system: str = "", rest: tuple[Term, ...] = ()
+) -> tuple[str, Term] | None:
+    """(v, e) when premise p defines variable v as e (`rest`: the other premises and the conclusion, which a
+    set defined by its members may appear in only as `_members_only` says)."""
+    if (pointwise := _pointwise_set(p, variables, system)) is not None:
+        return pointwise if all(_members_only(pointwise[0], t) for t in rest) else None
     if isinstance(p, App) and p.op in ("eq", "iff"):
         for lhs, rhs in (p.args, p.args[::-1]):
             if isinstance(lhs, Var) and lhs.name in variables and lhs.name not in ir.free_vars(rhs):
@@ -815,6 +885,67 @@ def _definition(p: Term, variables: dict[str, Ty]) -> tuple[str, Term] | None:
                     lam = Bind("lambda", tuple(lam_vars), ir.substitute(rhs, access), None, fty)
                     return lhs.args[0].name, lam
     return None
+
+
+def _predicate_set(ty: Ty | None, system: str) -> Ty | None:
+    """The element type of a variable's type when its values are all sets of those elements: Lean `Set α` (a
+    binder's type, kept a sort), Isabelle `'a set`; not Lean `Finset α` (only the finite ones)."""
+    if system == "isabelle" and isinstance(ty, ir.SetTy):
+        return ty.elem
+    if system == "lean" and isinstance(ty, ir.Sort) and ty.name.split()[0] == "Set":
+        return ir.collection_elem(ty)
+    return None
+
+
+def _pointwise_set(p: Term, variables: dict[str, Ty], system: str) -> tuple[str, Term] | None:
+    """(S, `{x | P x}`) when premise p is `∀ x, x ∈ S ↔ P x` (either side first) for a variable S of a set type
+    (`_predicate_set`), S not in P: exactly one set has those members (Mathlib `Set.ext`; Isabelle `set_eq_iff`),
+    so the premise defines S as `S = {x | P x}` does. Not for a Finset: where P holds of infinitely many x no
+    Finset has those members, and the statement then holds vacuously, which `P 7` in place of `7 ∈ S` need not."""
+    if not (isinstance(p, Bind) and p.kind == "forall" and p.dom is None and len(p.vars) == 1):
+        return None
+    (x, xty), body = p.vars[0], p.body
+    if not (isinstance(body, App) and len(body.args) == 2):
+        return None
+    if body.op != "iff" and not (body.op == "eq" and ir.type_of(body.args[0]) == BOOL):
+        return None
+    for mem, pred in (body.args, body.args[::-1]):
+        if not (isinstance(mem, App) and mem.op == "in" and all(isinstance(a, Var) for a in mem.args)):
+            continue
+        elem, (_, s) = mem.args[0], mem.args
+        if elem.name != x or s.name == x or s.name not in variables or s.name in ir.free_vars(pred):
+            continue
+        if xty is not None and _predicate_set(variables[s.name], system) == xty:
+            return s.name, Bind("setof", ((x, xty),), pred, None, ir.SetTy(xty))
+    return None
+
+
+def _members_only(name: str, t: Term) -> bool:
+    """Every free occurrence of the variable in t asks for its members: `a ∈ S`, or S equal to (or a subset of, or
+    a superset of) a set written out (`_extensional` reads those once S is one too). Substituted elsewhere
+    (`f '' S`, `S.ncard`, `S = T`), the set written out would leave a term Z3 is given as a value it cannot
+    read, where the variable was one it could."""
+    if isinstance(t, Var):
+        return t.name != name
+    if isinstance(t, Bind):
+        if any(n == name for n, _ in t.vars):
+            return t.dom is None or _members_only(name, t.dom)
+        return _members_only(name, t.body) and (t.dom is None or _members_only(name, t.dom))
+    if isinstance(t, App) and t.op == "in" and len(t.args) == 2 and _is_var(t.args[1], name):
+        return _members_only(name, t.args[0])
+    operands: tuple[Term, ...] = ()
+    if isinstance(t, App) and t.op == "eq" and len(t.args) == 2:
+        operands = t.args
+    elif isinstance(t, App) and t.op == "call" and len(t.args) == 3 and _is_var(t.args[0], "uf:op:subseteq"):
+        operands = t.args[1:]
+    for side, other in (operands, operands[::-1]) if operands else ():
+        if _is_var(side, name) and _written_set(other) is not None:
+            return _members_only(name, other)
+    return all(_members_only(name, c) for c in t.children())
+
+
+def _is_var(t: Term, name: str) -> bool:
+    return isinstance(t, Var) and t.name == name
 
 
 def _same_collection(v: Var, e: Term) -> bool:
@@ -1206,7 +1337,11 @@ def standardize(st: Statement) -> Statement:
     dependent = ir.sort_names(variables.values(), [concl, *premises]) & set(variables)
     definable = {n: t for n, t in variables.items() if n not in dependent}
     for _ in range(64):  # function definitions first: simplification splits `∀x. f x = (a, b)` into projections
-        found = ((k, _definition(p, definable)) for k, p in enumerate(premises) if isinstance(p, Bind))
+        found = (
+            (k, _definition(p, definable, sys, (*premises[:k], *premises[k + 1 :], concl)))
+            for k, p in enumerate(premises)
+            if isinstance(p, Bind)
+        )
         k, d = next(((k, d) for k, d in found if d is not None), (None, None))
         if d is None:
             break
@@ -1225,7 +1360,7 @@ def standardize(st: Statement) -> Statement:
         premises = [p for p in flat if not is_true(p)]
         hit = None
         for k, p in enumerate(premises):
-            d = _definition(p, definable)
+            d = _definition(p, definable, sys, (*premises[:k], *premises[k + 1 :], concl))
             if d is not None:
                 hit = (k, d)
                 break
