@@ -92,3 +92,23 @@ def test_isabelle_sets_defined_by_their_members():
     assert same_isabelle(by_members, by_equation)
     seven = 'fixes S :: "nat set" assumes h0 : "S = {n. n mod 3 = 0}" shows "7 \\<in> S"'
     assert not same_isabelle(by_members, seven)
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("(S : Set ℝ) : closure S = Set.Icc 0 1", "(S : Set ℝ) : closure S = Set.Icc 0 (3 / 2)"),
+        ("(S : Set ℝ) : closure S = {1 / 2}", "(S : Set ℝ) : closure S = {0}"),
+        ("(S : Set ℝ) : interior S = {x | 2 * x = 1}", "(S : Set ℝ) : interior S = {x | 2 * x = 3}"),
+        ("(x : ℝ) : foo x = (3 / 2, 1)", "(x : ℝ) : foo x = (1, 1)"),
+    ],
+)
+def test_the_parts_of_a_value_of_unknown_type_are_never_defaulted_to_nat(a, b):
+    """`closure S` (a function SymEq does not know) has a type Lean knows: a set, pair or function equal to it keeps
+    its numerals in an uninterpreted sort; defaulted to ℕ, 3 / 2 was 1 and 1 / 2 was 0."""
+    assert not same_lean(a, b)
+
+
+def test_over_the_integers_three_halves_is_one():
+    # Int division: `(3 / 2 : ℤ) = 1`, so the two intervals are one set
+    assert same_lean("(S : Set ℤ) : S = Set.Icc 0 1", "(S : Set ℤ) : S = Set.Icc 0 (3 / 2)")

@@ -102,6 +102,10 @@ class Elaborator:
         t = self.resolve(t)
         return isinstance(t, TVar) and any(self.resolve(TVar(i)) == t for i in self.unknown_types)
 
+    def unknown_names(self, t: TVar) -> set[str]:
+        """The names `unknown` gave the type variable t (or a variable bound to it)."""
+        return {n for i, names in self.unknown_types.items() if self.resolve(TVar(i)) == t for n in names}
+
     def unknown(self, ty: Ty, name: str) -> Ty:
         """Mark ty (the type of an unknown function's result or an opaque term) as not to be defaulted."""
         t = self.resolve(ty)
@@ -154,7 +158,14 @@ class Elaborator:
                 return False
             if self.occurs(a, b):
                 return False
+            names = self.unknown_names(a) if self.system == "lean" and isinstance(b, (Fun, Tup, SetTy)) else ()
             self.bindings[a.id] = b
+            for name in sorted(names):
+                # the value of a term we know nothing about (`closure S`, `foo x`) is a set, pair or function: its
+                # parts have types Lean knows and we do not, so `closure S = Set.Icc 0 (3 / 2)` or `foo x = (3 / 2, 1)`
+                # leave the numerals of an uninterpreted sort, never defaulted to ℕ (3 / 2 = 1, merged with
+                # `Set.Icc 0 1`), as `unknown` does for a term whose type was already a set, pair or function
+                self.unknown(b, name)
             return True
         if isinstance(b, TVar):
             return self.unify(b, a)
