@@ -112,3 +112,24 @@ def test_the_parts_of_a_value_of_unknown_type_are_never_defaulted_to_nat(a, b):
 def test_over_the_integers_three_halves_is_one():
     # Int division: `(3 / 2 : ℤ) = 1`, so the two intervals are one set
     assert same_lean("(S : Set ℤ) : S = Set.Icc 0 1", "(S : Set ℤ) : S = Set.Icc 0 (3 / 2)")
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("(S : Set (ℝ × ℝ)) : S = {(1 / 2, 1)}", "(S : Set (ℝ × ℝ)) : S = {(0, 1)}"),
+        ("(S : Finset (ℝ × ℝ)) : S = {(1 / 2, 1)}", "(S : Finset (ℝ × ℝ)) : S = {(0, 1)}"),
+        (
+            "(S : Set (EuclideanSpace ℝ (Fin 2))) : S = {v | v 0 = 1 / 2}",
+            "(S : Set (EuclideanSpace ℝ (Fin 2))) : S = {v | v 0 = 0}",
+        ),
+    ],
+)
+def test_a_set_of_pairs_or_of_elements_symeq_cannot_read_keeps_its_numerals(a, b):
+    """`Set (ℝ × ℝ)` is read as pairs of reals; a collection whose element type is not read at all leaves the
+    elements of a set equal to it in an uninterpreted sort. Both had their numerals defaulted to ℕ (1 / 2 = 0)."""
+    assert not same_lean(a, b)
+
+
+def test_a_set_of_pairs_defined_by_its_members():
+    assert same_lean("(S : Set (ℝ × ℝ)) (h : ∀ p, p ∈ S ↔ p.1 = p.2) : (1 / 2, 1 / 2) ∈ S", ": True")

@@ -182,6 +182,12 @@ class Elaborator:
             # `{x | x ^ 2 = 4}`): Lean elaborates the one at the other's type (`S = Set.Icc 0 (3 / 2)` is an
             # interval of reals), so their elements have one type, never numerals defaulted to ℕ (3 / 2 = 1)
             return self.unify(a.elem, el)
+        collection = isinstance(b, Sort) and b.name.split()[0] in ("Set", "Finset")
+        if isinstance(a, SetTy) and collection and self.system == "lean":
+            # a collection whose element type SymEq cannot read (`Set (EuclideanSpace ℝ (Fin 2))`): Lean knows it,
+            # so the elements of the set built here keep their numerals in an uninterpreted sort, never ℕ
+            self.unknown(a.elem, "elem:" + b.name)
+            return True
         return False
 
     def try_unify(self, a: Ty | None, b: Ty | None) -> bool:

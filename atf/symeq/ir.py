@@ -140,6 +140,14 @@ def collection_elem(ty: Ty | None) -> Ty | None:
         # `Set (Polynomial ℤ)`, `Set $ Polynomial ℤ` (`f $ x` is `f (x)`): the element type as a variable of it is
         # written, when it is a ring SymEq knows (a polynomial ring; other applied types stay unread)
         rest = words[2:-1] if words[1] == "(" and words[-1] == ")" else words[2:] if words[1] == "$" else []
+        parts = rest[::2]
+        if len(parts) > 1 and all(w == "×" for w in rest[1::2]) and all(w in _ELEMENT_NAMES for w in parts):
+            # `Set (ℝ × ℝ)`: pairs of numbers (`×` associates to the right, `ℕ × ℕ × ℕ` is `ℕ × (ℕ × ℕ)`), as a
+            # binder `(p : ℝ × ℝ)` reads them
+            out: Ty = _ELEMENT_NAMES[parts[-1]]
+            for w in reversed(parts[:-1]):
+                out = Tup((_ELEMENT_NAMES[w], out))
+            return out
         elem_ty = Sort(" ".join(rest))
         # `Finset (Fin n)`: its elements are of the sort a binder `(i : Fin n)` declares (Lean's `Membership α
         # (Finset α)` fixes a bound `∑ i ∈ s` to Fin n, where it had been read at a guessed ℕ)
