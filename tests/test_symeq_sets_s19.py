@@ -133,3 +133,11 @@ def test_a_set_of_pairs_or_of_elements_symeq_cannot_read_keeps_its_numerals(a, b
 
 def test_a_set_of_pairs_defined_by_its_members():
     assert same_lean("(S : Set (ℝ × ℝ)) (h : ∀ p, p ∈ S ↔ p.1 = p.2) : (1 / 2, 1 / 2) ∈ S", ": True")
+
+
+def test_a_subset_of_a_set_written_out_is_read_by_its_members():
+    # Set.subset_def: `A ⊆ B` is `∀ x, x ∈ A → x ∈ B`, also where B is a variable
+    assert same_lean("(A B : Set ℕ) (h : A = {1, 2}) : A ⊆ B", "(A B : Set ℕ) (h : A = {1, 2}) : 1 ∈ B ∧ 2 ∈ B")
+    assert same_lean("(S : Set ℝ) (h : S ⊆ Set.Icc 0 1) : True", "(S : Set ℝ) (h : ∀ x ∈ S, 0 ≤ x ∧ x ≤ 1) : True")
+    assert not same_lean("(A B : Set ℕ) (h : A = {1, 2}) : A ⊆ B", "(A B : Set ℕ) (h : A = {1, 2}) : 1 ∈ B")
+    assert not same_lean("(S : Set ℝ) : {1 / 2} ⊆ S", "(S : Set ℝ) : {0} ⊆ S")

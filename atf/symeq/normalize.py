@@ -433,9 +433,18 @@ def _extensional(a: Term, b: Term, rel: str) -> Term | None:
     """`a = b` (rel "iff") or `a ⊆ b` (rel "implies") of two sets written out (`_written_set`) with one element
     type, as `∀ x, x ∈ a ↔ x ∈ b` (→): Mathlib `Set.ext_iff`, `Finset.ext_iff`, `Set.subset_def`,
     `Finset.subset_iff`; Isabelle Set.thy `set_eq_iff`, `subset_eq`. `{x | x ^ 2 = 4} = {2, -2}` is then a
-    statement about numbers. A variable stays as it is: `S = e` is a definition `standardize` substitutes."""
-    ety = _written_set(a)
-    if ety is None or _written_set(b) != ety:
+    statement about numbers. For `=` both sides are written out: `S = e` is a definition `standardize` substitutes.
+    A subset may have one side of any set type with those elements (`S ⊆ Set.Icc 0 1` is `∀ x ∈ S, 0 ≤ x ∧ x ≤ 1`,
+    its membership in S an atom)."""
+    ea, eb = _written_set(a), _written_set(b)
+    ety = ea if ea is not None else eb
+    if ety is None:
+        return None
+    if (ea is None or eb is None) and rel == "implies":
+        other = b if ea is not None else a
+        if ir.collection_elem(ir.type_of(other)) != ety:
+            return None
+    elif ea != eb:
         return None
     taken = ir.free_vars(a) | ir.free_vars(b)
     taken |= {n for t in (a, b) for x in ir.walk(t) if isinstance(x, Bind) for n, _ in x.vars}
