@@ -1,0 +1,212 @@
+"""Hand-written pairs of Lean statements on SymEq's typing and arithmetic, each with the verdict Lean's semantics gives.
+
+    nice python eval/symeq_hostile_pairs.py            # how many pairs SymEq gets right, and every one it gets wrong
+
+Each pair is two theorem signatures (`theorem t <signature> := by sorry`) and whether they mean the same: ℕ's
+truncated subtraction and division, Int's Euclidean division, `x ^ (1 / 2)` on ℝ (a natural exponent, 0), casts,
+ZMod, and numerals whose type Lean takes from the other side of `=` or from a binder (`S : Set ℝ`, `Set (ℝ × ℝ)`,
+`closure S`, `foo x`): read as ℕ there, 3 / 2 is 1 and 1 / 2 is 0. Two closed false statements mean the same (both
+False), and so do `Set.Icc 0 1` and `Set.Icc 0 (3 / 2)` over ℤ (3 / 2 = 1 there). Written for the session-19 round
+(VERSION 33-36); the pairs it found wrong at 3e5c017 are also tests (tests/test_symeq_sets_s19.py). Not a benchmark:
+a check that a change to the reader keeps these right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from atf.symeq.equivalence import SymEq
+
+# (signature a, signature b, the same meaning?)
+PAIRS = [
+    ("(n : ℕ) : n - 1 + 1 = n", "(n : ℕ) : n = n", False),
+    ("(n : ℕ) (h : 0 < n) : n - 1 + 1 = n", "(n : ℕ) (h : 0 < n) : n = n", True),
+    ("(a b : ℕ) (h : a / b = 2) : a = 2 * b", "(a b : ℕ) (h : a = 2 * b) : a / b = 2", False),
+    (": (-7 : ℤ) / 2 = -4", ": (-7 : ℤ) / 2 = -3", False),
+    (": (-7 : ℤ) % 2 = 1", ": (-7 : ℤ) % 2 = -1", False),
+    ("(x : ℝ) : Real.sqrt (x ^ 2) = x", "(x : ℝ) : Real.sqrt (x ^ 2) = |x|", False),
+    ("(a b : ℕ) : ((a - b : ℕ) : ℤ) = (a : ℤ) - (b : ℤ)", "(a b : ℕ) : (a : ℤ) - (b : ℤ) = (a : ℤ) - (b : ℤ)", False),
+    ("(n : ℕ) : ((n / 2 : ℕ) : ℝ) = 3", "(n : ℕ) : (n : ℝ) / 2 = 3", False),
+    ("(x : ℝ) (h : x = 4) : x ^ (1 / 2) = 2", "(x : ℝ) (h : x = 4) : x ^ ((1 : ℝ) / 2) = 2", False),
+    ("(x : ℝ) (h : x = 4) : x ^ (1 / 2) = 1", "(x : ℝ) (h : x = 4) : True", True),
+    (": ∑ i in Finset.range 10, i = 45", ": ∑ i in Finset.range 10, i = 55", False),
+    (": ∑ i in Finset.range 11, i = 55", ": ∑ i in Finset.Icc 1 10, i = 55", True),
+    ("(x : ℝ) : Real.log (x ^ 2) = 2 * Real.log x", "(x : ℝ) : True", True),
+    ("(x : ℝ) (h : 0 < x) : Real.exp (Real.log x) = x", "(x : ℝ) : Real.exp (Real.log x) = x", False),
+    ("(n : ℕ) (h : n % 4 = 3) : n % 2 = 1", "(n : ℕ) (h : n % 4 = 3) : True", True),
+    ("(n : ℤ) : n / 0 = 0", "(n : ℤ) : n % 0 = n", True),
+    ("(x : ℚ) : x / 0 = 0", "(x : ℚ) : x / 0 = 1", False),
+    (
+        "(f : ℕ → ℕ) (h : ∀ n, f (n + 1) = f n + 2) (h0 : f 0 = 1) : f 5 = 11",
+        "(f : ℕ → ℕ) (h : ∀ n, f (n + 1) = f n + 2) (h0 : f 0 = 1) : f 5 = 12",
+        False,
+    ),
+    (
+        "(a : ℕ → ℝ) (h : ∀ n, a (n + 1) = a n / 2) : a 2 = a 0 / 4",
+        "(a : ℕ → ℝ) (h : ∀ n, a (n + 1) = a n / 2) : True",
+        True,
+    ),
+    ("(x : ℝ) : ⌊x⌋ ≤ x", "(x : ℝ) : ⌈x⌉ ≤ x", False),
+    ("(x : ℕ) : Nat.choose 5 2 = 10", "(x : ℕ) : Nat.choose 5 2 = 20", False),
+    (": Nat.factorial 5 = 120", ": (5 : ℕ)! = 120", True),
+    (": Nat.gcd 12 18 = 6", ": Nat.lcm 12 18 = 6", False),
+    ("(x : ℝ) (hx : 2 ≤ x) : x ^ 2 ≥ 4", "(x : ℝ) (hx : -2 ≥ x) : x ^ 2 ≥ 4", False),
+    ("(a b : ℝ) (h : a < b) : ∃ c, a < c ∧ c < b", "(a b : ℤ) (h : a < b) : ∃ c, a < c ∧ c < b", False),
+    (
+        "(s : Finset ℕ) (h : s = Finset.filter (fun n => n % 3 = 0) (Finset.range 10)) : s.card = 4",
+        "(s : Finset ℕ) (h : s = Finset.filter (fun n => n % 3 = 0) (Finset.range 10)) : s.card = 3",
+        False,
+    ),
+    ("(x : ℝ) : deriv (fun y => y ^ 2) x = 2 * x", "(x : ℝ) : deriv (fun y => y ^ 2) x = 2 * x + 0", True),
+    ("(x : ℝ) : deriv (fun y => y ^ 2) x = 2 * x", "(x : ℝ) : deriv (fun y => y ^ 3) x = 2 * x", False),
+    ("(x y : ℝ) (h : x = y) : x ≤ y", "(x y : ℝ) (h : x ≤ y) : x = y", False),
+    ("(z : ℂ) (h : z ^ 2 = -1) : z = Complex.I ∨ z = -Complex.I", "(z : ℂ) (h : z ^ 2 = -1) : z = Complex.I", False),
+    ("(n : ℕ) (h : 2 ≤ n) : Nat.Prime n ∨ ¬ Nat.Prime n", "(n : ℕ) (h : 2 ≤ n) : True", True),
+    (": Nat.Prime 91", ": Nat.Prime 97", False),
+    (": (2 : ℝ) ^ (-1 : ℤ) = 1 / 2", ": (2 : ℝ) ^ (-1 : ℤ) = 2", False),
+    ("(x : ℝ) : |x| = max x (-x)", "(x : ℝ) : |x| = min x (-x)", False),
+    (": (10 : ℕ) - 20 = 0", ": (10 : ℤ) - 20 = 0", False),
+    (": (7 : ℕ) / 2 = 3", ": (7 : ℝ) / 2 = 3", False),
+    (
+        "(f : ℝ → ℝ) (hf : ∀ x, f x = 2 * x + 1) : f⁻¹' {3} = {1}",
+        "(f : ℝ → ℝ) (hf : ∀ x, f x = 2 * x + 1) : f⁻¹' {3} = {2}",
+        False,
+    ),
+    ("(a : Fin 5) : (a : ℕ) < 5", "(a : Fin 5) : (a : ℕ) < 4", False),
+    ("(a b : ZMod 7) (h : a = 3) : a * 5 = 1", "(a b : ZMod 7) (h : a = 3) : a * 5 = 15", True),
+    ("(a : ZMod 7) (h : a = 3) : a * 5 = 1", "(a : ZMod 7) (h : a = 3) : a * 5 = 2", False),
+    ("(S : Set ℝ) : S ∪ Set.Icc 0 1 = Set.univ", "(S : Set ℝ) : S ∪ Set.Icc 0 (3/2) = Set.univ", False),
+    ("(S : Set ℝ) : S ∩ {x | 2 * x = 1} = ∅", "(S : Set ℝ) : S ∩ {x | 2 * x = 3} = ∅", False),
+    ("(S : Set ℝ) (f : ℝ → ℝ) : f '' Set.Icc 0 1 ⊆ S", "(S : Set ℝ) (f : ℝ → ℝ) : f '' Set.Icc 0 (3/2) ⊆ S", False),
+    ("(f : ℕ → Set ℝ) : f 1 = Set.Icc 0 1", "(f : ℕ → Set ℝ) : f 1 = Set.Icc 0 (3/2)", False),
+    ("(S : Set ℝ) : S \\ Set.Icc 0 1 = ∅", "(S : Set ℝ) : S \\ Set.Icc 0 (3/2) = ∅", False),
+    ("(S : Set ℝ) : Set.Icc 0 1 ⊆ S", "(S : Set ℝ) : Set.Icc 0 (3/2) ⊆ S", False),
+    ("(S : Set ℝ) : S = Set.Ioo (1/2) 1", "(S : Set ℝ) : S = Set.Ioo 0 1", False),
+    ("(S : Set ℝ) : S = {1/2, 1}", "(S : Set ℝ) : S = {0, 1}", False),
+    ("(S : Set ℝ) : S ≠ Set.Icc 0 1", "(S : Set ℝ) : S ≠ Set.Icc 0 (3/2)", False),
+    ("(S : Set ℝ) : Disjoint S (Set.Icc 0 1)", "(S : Set ℝ) : Disjoint S (Set.Icc 0 (3/2))", False),
+    ("(S : Set ℝ) : (S ∩ Set.Icc 0 1).Nonempty", "(S : Set ℝ) : (S ∩ Set.Icc 0 (3/2)).Nonempty", False),
+    ("(S : Set ℝ) : IsClosed (S ∪ Set.Icc 0 1)", "(S : Set ℝ) : IsClosed (S ∪ Set.Icc 0 (3/2))", False),
+    ("(S : Set ℝ) : closure S = Set.Icc 0 1", "(S : Set ℝ) : closure S = Set.Icc 0 (3/2)", False),
+    ("(S : Finset ℝ) : S = {1/2}", "(S : Finset ℝ) : S = {0}", False),
+    ("(S : Set ℝ) : Set.Icc 0 1 ∈ ({S} : Set (Set ℝ))", "(S : Set ℝ) : Set.Icc 0 (3/2) ∈ ({S} : Set (Set ℝ))", False),
+    ("(S : Set ℚ) : S = Set.Icc 0 1", "(S : Set ℚ) : S = Set.Icc 0 (3/2)", False),
+    ("(S : Set ℤ) : S = Set.Icc 0 1", "(S : Set ℤ) : S = Set.Icc 0 (3/2)", True),
+    (
+        "(x : ℝ) (S : Set ℝ) (h : S = Set.Icc x 1) : x ∈ S",
+        "(x : ℝ) (S : Set ℝ) (h : S = Set.Icc x (3/2)) : x ∈ S",
+        False,
+    ),
+    ("(f : ℝ → ℝ) : Set.range f = Set.Icc 0 1", "(f : ℝ → ℝ) : Set.range f = Set.Icc 0 (3/2)", False),
+    ("(f : ℝ → ℝ) (S : Set ℝ) : f '' S = Set.Icc 0 1", "(f : ℝ → ℝ) (S : Set ℝ) : f '' S = Set.Icc 0 (3/2)", False),
+    ("(f : ℝ → ℝ) : f ⁻¹' {1/2} = ∅", "(f : ℝ → ℝ) : f ⁻¹' {0} = ∅", False),
+    ("(S : Set ℝ) : S ⊆ {1/2}", "(S : Set ℝ) : S ⊆ {0}", False),
+    ("(S : Set ℝ) : {1/2} ⊆ S", "(S : Set ℝ) : {0} ⊆ S", False),
+    ("(S : Set ℝ) : S ∪ {1/2} = S", "(S : Set ℝ) : S ∪ {0} = S", False),
+    ("(S : Set ℝ) : insert (1/2) S = S", "(S : Set ℝ) : insert 0 S = S", False),
+    ("(p : ℝ × ℝ) : p = (1/2, 1)", "(p : ℝ × ℝ) : p = (0, 1)", False),
+    ("(p : ℝ × ℝ) : (1/2, 1) = p", "(p : ℝ × ℝ) : (0, 1) = p", False),
+    ("(f : ℕ → ℝ × ℝ) : f 0 = (1/2, 1)", "(f : ℕ → ℝ × ℝ) : f 0 = (0, 1)", False),
+    ("(f : ℕ → ℝ × ℝ) : (1/2, 1) = f 0", "(f : ℕ → ℝ × ℝ) : (0, 1) = f 0", False),
+    ("(x : ℝ) : foo x ∈ Set.Icc 0 1", "(x : ℝ) : foo x ∈ Set.Icc 0 (3/2)", False),
+    ("(x : ℝ) : Set.Icc 0 1 = foo x", "(x : ℝ) : Set.Icc 0 (3/2) = foo x", False),
+    ("(x : ℝ) : (3/2, 1) = foo x", "(x : ℝ) : (1, 1) = foo x", False),
+    ("(x : ℝ) : foo x ≠ (3/2, 1)", "(x : ℝ) : foo x ≠ (1, 1)", False),
+    ("(l : List ℝ) : l = [1/2, 1]", "(l : List ℝ) : l = [0, 1]", False),
+    ("(x : ℝ) : foo x = [1/2, 1]", "(x : ℝ) : foo x = [0, 1]", False),
+    ("(v : Fin 2 → ℝ) : v = ![1/2, 1]", "(v : Fin 2 → ℝ) : v = ![0, 1]", False),
+    ("(x : ℝ) : foo x = ![1/2, 1]", "(x : ℝ) : foo x = ![0, 1]", False),
+    ("(x : ℝ) : bar (foo x) (1/2) = 0", "(x : ℝ) : bar (foo x) 0 = 0", False),
+    ("(x : ℝ) : foo x (1/2) = 0", "(x : ℝ) : foo x 0 = 0", False),
+    ("(x : ℝ) : ∃ y, foo y = (1/2, x)", "(x : ℝ) : ∃ y, foo y = (0, x)", False),
+    (": ∑ i in Finset.range 3, (i : ℝ) / 2 = 3/2", ": ∑ i in Finset.range 3, (i : ℝ) / 2 = 1", False),
+    ("(f : ℝ → ℝ) : ∀ x ∈ Set.Icc 0 (3/2), f x ≥ 0", "(f : ℝ → ℝ) : ∀ x ∈ Set.Icc 0 1, f x ≥ 0", False),
+    ("(f : ℝ → ℝ) : ∃ x ∈ Set.Ioo 0 (1/2), f x = 0", "(f : ℝ → ℝ) : ∃ x ∈ Set.Ioo 0 1, f x = 0", False),
+    ("(f : ℝ → ℝ) : ∀ x ∈ ({1/2, 1} : Set ℝ), f x = 0", "(f : ℝ → ℝ) : ∀ x ∈ ({0, 1} : Set ℝ), f x = 0", False),
+    ("(f : ℝ → ℝ) : ∀ x ∈ {1/2, 1}, f x = 0", "(f : ℝ → ℝ) : ∀ x ∈ {0, 1}, f x = 0", False),
+    ("(s : Finset ℝ) : s.sum id = 3/2", "(s : Finset ℝ) : s.sum id = 1", False),
+    ("(x : ℝ) : max (3/2) x = x", "(x : ℝ) : max 1 x = x", False),
+    ("(f : ℝ → ℝ) : StrictMonoOn f (Set.Icc 0 (3/2))", "(f : ℝ → ℝ) : StrictMonoOn f (Set.Icc 0 1)", False),
+    ("(f : ℝ → ℝ) : ContinuousOn f (Set.Ioo (1/2) 1)", "(f : ℝ → ℝ) : ContinuousOn f (Set.Ioo 0 1)", False),
+    ("(f : ℝ → ℝ) : ∫ x in (0)..(3/2), f x = 0", "(f : ℝ → ℝ) : ∫ x in (0)..1, f x = 0", False),
+    ("(f : ℝ → ℝ) : Tendsto f (𝓝 (1/2)) (𝓝 0)", "(f : ℝ → ℝ) : Tendsto f (𝓝 0) (𝓝 0)", False),
+    ("(f : ℕ → ℝ) : Tendsto f atTop (𝓝 (1/2))", "(f : ℕ → ℝ) : Tendsto f atTop (𝓝 0)", False),
+    ("(f : ℝ → ℝ) : deriv f (1/2) = 0", "(f : ℝ → ℝ) : deriv f 0 = 0", False),
+    ("(f : ℝ → ℝ) : f (1/2) = 0", "(f : ℝ → ℝ) : f 0 = 0", False),
+    ("(f : ℝ → ℝ) : (f ∘ f) (1/2) = 0", "(f : ℝ → ℝ) : (f ∘ f) 0 = 0", False),
+    ("(f : ℝ → ℝ) : f^[2] (1/2) = 0", "(f : ℝ → ℝ) : f^[2] 0 = 0", False),
+    ("(p : Polynomial ℝ) : p.eval (1/2) = 0", "(p : Polynomial ℝ) : p.eval 0 = 0", False),
+    ("(p : Polynomial ℝ) : p.IsRoot (1/2)", "(p : Polynomial ℝ) : p.IsRoot 0", False),
+    ("(v : EuclideanSpace ℝ (Fin 2)) : dist v 0 = 1/2", "(v : EuclideanSpace ℝ (Fin 2)) : dist v 0 = 0", False),
+    ("(z : ℂ) : z = 1/2", "(z : ℂ) : z = 0", False),
+    ("(z : ℂ) : Complex.abs z = 1/2", "(z : ℂ) : Complex.abs z = 0", False),
+    ("(x : ℝ) : Int.floor (x + 1/2) = 0", "(x : ℝ) : Int.floor x = 0", False),
+    ("(x : ℝ) : ⌊x⌋ = 1/2", "(x : ℝ) : ⌊x⌋ = 0", True),
+    ("(M : Matrix (Fin 2) (Fin 2) ℝ) : M 0 0 = 1/2", "(M : Matrix (Fin 2) (Fin 2) ℝ) : M 0 0 = 0", False),
+    (
+        "(M : Matrix (Fin 2) (Fin 2) ℝ) : M = !![1/2, 0; 0, 1]",
+        "(M : Matrix (Fin 2) (Fin 2) ℝ) : M = !![0, 0; 0, 1]",
+        False,
+    ),
+    (
+        "(a : ℕ → ℝ) (h : ∀ n, a (n+1) = a n / 2) : a 1 = 1/2",
+        "(a : ℕ → ℝ) (h : ∀ n, a (n+1) = a n / 2) : a 1 = 0",
+        False,
+    ),
+    ("(x : ℝ) : x ∈ Set.range (fun t : ℝ => t / 2 + 1/2)", "(x : ℝ) : x ∈ Set.range (fun t : ℝ => t / 2)", False),
+    (
+        "(S : Set ℝ) (h : S = Set.range (fun n : ℕ => (n : ℝ) + 1/2)) : (1/2 : ℝ) ∈ S",
+        "(S : Set ℝ) (h : S = Set.range (fun n : ℕ => (n : ℝ))) : (1/2 : ℝ) ∈ S",
+        False,
+    ),
+    ("(S : Set (ℝ × ℝ)) : S = {(1/2, 1)}", "(S : Set (ℝ × ℝ)) : S = {(0, 1)}", False),
+    ("(S : Set (ℝ × ℝ)) : (1/2, 1) ∈ S", "(S : Set (ℝ × ℝ)) : (0, 1) ∈ S", False),
+    (
+        "(S : Set (ℝ × ℝ)) (h : S = {p | p.1 = 1/2}) : (1/2, 1) ∈ S",
+        "(S : Set (ℝ × ℝ)) (h : S = {p | p.1 = 0}) : (1/2, 1) ∈ S",
+        False,
+    ),
+    ("(S : Set (Fin 3 → ℝ)) : S = {![1/2, 0, 0]}", "(S : Set (Fin 3 → ℝ)) : S = {![0, 0, 0]}", False),
+    ("(S : Set (ℕ → ℝ)) : (fun n => (1/2 : ℝ)) ∈ S", "(S : Set (ℕ → ℝ)) : (fun n => (0 : ℝ)) ∈ S", False),
+    ("(S : Set (ℕ → ℝ)) : (fun n => 1/2) ∈ S", "(S : Set (ℕ → ℝ)) : (fun n => 0) ∈ S", False),
+    ("(S : Set (Set ℝ)) : {1/2} ∈ S", "(S : Set (Set ℝ)) : {0} ∈ S", False),
+    ("(S : Set (Set ℝ)) : Set.Icc 0 (1/2) ∈ S", "(S : Set (Set ℝ)) : Set.Icc 0 0 ∈ S", False),
+    ("(S : Set ℂ) : (1/2 : ℂ) ∈ S", "(S : Set ℂ) : (0 : ℂ) ∈ S", False),
+    ("(S : Set ℂ) : 1/2 ∈ S", "(S : Set ℂ) : 0 ∈ S", False),
+    ("(S : Set (Polynomial ℝ)) : Polynomial.C (1/2) ∈ S", "(S : Set (Polynomial ℝ)) : Polynomial.C 0 ∈ S", False),
+    ("(S : Finset (ℝ × ℝ)) : S = {(1/2, 1)}", "(S : Finset (ℝ × ℝ)) : S = {(0, 1)}", False),
+    ("(f : ℝ × ℝ → ℝ) : f (1/2, 1) = 0", "(f : ℝ × ℝ → ℝ) : f (0, 1) = 0", False),
+    ("(S : Set (ℝ × ℝ)) : S ⊆ {p | p.1 < 1/2}", "(S : Set (ℝ × ℝ)) : S ⊆ {p | p.1 < 0}", False),
+    ("(x : ℝ) : foo x = (3/2, 1)", "(x : ℝ) : foo x = (1, 1)", False),
+    ("(x : ℝ) : foo x = fun y => y + 3/2", "(x : ℝ) : foo x = fun y => y + 1", False),
+    ("(S : Set ℝ) : closure S = {1/2}", "(S : Set ℝ) : closure S = {0}", False),
+    ("(S : Set ℝ) : interior S = {x | 2 * x = 1}", "(S : Set ℝ) : interior S = {x | 2 * x = 3}", False),
+    ("(x : ℝ) : foo x = 3/2", "(x : ℝ) : foo x = 1", False),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--timeout-ms", type=int, default=1000, help="Z3 budget per query in nominal ms (default %(default)s)"
+    )
+    args = ap.parse_args(argv)
+    eq = SymEq("lean", timeout_ms=args.timeout_ms)
+    wrong = []
+    for a, b, same in PAIRS:
+        got = eq.compare(f"theorem t {a} := by sorry", f"theorem t {b} := by sorry").equivalent
+        if got != same:
+            wrong.append((a, b, same))
+    print(f"{len(PAIRS) - len(wrong)} of {len(PAIRS)} pairs right")
+    for a, b, same in wrong:
+        print(f"  {'MERGED, differ' if not same else 'APART, same'}: {a}  |  {b}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
