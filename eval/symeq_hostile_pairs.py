@@ -20,6 +20,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from atf.cliargs import add_seconds
 from atf.symeq.equivalence import SymEq
 
 # (signature a, signature b, the same meaning?)
@@ -192,11 +193,9 @@ PAIRS = [
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument(
-        "--timeout-ms", type=int, default=1000, help="Z3 budget per query in nominal ms (default %(default)s)"
-    )
+    add_seconds(ap, "--timeout-s", 1.0, "Z3's budget per query in nominal seconds")
     args = ap.parse_args(argv)
-    eq = SymEq("lean", timeout_ms=args.timeout_ms)
+    eq = SymEq("lean", timeout_ms=round(args.timeout_s * 1000))
     wrong = []
     for a, b, same in PAIRS:
         got = eq.compare(f"theorem t {a} := by sorry", f"theorem t {b} := by sorry").equivalent
