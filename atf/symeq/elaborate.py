@@ -51,8 +51,9 @@ REL = {"eq", "ne", "lt", "le", "gt", "ge"}
 # one-sided intervals (Set_Interval.thy): {..u} atMost, {..<u} lessThan, {l..} atLeast, {l<..} greaterThan;
 # op -> (the relation of a member x to the bound, whether x is on its left)
 RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": ("lt", False)}
+BOUNDS = {"icc": ("le", "le"), "ico": ("le", "lt"), "ioc": ("lt", "le"), "ioo": ("lt", "lt")}  # lower, upper
 _LEAN_RAYS = {"Iic": "iic", "Iio": "iio", "Ici": "ici", "Ioi": "ioi"}  # Set.Iic, Finset.Iic, ... (Mathlib)
-SET_OPS = {"icc", "ico", "ioc", "ioo", "range", "setenum", *RAYS}
+SET_OPS = {*BOUNDS, "range", "setenum", *RAYS}
 
 
 _SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:inter", "op:sdiff"})
@@ -100,7 +101,7 @@ class Elaborator:
 
     def is_unknown(self, t: Ty | None) -> bool:
         t = self.resolve(t)
-        return isinstance(t, TVar) and any(self.resolve(TVar(i)) == t for i in self.unknown_types)
+        return isinstance(t, TVar) and bool(self.unknown_names(t))
 
     def unknown_names(self, t: TVar) -> set[str]:
         """The names `unknown` gave the type variable t (or a variable bound to it)."""
@@ -177,17 +178,17 @@ class Elaborator:
             return self.unify(a.elem, b.elem)
         if isinstance(b, SetTy) and isinstance(a, Sort):
             a, b = b, a
-        if isinstance(a, SetTy) and isinstance(b, Sort) and (el := elem_of_set(b)) is not None:
+        if isinstance(a, SetTy) and isinstance(b, Sort):
             # a collection a binder types (`S : Set ℝ`, kept a sort) and a set the elaborator builds (`Set.Icc 0 1`,
             # `{x | x ^ 2 = 4}`): Lean elaborates the one at the other's type (`S = Set.Icc 0 (3 / 2)` is an
             # interval of reals), so their elements have one type, never numerals defaulted to ℕ (3 / 2 = 1)
-            return self.unify(a.elem, el)
-        collection = isinstance(b, Sort) and b.name.split()[0] in ("Set", "Finset")
-        if isinstance(a, SetTy) and collection and self.system == "lean":
-            # a collection whose element type SymEq cannot read (`Set (EuclideanSpace ℝ (Fin 2))`): Lean knows it,
-            # so the elements of the set built here keep their numerals in an uninterpreted sort, never ℕ
-            self.unknown(a.elem, "elem:" + b.name)
-            return True
+            if (el := elem_of_set(b)) is not None:
+                return self.unify(a.elem, el)
+            if self.system == "lean" and b.name.split()[0] in ("Set", "Finset"):
+                # an element type SymEq cannot read (`Set (EuclideanSpace ℝ (Fin 2))`): Lean knows it, so the
+                # elements of the set built here keep their numerals in an uninterpreted sort
+                self.unknown(a.elem, "elem:" + b.name)
+                return True
         return False
 
     def try_unify(self, a: Ty | None, b: Ty | None) -> bool:
@@ -869,10 +870,9 @@ class Elaborator:
             el = ir.collection_elem(self.deep(s.target))
             if el is not None and s.args[0].op == "setenum":  # `x ∈ ({1, 2} : Set ℝ)`: `(x : ℝ) ∈ {1, 2}`
                 x, s = App("ascribe", (x,), target=el), s.args[0]
-        if isinstance(s, App) and s.op in ("icc", "ico", "ioc", "ioo"):
+        if isinstance(s, App) and s.op in BOUNDS:
             xe, lo, hi = self.arith_tree([x, *s.args], None)
-            lo_op = "le" if s.op in ("icc", "ico") else "lt"
-            hi_op = "le" if s.op in ("icc", "ioc") else "lt"
+            lo_op, hi_op = BOUNDS[s.op]
             return App("and", (App(lo_op, (lo, xe), BOOL), App(hi_op, (xe, hi), BOOL)), BOOL)
         if isinstance(s, App) and s.op in RAYS:
             xe, bound = self.arith_tree([x, s.args[0]], None)
@@ -1733,7 +1733,7 @@ class Elaborator:
             index = any(self.resolve(v) == t for v in self.index_vars)
             if index and self.system != "lean":
                 return NAT
-            names = sorted(n for i, ns in self.unknown_types.items() if self.resolve(TVar(i)) == t for n in ns)
+            names = sorted(self.unknown_names(t))
             if names:
                 return Sort("?" + names[0])
             if index:

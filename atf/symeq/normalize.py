@@ -21,7 +21,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from atf.symeq import facts, ir
-from atf.symeq.elaborate import elem_of_set
+from atf.symeq.elaborate import BOUNDS, RAYS, elem_of_set
 from atf.symeq.ir import (
     BOOL,
     INT,
@@ -378,17 +378,13 @@ _UNITS = {
 }
 
 
-_BOUNDS = {"icc": ("le", "le"), "ico": ("le", "lt"), "ioc": ("lt", "le"), "ioo": ("lt", "lt")}
-_RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": ("lt", False)}
-
-
 def _written_set(s: Term) -> Ty | None:
     """The element type of a set written out, whose members SymEq can say: `{x | P x}`, `{a, b}`, an interval, a
     ray, `Finset.range n`; None for anything else (a variable, `f '' A`, `A ∪ B`) or an element type not known."""
     if isinstance(s, Bind) and s.kind == "setof" and len(s.vars) == 1:
         ety = s.vars[0][1]
     elif isinstance(s, App) and (
-        s.op in _BOUNDS and len(s.args) == 2 or s.op in (*_RAYS, "range") and len(s.args) == 1 or s.op == "setenum"
+        s.op in BOUNDS and len(s.args) == 2 or s.op in (*RAYS, "range") and len(s.args) == 1 or s.op == "setenum"
     ):
         ety = s.ty.elem if isinstance(s.ty, ir.SetTy) else None
     else:
@@ -415,11 +411,11 @@ def _member(x: Term, s: Term) -> Term | None:
     ety = _written_set(s)
     if ety is None or ir.type_of(x) != ety or not isinstance(s, App):
         return None
-    if s.op in _BOUNDS:
-        lo_op, hi_op = _BOUNDS[s.op]
+    if s.op in BOUNDS:
+        lo_op, hi_op = BOUNDS[s.op]
         return App("and", (App(lo_op, (s.args[0], x), BOOL), App(hi_op, (x, s.args[1]), BOOL)), BOOL)
-    if s.op in _RAYS:
-        rel, below = _RAYS[s.op]
+    if s.op in RAYS:
+        rel, below = RAYS[s.op]
         return App(rel, (x, s.args[0]) if below else (s.args[0], x), BOOL)
     if s.op == "range":
         return App("lt", (x, s.args[0]), BOOL)
@@ -847,13 +843,11 @@ def _ranges_over_domain(fty: Ty | None, params: list[Term], vtys: dict[str, Ty |
     return True
 
 
-def _definition(
-    p: Term, variables: dict[str, Ty], system: str = "", rest: tuple[Term, ...] = ()
-) -> tuple[str, Term] | None:
-    """(v, e) when premise p defines variable v as e (`rest`: the other premises and the conclusion, which a
-    set defined by its members may appear in only as `_members_only` says)."""
+def _definition(p: Term, variables: dict[str, Ty], system: str, terms: tuple[Term, ...]) -> tuple[str, Term] | None:
+    """(v, e) when premise p defines variable v as e (`terms`: the premises, p among them, and the conclusion, which
+    a set defined by its members may appear in only as `_members_only` says; p itself does)."""
     if (pointwise := _pointwise_set(p, variables, system)) is not None:
-        return pointwise if all(_members_only(pointwise[0], t) for t in rest) else None
+        return pointwise if all(_members_only(pointwise[0], t) for t in terms) else None
     if isinstance(p, App) and p.op in ("eq", "iff"):
         for lhs, rhs in (p.args, p.args[::-1]):
             if isinstance(lhs, Var) and lhs.name in variables and lhs.name not in ir.free_vars(rhs):
@@ -1346,11 +1340,8 @@ def standardize(st: Statement) -> Statement:
     dependent = ir.sort_names(variables.values(), [concl, *premises]) & set(variables)
     definable = {n: t for n, t in variables.items() if n not in dependent}
     for _ in range(64):  # function definitions first: simplification splits `∀x. f x = (a, b)` into projections
-        found = (
-            (k, _definition(p, definable, sys, (*premises[:k], *premises[k + 1 :], concl)))
-            for k, p in enumerate(premises)
-            if isinstance(p, Bind)
-        )
+        terms = (*premises, concl)
+        found = ((k, _definition(p, definable, sys, terms)) for k, p in enumerate(premises) if isinstance(p, Bind))
         k, d = next(((k, d) for k, d in found if d is not None), (None, None))
         if d is None:
             break
@@ -1368,8 +1359,9 @@ def standardize(st: Statement) -> Statement:
             flat.extend(_conjuncts(p, sys))
         premises = [p for p in flat if not is_true(p)]
         hit = None
+        terms = (*premises, concl)
         for k, p in enumerate(premises):
-            d = _definition(p, definable, sys, (*premises[:k], *premises[k + 1 :], concl))
+            d = _definition(p, definable, sys, terms)
             if d is not None:
                 hit = (k, d)
                 break
