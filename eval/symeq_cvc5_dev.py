@@ -70,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     counts: Counter = Counter()
     seconds: Counter = Counter()
 
-    def check_valid(tr, formula, timeout_ms, show_vars, models=None):
-        verdict = z3_check(tr, formula, timeout_ms, show_vars, models)
+    def check_valid(tr, formula, timeout_ms, show_vars, models=None, *rest):  # rest: the rate, the wall factor
+        verdict = z3_check(tr, formula, timeout_ms, show_vars, models, *rest)
         if verdict.status == "unknown":
             s = z3.Solver()
             s.add(*tr.axioms, *tr.domain, z3.Not(formula))

@@ -27,7 +27,7 @@ class SymEqConfig:
         worker process; a step that runs longer is killed with its worker: that pair becomes "unknown"
         (that candidate unread) and the other steps keep their verdicts.
         A legitimate step stays under it: a pair asks at most about six queries at `timeout_ms`, and fewer
-        once `solver_budget_s` is spent.
+        once `solver_budget_s` is spent (the step may also spend `clock_retry_s`, which its budget adds).
     suspect_step_budget_s: the step budget, after a kill, of every later pair of the problem that involves
         a candidate of the killed pair. Z3 ignores its timeout on a formula's shape (nonlinear premises
         under sqrt, quantified recursion), and a candidate's other pairs carry the same premises: what Z3
@@ -35,6 +35,10 @@ class SymEqConfig:
     problem_budget_s: hard wall clock for one problem's SymEq (all k candidates, all pairs); when it runs
         out, the pairs not decided yet count as not equivalent and the merges made so far stay.
     workers: worker processes of the shared pool (problems are spread over them; one problem uses one).
+    clock_retry_s: wall-clock time one problem may spend asking again the queries Z3's wall-clock backstop cut before
+        their step budget was spent (each such query once, at `smt.RETRY_WALL_FACTOR` times its nominal time, which
+        this counts). A verdict then depends on the load only for a query that consumes its units far slower than
+        usual (see `smt.RETRY_WALL_FACTOR`); 1.5 s is one retry at the full timeout or ten in the quick pass.
     rlimit_per_ms: Z3 resource units per nominal millisecond of `timeout_ms` (see `smt.RLIMIT_PER_MS`: 1000
         was chosen on the dev set, `eval/symeq_rlimit_dev.py`); 0 runs on Z3's wall-clock timeout alone, as
         SymEq did before VERSION 31, whose verdicts depended on the machine's load (for comparisons only).
@@ -48,6 +52,7 @@ class SymEqConfig:
     problem_budget_s: float = 30.0
     workers: int = 1
     rlimit_per_ms: int = 1000
+    clock_retry_s: float = 1.5
 
     def __post_init__(self):
         if self.rlimit_per_ms < 0:
@@ -56,3 +61,5 @@ class SymEqConfig:
             raise ValueError(f"timeout_ms, top_k and workers must be positive: {self}")
         if min(self.step_budget_s, self.suspect_step_budget_s, self.problem_budget_s) <= 0:
             raise ValueError(f"the budgets must be positive: {self}")
+        if self.clock_retry_s < 0:
+            raise ValueError(f"clock_retry_s must not be negative: {self}")

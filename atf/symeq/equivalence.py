@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from atf.symeq import ir
+from atf.symeq import ir, smt
 from atf.symeq.align import top_matchings
 from atf.symeq.config import SymEqConfig
 from atf.symeq.elaborate import elaborate
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 36
+VERSION = 37
 
 
 @dataclass
@@ -154,10 +154,14 @@ class PairCache:
     KEEP_MODELS = 16
 
     def __init__(
-        self, solver_budget_s: float = SymEqConfig.solver_budget_s, rlimit_per_ms: int = SymEqConfig.rlimit_per_ms
+        self,
+        solver_budget_s: float = SymEqConfig.solver_budget_s,
+        rlimit_per_ms: int = SymEqConfig.rlimit_per_ms,
+        clock_retry_s: float = SymEqConfig.clock_retry_s,
     ):
         self.data: dict[tuple, object] = {}
         self.rlimit_per_ms = rlimit_per_ms  # the Z3 budget's rate (`SymEqConfig.rlimit_per_ms`)
+        self.clock_retry_left_s = clock_retry_s  # for asking again what Z3's clock cut (`solve`)
         self.solver_left_s = solver_budget_s
         self.undecided: dict[int, int] = {}  # candidate -> undecided queries at the full timeout
         self.models: list = []  # the problem's latest Z3 counter-models, tried first on every query
@@ -188,6 +192,22 @@ class PairCache:
         except KeyError:
             out = self.data[key] = make()
             return out
+
+    def solve(self, tr: Translator, formula, timeout_ms: int, shown: list[str], models: bool = True) -> Verdict:
+        """`check_valid` with this problem's counter-models (`models`) and rate. A query that Z3's wall-clock backstop
+        cut before its step budget was spent (a busy machine, or a query that consumes its units slowly) is asked
+        once more with a longer backstop (`smt.RETRY_WALL_FACTOR`) while `clock_retry_left_s` lasts, and one cut
+        again is charged its whole nominal time: what the budget counts does not depend on the load."""
+        known = self.models if models else None
+        v = check_valid(tr, formula, timeout_ms, shown, known, self.rlimit_per_ms)
+        retry_s = timeout_ms * smt.RETRY_WALL_FACTOR / 1000
+        if v.clock and self.clock_retry_left_s >= retry_s:
+            self.clock_retry_left_s -= retry_s
+            v = check_valid(tr, formula, timeout_ms, shown, known, self.rlimit_per_ms, smt.RETRY_WALL_FACTOR)
+        if v.clock:
+            v.work_ms = float(timeout_ms)
+        del self.models[: -self.KEEP_MODELS]
+        return v
 
 
 def _premises(tr: Translator, cache: PairCache, st: Statement, key: tuple) -> z3.BoolRef:
@@ -401,8 +421,7 @@ def _timed(
 ) -> Verdict:
     """`check_valid` at the timeout the problem's budget allows for these candidates (see PairCache)."""
     budget = cache.timeout_ms(timeout_ms, candidates)
-    v = check_valid(tr, formula, budget, shown or [], cache.models, cache.rlimit_per_ms)
-    del cache.models[: -cache.KEEP_MODELS]
+    v = cache.solve(tr, formula, budget, shown or [])
     if budget == timeout_ms:
         cache.spent(v.work_ms / 1000)  # Z3's work, not the clock: the same on any machine (see smt.RLIMIT_PER_MS)
         if v.status == "unknown":
@@ -600,6 +619,7 @@ class SymEq:
         self.top_k = top_k or config.top_k
         self.solver_budget_s = config.solver_budget_s
         self.rlimit_per_ms = config.rlimit_per_ms
+        self.clock_retry_s = config.clock_retry_s
         self.lean = lean
 
     def parse(self, text: str, qualified: Iterable[str] = ()) -> Statement:
@@ -634,7 +654,7 @@ class SymEq:
         skip = skip or Resume()
         k = len(candidates)
         fresh_z3_context()
-        cache = PairCache(self.solver_budget_s, self.rlimit_per_ms)
+        cache = PairCache(self.solver_budget_s, self.rlimit_per_ms, self.clock_retry_s)
         statements: list[Statement | None] = []
         vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
         qualified = peer_names(candidates, self.language)
@@ -770,20 +790,22 @@ class SymEq:
         if not quick and cache is not None and not cache.full_allowed((idx,)):
             return False
         tr = Translator(st.system)
+        own = cache is None  # (then the models and the retry allowance are this check's alone)
+        cache = cache or PairCache(self.solver_budget_s, self.rlimit_per_ms, self.clock_retry_s)
         try:
-            prem = _premises(tr, cache or PairCache(), st, (idx, ()))
-            models = cache.models if cache is not None else None  # a point that satisfies them says no at once
+            prem = _premises(tr, cache, st, (idx, ()))
             at = max(10, timeout_ms // 5) if quick else timeout_ms
-            verdict = check_valid(tr, z3.Not(prem), at, [], models, self.rlimit_per_ms)
+            # the problem's counter-models: a point that satisfies the premises says no at once
+            verdict = cache.solve(tr, z3.Not(prem), at, [], models=not own)
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
             log.warning("vacuity check failed: %r", err)
             return False
         status = verdict.status
         if status == "unknown" and quick:
             return None  # (a fifth of the timeout says too little to call it hard)
-        if not quick and cache is not None:
+        if not quick:
             cache.spent(verdict.work_ms / 1000)
-        if status == "unknown" and cache is not None:
+        if status == "unknown":
             cache.undecided_query((idx,), weight=cache.HARD_AFTER)
         return status == "valid"
 

@@ -123,7 +123,7 @@ class _Run:
         end = self.started + self.config.problem_budget_s
         if not self.ready:
             return end
-        step = self.config.step_budget_s
+        step = self.config.step_budget_s + self.config.clock_retry_s  # (a step may spend the problem's retries)
         if self.current is not None and self.current[0] == "pair" and self.suspects.intersection(self.current[1:]):
             step = min(step, self.config.suspect_step_budget_s)
         return min(end, self.last_event + step)

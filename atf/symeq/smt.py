@@ -1263,6 +1263,13 @@ def _eq(a: Any, b: Any) -> Any:
 # clock alone, as SymEq did before (for comparisons only).
 RLIMIT_PER_MS = SymEqConfig.rlimit_per_ms  # (the default, defined there once)
 WALL_FACTOR = 3
+# The backstop still decided some verdicts by the load: a query that needs fewer units than its limit but consumes them
+# slowly finishes on a quiet machine and is cut on a busy one (on Table 1's 888 problems, 97 of 17,218 queries were
+# cut by the clock on a quiet machine; one miniF2F proof took 0.42 s against the 0.45 s backstop, and put three
+# candidates into another class under load). A query the clock cut is asked once more at RETRY_WALL_FACTOR times its
+# nominal time, while the problem's `SymEqConfig.clock_retry_s` lasts (`equivalence._solve`), and one the clock cuts
+# again counts its whole nominal time as spent, so the problem's budget does not depend on the load either.
+RETRY_WALL_FACTOR = 10
 
 
 def _rlimit_count(s: z3.Solver) -> int:
@@ -1282,6 +1289,7 @@ class Verdict:
     reason: str = ""
     exact: bool = True
     work_ms: float = 0.0
+    clock: bool = False  # unknown because the wall-clock backstop fired before the step budget was spent
 
 
 def check_valid(
@@ -1291,9 +1299,12 @@ def check_valid(
     show_vars: list[str],
     models: list[z3.ModelRef] | None = None,
     rlimit_per_ms: int = RLIMIT_PER_MS,
+    wall_factor: float | None = None,
 ) -> Verdict:
     """Is `formula` valid under the translator's axioms and variable domains? Z3 may spend `timeout_ms` nominal
-    milliseconds of `rlimit_per_ms` resource units each (0: a wall-clock timeout of timeout_ms; see RLIMIT_PER_MS).
+    milliseconds of `rlimit_per_ms` resource units each (0: a wall-clock timeout of timeout_ms; see RLIMIT_PER_MS),
+    with a wall-clock backstop at `wall_factor` (default WALL_FACTOR) times timeout_ms (`Verdict.clock` says when
+    that decided).
 
     models: counter-models of earlier queries (of one problem), newest last. Before asking the solver, each
     is tried on this query: a model that satisfies the axioms, the domains and ¬formula is a counter-model
@@ -1301,6 +1312,7 @@ def check_valid(
     costs an evaluation instead of a search. Candidates of one problem share their variables' names and most
     of their structure, so a point where two of them disagree often separates others. A new counter-model
     is appended; "valid" and "unknown" still come only from the solver."""
+    wall_factor = WALL_FACTOR if wall_factor is None else wall_factor
     negated = z3.Not(formula)
     if models:
         query = z3.And(*tr.axioms, *tr.domain, negated)
@@ -1311,34 +1323,48 @@ def check_valid(
                 continue
             if hit:
                 return Verdict("invalid", _model_values(tr, m, show_vars), exact=tr.exact)
-    s = z3.Solver()
+    # A query asked again runs in a context of its own: Z3's search depends on the terms its context built before
+    # (term ids order its choices), so a second solve in the problem's context would change the verdicts of the
+    # queries after it, which a quiet machine asks without it. (Every query in a context of its own would make
+    # verdicts independent of all history, but creating and deleting a Z3 context costs about 10 ms: SymEq took
+    # 1.7 to 1.8 times as long on two dev problems.)
+    own = wall_factor > WALL_FACTOR
+    ctx = z3.Context() if own else negated.ctx
+    s = z3.Solver(ctx=ctx)
+    steps = max(1, int(timeout_ms * rlimit_per_ms))
     if rlimit_per_ms:
-        s.set("rlimit", max(1, int(timeout_ms * rlimit_per_ms)))  # the budget (see RLIMIT_PER_MS)
-        s.set("timeout", max(1, int(timeout_ms * WALL_FACTOR)))  # a backstop only
+        s.set("rlimit", steps)  # the budget (see RLIMIT_PER_MS)
+        s.set("timeout", max(1, int(timeout_ms * wall_factor)))  # a backstop only
     else:
         s.set("timeout", max(1, int(timeout_ms)))
-    s.add(*tr.axioms, *tr.domain)
-    s.add(negated)
+    s.add(*(a.translate(ctx) if own else a for a in (*tr.axioms, *tr.domain)))
+    s.add(negated.translate(ctx) if own else negated)
     before, t0 = _rlimit_count(s), time.perf_counter()
     try:
         r = s.check()
     except z3.Z3Exception as err:
         return Verdict("unknown", reason=str(err), work_ms=float(timeout_ms))
+    used = max(0, _rlimit_count(s) - before)
     if rlimit_per_ms:
-        work_ms = max(0, _rlimit_count(s) - before) / rlimit_per_ms
+        work_ms = used / rlimit_per_ms
     else:
         work_ms = (time.perf_counter() - t0) * 1000
     if r == z3.unsat:
         return Verdict("valid", work_ms=work_ms)
     if r == z3.sat:
-        m = s.model()
+        m = s.model().translate(negated.ctx) if own else s.model()
         if models is not None:
             models.append(m)
         return Verdict("invalid", _model_values(tr, m, show_vars), exact=tr.exact, work_ms=work_ms)
     reason = s.reason_unknown()
-    if rlimit_per_ms and reason in ("canceled", "max. resource limit exceeded"):  # (what Z3 says when rlimit runs out)
-        reason = f"step budget spent ({timeout_ms:g} nominal ms, {max(1, int(timeout_ms * rlimit_per_ms))} Z3 steps)"
-    return Verdict("unknown", reason=reason, work_ms=work_ms)
+    # Z3 says "timeout" when its timer fires, "canceled" (sometimes a few units short of the limit) or "max. resource
+    # limit exceeded" when the steps run out; a timer that fires as the steps run out leaves the count at the limit
+    clock = bool(rlimit_per_ms) and reason == "timeout" and used < steps
+    if clock:
+        reason = f"wall-clock backstop ({timeout_ms * wall_factor:g} ms) before the step budget was spent"
+    elif rlimit_per_ms and reason in ("canceled", "max. resource limit exceeded"):
+        reason = f"step budget spent ({timeout_ms:g} nominal ms, {steps} Z3 steps)"
+    return Verdict("unknown", reason=reason, work_ms=work_ms, clock=clock)
 
 
 def _model_values(tr: Translator, m: z3.ModelRef, show_vars: list[str]) -> dict[str, str]:
