@@ -7,7 +7,8 @@ truncated subtraction and division, Int's Euclidean division, `x ^ (1 / 2)` on �
 ZMod, and numerals whose type Lean takes from the other side of `=` or from a binder (`S : Set ℝ`, `Set (ℝ × ℝ)`,
 `closure S`, `foo x`): read as ℕ there, 3 / 2 is 1 and 1 / 2 is 0. Two closed false statements mean the same (both
 False), and so do `Set.Icc 0 1` and `Set.Icc 0 (3 / 2)` over ℤ (3 / 2 = 1 there). Written for the session-19 round
-(VERSION 33-36); the pairs it found wrong at 3e5c017 are also tests (tests/test_symeq_sets_s19.py). Not a benchmark:
+(VERSION 33-36; the pairs it found wrong at 3e5c017 are also tests, tests/test_symeq_sets_s19.py), with the set
+operations' memberships added in session 20 (tests/test_symeq_set_ops_s20.py). Not a benchmark:
 a check that a change to the reader keeps these right.
 """
 
@@ -98,6 +99,33 @@ PAIRS = [
     ("(S : Set ℝ) : Set.Icc 0 1 ∈ ({S} : Set (Set ℝ))", "(S : Set ℝ) : Set.Icc 0 (3/2) ∈ ({S} : Set (Set ℝ))", False),
     ("(S : Set ℚ) : S = Set.Icc 0 1", "(S : Set ℚ) : S = Set.Icc 0 (3/2)", False),
     ("(S : Set ℤ) : S = Set.Icc 0 1", "(S : Set ℤ) : S = Set.Icc 0 (3/2)", True),
+    # memberships of unions, intersections and differences (session 20): Mathlib `Set.mem_union`, `Set.mem_inter_iff`,
+    # `Set.mem_diff`, `Finset.mem_inter`; `Union.union : α → α → α` gives the operands the result's type
+    (
+        "(x : ℝ) (h : x ∈ Set.Icc 0 1 ∪ Set.Icc 2 3) : x ≤ 3",
+        "(x : ℝ) (h : (0 ≤ x ∧ x ≤ 1) ∨ (2 ≤ x ∧ x ≤ 3)) : x ≤ 3",
+        True,
+    ),
+    ("(x : ℝ) : x ∈ Set.Icc 0 3 \\ Set.Ioo 1 2", "(x : ℝ) : x ∈ Set.Icc 0 1 ∪ Set.Icc 2 3", True),
+    ("(n : ℕ) : n ∈ Finset.range 10 ∩ Finset.Icc 3 20", "(n : ℕ) : n ∈ Finset.Icc 3 9", True),
+    ("(A B : Set ℝ) (x : ℝ) : x ∈ A ∪ B", "(A B : Set ℝ) (x : ℝ) : x ∈ B ∪ A", True),
+    ("(A B : Set ℕ) (x : ℕ) : x ∈ A ∩ B ↔ x ∈ A ∧ x ∈ B", ": True", True),
+    (
+        "(S : Set ℝ) (h : S = Set.Icc 0 (3/2) ∪ {5}) : (5/4 : ℝ) ∈ S",
+        "(S : Set ℝ) (h : S = Set.Icc 0 (3/2) ∪ {5}) : True",
+        True,
+    ),
+    (
+        "(S : Set ℝ) (h : S = Set.Icc 0 1 ∪ Set.Icc 2 3) : (3/2 : ℝ) ∈ S",
+        "(S : Set ℝ) (h : S = Set.Icc 0 1 ∪ Set.Icc 2 3) : True",
+        False,
+    ),
+    ("(x : ℝ) : x ∈ Set.Icc 0 (3/2) ∪ {5}", "(x : ℝ) : x ∈ Set.Icc 0 1 ∪ {5}", False),
+    # (`x ∈ A \\ B` and `x ∈ B \\ A` for all A, B are one statement up to the names A and B: SymEq aligns them)
+    ("(B : Set ℝ) (x : ℝ) : x ∈ Set.Icc 0 1 \\ B", "(B : Set ℝ) (x : ℝ) : x ∈ B \\ Set.Icc 0 1", False),
+    ("(A B : Set ℝ) (x : ℝ) : x ∈ A \\ B", "(A B : Set ℝ) (x : ℝ) : x ∈ B \\ A", True),
+    ("(A B : Set ℝ) (x : ℝ) : x ∈ A ∪ B", "(A B : Set ℝ) (x : ℝ) : x ∈ A ∩ B", False),
+    ("(S T : Set ℝ) (h : T = S ∪ {1/2}) : T = S ∪ {0}", "(S T : Set ℝ) (h : T = S ∪ {0}) : True", False),
     (
         "(x : ℝ) (S : Set ℝ) (h : S = Set.Icc x 1) : x ∈ S",
         "(x : ℝ) (S : Set ℝ) (h : S = Set.Icc x (3/2)) : x ∈ S",

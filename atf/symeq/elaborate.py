@@ -911,10 +911,19 @@ class Elaborator:
         if self.system == "isabelle" and s == Var("UNIV") and self.lookup("UNIV") is None:
             self.elab(x, None)
             return App("true", (), BOOL)  # Set.thy: UNIV_I
-        if self.system == "isabelle" and _set_call(s, self.lookup, ("op:union", "op:inter"), 2):
-            # Set.thy: Un_iff, Int_iff
+        if _set_call(s, self.lookup, ("op:union", "op:inter"), 2):
+            # Isabelle Set.thy: Un_iff, Int_iff; Mathlib `Set.mem_union`, `Set.mem_inter_iff`, `Finset.mem_union`,
+            # `Finset.mem_inter` (and `Multiset.mem_union`, `List.mem_union_iff`: every `∪` Mathlib gives a `∈`)
             either = "or" if s.args[0].name == "op:union" else "and"  # type: ignore[union-attr]
             return App(either, (self.membership(x, s.args[1]), self.membership(x, s.args[2])), BOOL)
+        minus = None  # (A, B) of `A \ B`, Mathlib `Set.mem_diff`, `Finset.mem_sdiff`; Isabelle `A - B`, Diff_iff
+        if self.system == "lean" and _set_call(s, self.lookup, ("op:sdiff",), 2):
+            minus = s.args[1:]  # type: ignore[union-attr]
+        elif self.system == "isabelle" and isinstance(s, App) and s.op == "sub" and len(s.args) == 2:
+            minus = s.args  # (`-` between two things `∈` reads as sets is `minus` on sets: Set.thy set_diff_eq)
+        if minus is not None:
+            keep, drop = minus
+            return App("and", (self.membership(x, keep), App("not", (self.membership(x, drop),), BOOL)), BOOL)
         if self.system == "isabelle" and (
             _set_call(s, self.lookup, ("range",), 1) or _set_call(s, self.lookup, ("op:image",), 2)
         ):
@@ -1266,6 +1275,13 @@ class Elaborator:
             for k, a in enumerate(arg_e):  # `𝓝 (1 / 2)`: Lean knows the argument's type, we do not (not ℕ)
                 self.unknown(ir.type_of(a), f"{head.name}#{k}")
             ret = expected if expected is not None else self.fresh()
+            if head.name in ("op:union", "op:inter", "op:sdiff") and len(arg_e) == 2:
+                # `Union.union : α → α → α` (`Inter.inter`, `SDiff.sdiff`); Isabelle `union :: 'a set ⇒ 'a set ⇒
+                # 'a set`: the result has the operands' type, so `S = Set.Icc 0 (3 / 2) ∪ {5}` with `S : Set ℝ`
+                # has real bounds (and their numerals are not left in a sort of their own)
+                ret = ir.type_of(arg_e[0])
+                if expected is not None:
+                    self.try_unify(ret, expected)
             if head.name == "op:comp" and len(arg_e) == 2:
                 g, f = (self.resolve(ir.type_of(a)) for a in arg_e)
                 if isinstance(g, Fun) and isinstance(f, Fun) and len(g.args) == 1:

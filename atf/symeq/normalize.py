@@ -380,7 +380,12 @@ _UNITS = {
 
 def _written_set(s: Term) -> Ty | None:
     """The element type of a set written out, whose members SymEq can say: `{x | P x}`, `{a, b}`, an interval, a
-    ray, `Finset.range n`; None for anything else (a variable, `f '' A`, `A ∪ B`) or an element type not known."""
+    ray, `Finset.range n`, and a union, intersection or difference of two of those (`_set_operands`); None for
+    anything else (a variable, `f '' A`) or an element type not known."""
+    parts = _set_operands(s)
+    if parts is not None:
+        ety = _written_set(parts[1])
+        return ety if ety is not None and _written_set(parts[2]) == ety else None
     if isinstance(s, Bind) and s.kind == "setof" and len(s.vars) == 1:
         ety = s.vars[0][1]
     elif isinstance(s, App) and (
@@ -394,6 +399,16 @@ def _written_set(s: Term) -> Ty | None:
     if isinstance(s, App) and any(ir.type_of(a) != ety for a in s.args):
         return None  # (an interval of a type other than its bounds': not read)
     return ety
+
+
+def _set_operands(s: Term) -> tuple[str, Term, Term] | None:
+    """("or" | "and" | "minus", A, B) for the elaborated `A ∪ B`, `A ∩ B`, `A \\ B` (Isabelle `A - B` on sets)."""
+    if isinstance(s, App) and s.op == "call" and len(s.args) == 3 and isinstance(s.args[0], Var):
+        how = {"uf:op:union": "or", "uf:op:inter": "and", "uf:op:sdiff": "minus"}.get(s.args[0].name)
+        return (how, s.args[1], s.args[2]) if how is not None else None
+    if isinstance(s, App) and s.op == "sub" and len(s.args) == 2 and isinstance(s.ty, ir.SetTy):
+        return ("minus", s.args[0], s.args[1])
+    return None
 
 
 def _member(x: Term, s: Term) -> Term | None:
@@ -411,6 +426,15 @@ def _member(x: Term, s: Term) -> Term | None:
     ety = _written_set(s)
     if ety is None or ir.type_of(x) != ety or not isinstance(s, App):
         return None
+    parts = _set_operands(s)
+    if parts is not None:  # Mathlib `Set.mem_union`, `Set.mem_inter_iff`, `Set.mem_diff`; Un_iff, Int_iff, Diff_iff
+        how, a, b = parts
+        ma, mb = _member(x, a), _member(x, b)
+        if ma is None or mb is None:
+            return None
+        if how == "minus":
+            return App("and", (ma, App("not", (mb,), BOOL)), BOOL)
+        return App(how, (ma, mb), BOOL)
     if s.op in BOUNDS:
         lo_op, hi_op = BOUNDS[s.op]
         return App("and", (App(lo_op, (s.args[0], x), BOOL), App(hi_op, (x, s.args[1]), BOOL)), BOOL)
