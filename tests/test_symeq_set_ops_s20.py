@@ -9,21 +9,7 @@ and `x ∈ Set.Icc 0 1 ∪ {5}` apart from `x ∈ {5} ∪ Set.Icc 0 1`. Lean's `
 
 import pytest
 
-from atf.symeq.equivalence import SymEq
-
-H = "import Mathlib\n"
-
-
-def same_lean(a: str, b: str) -> bool:
-    return (
-        SymEq("lean", timeout_ms=1000)
-        .compare(f"{H}theorem t {a} := by sorry", f"{H}theorem t {b} := by sorry")
-        .equivalent
-    )
-
-
-def same_isabelle(a: str, b: str) -> bool:
-    return SymEq("isabelle", timeout_ms=1000).compare(f"theorem {a}", f"theorem {b}").equivalent
+from tests.symeq_pairs import same_isabelle, same_lean
 
 
 @pytest.mark.parametrize(

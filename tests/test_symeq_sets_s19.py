@@ -16,21 +16,7 @@ holds vacuously, where `7 % 3 = 0` in place of `7 ∈ S` does not.
 
 import pytest
 
-from atf.symeq.equivalence import SymEq
-
-H = "import Mathlib\n"
-
-
-def same_lean(a: str, b: str) -> bool:
-    return (
-        SymEq("lean", timeout_ms=1000)
-        .compare(f"{H}theorem t {a} := by sorry", f"{H}theorem t {b} := by sorry")
-        .equivalent
-    )
-
-
-def same_isabelle(a: str, b: str) -> bool:
-    return SymEq("isabelle", timeout_ms=1000).compare(f"theorem {a}", f"theorem {b}").equivalent
+from tests.symeq_pairs import same_isabelle, same_lean
 
 
 @pytest.mark.parametrize(
