@@ -126,6 +126,9 @@ PAIRS = [
     ("(A B : Set ℝ) (x : ℝ) : x ∈ A \\ B", "(A B : Set ℝ) (x : ℝ) : x ∈ B \\ A", True),
     ("(A B : Set ℝ) (x : ℝ) : x ∈ A ∪ B", "(A B : Set ℝ) (x : ℝ) : x ∈ A ∩ B", False),
     ("(S T : Set ℝ) (h : T = S ∪ {1/2}) : T = S ∪ {0}", "(S T : Set ℝ) (h : T = S ∪ {0}) : True", False),
+    # `ᶜ`, `ᵀ` are no identifier characters in Lean (Init/Meta `isLetterLike`): `Aᶜ` is A's complement
+    ("(A : Set ℝ) (hA : A = Set.Icc 0 1) : (2 : ℝ) ∈ Aᶜ", "(A : Set ℝ) (hA : A = Set.Icc 0 3) : (2 : ℝ) ∈ Aᶜ", False),
+    ("(M N : Matrix (Fin 2) (Fin 2) ℝ) (h : N = M) : Nᵀ = Mᵀ", "(M N : Matrix (Fin 2) (Fin 2) ℝ) : True", True),
     (
         "(x : ℝ) (S : Set ℝ) (h : S = Set.Icc x 1) : x ∈ S",
         "(x : ℝ) (S : Set ℝ) (h : S = Set.Icc x (3/2)) : x ∈ S",

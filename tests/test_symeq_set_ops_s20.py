@@ -60,3 +60,21 @@ def test_isabelle_set_difference_is_read():
     assert same_isabelle(a, b)
     c = 'fixes x :: real shows "x \\<in> {1<..<2} - {0..3}"'
     assert not same_isabelle(a, c)
+
+
+@pytest.mark.parametrize(
+    "a,b,same",
+    [
+        # `ᶜ` is no identifier character in Lean (Init/Meta `isLetterLike`): `Aᶜ` is the complement of A. Read as one
+        # name, `Aᶜ` was a set unrelated to A, and these two (true, false) merged
+        (
+            "(A : Set ℝ) (hA : A = Set.Icc 0 1) : (2 : ℝ) ∈ Aᶜ",
+            "(A : Set ℝ) (hA : A = Set.Icc 0 3) : (2 : ℝ) ∈ Aᶜ",
+            False,
+        ),
+        ("(M N : Matrix (Fin 2) (Fin 2) ℝ) (h : N = M) : Nᵀ = Mᵀ", "(M N : Matrix (Fin 2) (Fin 2) ℝ) : True", True),
+        ("(A : Set ℝ) (x : ℝ) : x ∈ Aᶜ", "(A : Set ℝ) (x : ℝ) : x ∈ A", False),
+    ],
+)
+def test_postfix_complement_and_transpose_apply_to_their_operand(a, b, same):
+    assert same_lean(a, b) == same

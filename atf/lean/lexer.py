@@ -45,6 +45,7 @@ _ID_FIRST = f"A-Za-z_{_LETTER_LIKE}"
 _ID_REST = f"{_ID_FIRST}0-9'!?{_SUBSCRIPT}"
 _ID_PART = f"(?:«[^»]*»|[{_ID_FIRST}][{_ID_REST}]*)"
 _IDENT = f"{_ID_PART}(?:\\.{_ID_PART})*"
+IDENT = _IDENT  # (the pattern atf.symeq.lean_frontend reads names with)
 
 # a one-character symbol that cannot begin any other token (tried first: the common case, matched at once)
 _PLAIN = f"[^\\s0-9{_ID_FIRST}\\-/\"'`#@:«{{}}∑∏⁻×Σ\\\\]"

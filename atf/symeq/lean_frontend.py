@@ -22,18 +22,16 @@ import re
 from collections.abc import Iterable
 from fractions import Fraction
 
+from atf.lean import lexer as lean_lexer
 from atf.lean import statement as lean_statement
 from atf.lean.statement import LeanStatement
 from atf.symeq import builtins, ir, lean_predicates
 from atf.symeq.ir import App, Bind, Num, ParseError, RawStatement, Term, TokenCursor, Ty, Var, opaque_from_tokens
 
-_SUB = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ"
-# `×` and `÷` (U+00D7, U+00F7) are operators, not letters; nor are `Π`, `Σ` and `λ` (Lean's `isLetterLike`)
-_LETTER = (
-    r"A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u0370-\u039F\u03A1\u03A2\u03A4-\u03BA"
-    r"\u03BC-\u03FF\u1D00-\u1DBF\u1F00-\u1FFF\u2100-\u214F\U0001D400-\U0001D7FF"
-)
-_IDENT = rf"(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*)(?:\.(?:«[^»]*»|[{_LETTER}][{_LETTER}0-9'!?{_SUB}]*))*"
+# Identifiers are Lean's (atf.lean.lexer, after Init/Meta `isIdFirst`, `isIdRest`, `isLetterLike`): `ᶜ`, `ᵀ`, `ᵒᵈ` are
+# no identifier characters there, so `Aᶜ` is `A` and the postfix `ᶜ` (read as one name `Aᶜ`, an opaque set unrelated
+# to A, it merged `A = Set.Icc 0 1 → 2 ∈ Aᶜ` with `A = Set.Icc 0 3 → 2 ∈ Aᶜ`)
+_IDENT = lean_lexer.IDENT
 _OPS = sorted(
     [
         ":=",
@@ -930,6 +928,9 @@ class _Parser(TokenCursor):
             elif t[1] == "ˣ":  # `postfix:1024 "ˣ" => Units` (Mathlib/Algebra/Group/Units/Defs.lean)
                 self.next()
                 e = App("call", (Var("Units"), e))
+            elif t[1] in ("ᶜ", "ᵀ"):  # Mathlib `postfix:1024 "ᶜ" => compl` (Order/Notation), `Aᵀ` Matrix.transpose
+                self.next()
+                e = App("call", (Var("compl" if t[1] == "ᶜ" else "Matrix.transpose"), e))
             elif t[1] == "^[":  # `notation:max f "^["n"]" => Nat.iterate f n` (Mathlib/Logic/Function/Iterate.lean)
                 self.next()
                 n = self.expr(0)
