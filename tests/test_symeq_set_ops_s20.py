@@ -60,6 +60,10 @@ def test_isabelle_set_difference_is_read():
     assert same_isabelle(a, b)
     c = 'fixes x :: real shows "x \\<in> {1<..<2} - {0..3}"'
     assert not same_isabelle(a, c)
+    # `- A` on sets is the complement (Set.thy Compl_iff)
+    outside = 'fixes x :: real shows "x \\<in> - {0..1}"'
+    assert same_isabelle(outside, 'fixes x :: real shows "x < 0 \\<or> 1 < x"')
+    assert not same_isabelle(outside, 'fixes x :: real shows "x \\<in> {0..1}"')
 
 
 @pytest.mark.parametrize(
@@ -74,6 +78,10 @@ def test_isabelle_set_difference_is_read():
         ),
         ("(M N : Matrix (Fin 2) (Fin 2) ℝ) (h : N = M) : Nᵀ = Mᵀ", "(M N : Matrix (Fin 2) (Fin 2) ℝ) : True", True),
         ("(A : Set ℝ) (x : ℝ) : x ∈ Aᶜ", "(A : Set ℝ) (x : ℝ) : x ∈ A", False),
+        # and a membership of a complement is read (Mathlib `Set.mem_compl_iff`)
+        ("(x : ℝ) : x ∈ (Set.Icc 0 1)ᶜ", "(x : ℝ) : x < 0 ∨ 1 < x", True),
+        ("(A : Set ℝ) (x : ℝ) (h : x ∈ Aᶜ) : x ∉ A", "(A : Set ℝ) (x : ℝ) (h : x ∉ A) : x ∉ A", True),
+        ("(x : ℝ) : x ∈ (Set.Icc 0 (3 / 2))ᶜ", "(x : ℝ) : x ∈ (Set.Icc 0 1)ᶜ", False),
     ],
 )
 def test_postfix_complement_and_transpose_apply_to_their_operand(a, b, same):

@@ -916,6 +916,12 @@ class Elaborator:
             # `Finset.mem_inter` (and `Multiset.mem_union`, `List.mem_union_iff`: every `∪` Mathlib gives a `∈`)
             either = "or" if s.args[0].name == "op:union" else "and"  # type: ignore[union-attr]
             return App(either, (self.membership(x, s.args[1]), self.membership(x, s.args[2])), BOOL)
+        if (self.system == "lean" and _set_call(s, self.lookup, ("compl",), 1)) or (
+            self.system == "isabelle" and isinstance(s, App) and s.op == "neg" and len(s.args) == 1
+        ):
+            # Mathlib `Set.mem_compl_iff`, `Finset.mem_compl` (`Aᶜ`); Isabelle Set.thy `Compl_iff` (`- A` on sets)
+            inner = s.args[-1]  # type: ignore[union-attr]
+            return App("not", (self.membership(x, inner),), BOOL)
         minus = None  # (A, B) of `A \ B`, Mathlib `Set.mem_diff`, `Finset.mem_sdiff`; Isabelle `A - B`, Diff_iff
         if self.system == "lean" and _set_call(s, self.lookup, ("op:sdiff",), 2):
             minus = s.args[1:]  # type: ignore[union-attr]
