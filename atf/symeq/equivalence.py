@@ -193,17 +193,19 @@ class PairCache:
             out = self.data[key] = make()
             return out
 
-    def solve(self, tr: Translator, formula, timeout_ms: int, shown: list[str], models: bool = True) -> Verdict:
-        """`check_valid` with this problem's counter-models (`models`) and rate. A query that Z3's wall-clock backstop
+    def solve(self, tr: Translator, formula, timeout_ms: int, shown: list[str]) -> Verdict:
+        """`check_valid` with this problem's counter-models and rate. A query that Z3's wall-clock backstop
         cut before its step budget was spent (a busy machine, or a query that consumes its units slowly) is asked
         once more with a longer backstop (`smt.RETRY_WALL_FACTOR`) while `clock_retry_left_s` lasts, and one cut
         again is charged its whole nominal time: what the budget counts does not depend on the load."""
-        known = self.models if models else None
-        v = check_valid(tr, formula, timeout_ms, shown, known, self.rlimit_per_ms)
+        v = check_valid(tr, formula, timeout_ms, shown, self.models, self.rlimit_per_ms)
         retry_s = timeout_ms * smt.RETRY_WALL_FACTOR / 1000
         if v.clock and self.clock_retry_left_s >= retry_s:
             self.clock_retry_left_s -= retry_s
-            v = check_valid(tr, formula, timeout_ms, shown, known, self.rlimit_per_ms, smt.RETRY_WALL_FACTOR)
+            # the longer backstop, in a Z3 context of the query's own (`own_context`)
+            v = check_valid(
+                tr, formula, timeout_ms, shown, self.models, self.rlimit_per_ms, smt.RETRY_WALL_FACTOR, True
+            )
         if v.clock:
             v.work_ms = float(timeout_ms)
         del self.models[: -self.KEEP_MODELS]
@@ -790,13 +792,13 @@ class SymEq:
         if not quick and cache is not None and not cache.full_allowed((idx,)):
             return False
         tr = Translator(st.system)
-        own = cache is None  # (then the models and the retry allowance are this check's alone)
+        # without the problem's cache, the counter-models and the retry allowance are this check's alone
         cache = cache or PairCache(self.solver_budget_s, self.rlimit_per_ms, self.clock_retry_s)
         try:
             prem = _premises(tr, cache, st, (idx, ()))
             at = max(10, timeout_ms // 5) if quick else timeout_ms
             # the problem's counter-models: a point that satisfies the premises says no at once
-            verdict = cache.solve(tr, z3.Not(prem), at, [], models=not own)
+            verdict = cache.solve(tr, z3.Not(prem), at, [])
         except Exception as err:  # noqa: BLE001 - undecided: not vacuous
             log.warning("vacuity check failed: %r", err)
             return False

@@ -1267,8 +1267,8 @@ WALL_FACTOR = 3
 # slowly finishes on a quiet machine and is cut on a busy one (on Table 1's 888 problems, 97 of 17,218 queries were
 # cut by the clock on a quiet machine; one miniF2F proof took 0.42 s against the 0.45 s backstop, and put three
 # candidates into another class under load). A query the clock cut is asked once more at RETRY_WALL_FACTOR times its
-# nominal time, while the problem's `SymEqConfig.clock_retry_s` lasts (`equivalence._solve`), and one the clock cuts
-# again counts its whole nominal time as spent, so the problem's budget does not depend on the load either.
+# nominal time, while the problem's `SymEqConfig.clock_retry_s` lasts (`equivalence.PairCache.solve`), and one the
+# clock cuts again counts its whole nominal time as spent, so the problem's budget does not depend on the load either.
 RETRY_WALL_FACTOR = 10
 
 
@@ -1300,11 +1300,12 @@ def check_valid(
     models: list[z3.ModelRef] | None = None,
     rlimit_per_ms: int = RLIMIT_PER_MS,
     wall_factor: float | None = None,
+    own_context: bool = False,
 ) -> Verdict:
     """Is `formula` valid under the translator's axioms and variable domains? Z3 may spend `timeout_ms` nominal
     milliseconds of `rlimit_per_ms` resource units each (0: a wall-clock timeout of timeout_ms; see RLIMIT_PER_MS),
     with a wall-clock backstop at `wall_factor` (default WALL_FACTOR) times timeout_ms (`Verdict.clock` says when
-    that decided).
+    that decided). own_context: solve in a Z3 context of the query's own (for a query asked again, see below).
 
     models: counter-models of earlier queries (of one problem), newest last. Before asking the solver, each
     is tried on this query: a model that satisfies the axioms, the domains and ¬formula is a counter-model
@@ -1328,8 +1329,7 @@ def check_valid(
     # queries after it, which a quiet machine asks without it. (Every query in a context of its own would make
     # verdicts independent of all history, but creating and deleting a Z3 context costs about 10 ms: SymEq took
     # 1.7 to 1.8 times as long on two dev problems.)
-    own = wall_factor > WALL_FACTOR
-    ctx = z3.Context() if own else negated.ctx
+    ctx = z3.Context() if own_context else negated.ctx
     s = z3.Solver(ctx=ctx)
     steps = max(1, int(timeout_ms * rlimit_per_ms))
     if rlimit_per_ms:
@@ -1337,8 +1337,8 @@ def check_valid(
         s.set("timeout", max(1, int(timeout_ms * wall_factor)))  # a backstop only
     else:
         s.set("timeout", max(1, int(timeout_ms)))
-    s.add(*(a.translate(ctx) if own else a for a in (*tr.axioms, *tr.domain)))
-    s.add(negated.translate(ctx) if own else negated)
+    s.add(*(a.translate(ctx) if own_context else a for a in (*tr.axioms, *tr.domain)))
+    s.add(negated.translate(ctx) if own_context else negated)
     before, t0 = _rlimit_count(s), time.perf_counter()
     try:
         r = s.check()
@@ -1352,7 +1352,7 @@ def check_valid(
     if r == z3.unsat:
         return Verdict("valid", work_ms=work_ms)
     if r == z3.sat:
-        m = s.model().translate(negated.ctx) if own else s.model()
+        m = s.model().translate(negated.ctx) if own_context else s.model()
         if models is not None:
             models.append(m)
         return Verdict("invalid", _model_values(tr, m, show_vars), exact=tr.exact, work_ms=work_ms)
