@@ -15,7 +15,7 @@ import logging
 import re
 import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tqdm import tqdm
@@ -181,7 +181,9 @@ def score_problems(
     problems: Sequence, language: str, cache_dir: Path, name: str, config: SymEqConfig | None = None, embedder=None
 ) -> list[ScoredProblem]:
     sym = symeq_records(problems, language, cache_dir / f"{name}.symeq.jsonl", config)
-    sem = semco_records(problems, cache_dir / f"{name}.semco.jsonl", embedder)
+    from atf.rerank.semco import VERSION as SEMCO_VERSION
+
+    sem = semco_records(problems, cache_dir / f"{name}.semco_v{SEMCO_VERSION}.jsonl", embedder)
     out = []
     for p in problems:
         s = sym[p.id]
@@ -280,6 +282,17 @@ def pass_at(problems: Iterable[ScoredProblem], n: int) -> float:
 def pass_at_k(problems: Iterable[ScoredProblem]) -> float:
     ps = list(problems)
     return sum(any(p.labels) for p in ps) / len(ps) if ps else float("nan")
+
+
+def correct_merged(p: ScoredProblem) -> ScoredProblem:
+    """`p` with every candidate labelled correct in one SymEq class (its other classes lose those members): what
+    SymEq would pick if it merged all correct candidates and nothing else changed. A ceiling for what more SymEq
+    recall can buy, computed from the labels, not a method (the wrong candidates keep the classes SymEq gave them,
+    which may be fewer merges than their meaning allows, so the ceiling errs high)."""
+    good = [i for i in range(p.k) if p.labels[i]]
+    classes = ([good] if good else []) + [r for r in ([i for i in c if not p.labels[i]] for c in p.classes) if r]
+    size = {i: len(c) / p.k for c in classes for i in c}
+    return replace(p, classes=classes, symeq=[size[i] for i in range(p.k)])
 
 
 def random_pick(problems: Iterable[ScoredProblem]) -> float:

@@ -11,6 +11,7 @@ from eval.harness import (
     Method,
     ScoredProblem,
     category_of,
+    correct_merged,
     labelling_efficiency,
     n_at_k,
     pass_at,
@@ -110,6 +111,18 @@ def test_answer_agreement_classes_and_positional_bias():
     assert category_of(SimpleNamespace(id="mathd_numbertheory_12", meta={})) == "mathd_numbertheory"
     assert category_of(SimpleNamespace(id="amc12b_2002_p3", meta={})) == "amc12"
     assert category_of(SimpleNamespace(id="x", meta={"type": "Geometry"})) == "Geometry"
+
+
+def test_the_ceiling_merges_every_correct_candidate_and_keeps_the_rest():
+    # SymEq split the two correct candidates (0, 3) and merged two wrong ones (1, 2): it picks the wrong class
+    p = sp([True, False, False, True, False], [[0], [1, 2], [3, 4]], [0.2, 0.4, 0.4, 0.4, 0.4], [0.5] * 5)
+    assert n_at_k([p], Method("symeq"), 1) == 0.0
+    q = correct_merged(p)
+    assert q.classes == [[0, 3], [1, 2], [4]] and q.symeq == [0.4, 0.4, 0.4, 0.4, 0.2]
+    assert n_at_k([q], Method("symeq"), 1) == 1.0  # tied with {1, 2}: sampling order gives candidate 0
+    assert p.classes == [[0], [1, 2], [3, 4]]  # the problem itself is not changed
+    none = sp([False, False], [[0, 1]], [1.0, 1.0], [0.5, 0.5])
+    assert correct_merged(none).classes == [[0, 1]]
 
 
 def test_labelling_efficiency():
