@@ -129,6 +129,11 @@ PAIRS = [
     # `ᶜ`, `ᵀ` are no identifier characters in Lean (Init/Meta `isLetterLike`): `Aᶜ` is A's complement
     ("(A : Set ℝ) (hA : A = Set.Icc 0 1) : (2 : ℝ) ∈ Aᶜ", "(A : Set ℝ) (hA : A = Set.Icc 0 3) : (2 : ℝ) ∈ Aᶜ", False),
     ("(M N : Matrix (Fin 2) (Fin 2) ℝ) (h : N = M) : Nᵀ = Mᵀ", "(M N : Matrix (Fin 2) (Fin 2) ℝ) : True", True),
+    # a complement met once definitions are substituted; Lean's `-` between sets is pointwise (`Set.sub`, `Set.neg`)
+    ("(x : ℝ) (A B : Set ℝ) (hA : A = Set.Icc 0 1) (hB : B = Aᶜ) : x ∈ B", "(x : ℝ) : x < 0 ∨ 1 < x", True),
+    ("(x : ℝ) (B : Set ℝ) (hB : B = (Set.Icc 0 (3/2))ᶜ) : x ∈ B", "(x : ℝ) : x < 0 ∨ 1 < x", False),
+    ("(x : ℝ) : x ∈ Set.Icc 0 1 - {1}", "(x : ℝ) : 0 ≤ x ∧ x ≤ 1 ∧ x ≠ 1", False),
+    ("(x : ℝ) (B : Set ℝ) (hB : B = -Set.Icc 0 1) : x ∈ B", "(x : ℝ) : x < 0 ∨ 1 < x", False),
     (
         "(x : ℝ) (S : Set ℝ) (h : S = Set.Icc x 1) : x ∈ S",
         "(x : ℝ) (S : Set ℝ) (h : S = Set.Icc x (3/2)) : x ∈ S",

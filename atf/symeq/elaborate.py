@@ -424,6 +424,11 @@ class Elaborator:
             t = self.resolve(ir.type_of(x))
             if isinstance(t, TVar):
                 self.unify(t, target)
+            elif isinstance(t, SetTy) and isinstance(self.resolve(target), SetTy):
+                # `A - B`, `- A` between sets: Isabelle's minus and uminus are 'a ⇒ 'a ⇒ 'a and 'a ⇒ 'a (Groups.thy;
+                # Set.thy instantiates them on 'a set), Mathlib's pointwise `A - B` is `Set α → Set α → Set α`: the
+                # operands have the result's type, so `B = {0..1} - {1}` with `B :: real set` has real bounds
+                self.try_unify(t, target)
         if isinstance(exp, TVar):
             self.unify(exp, target)
 
@@ -1274,13 +1279,21 @@ class Elaborator:
         hit = None if global_ else self.lookup(head.name)
         if hit is None:
             arg_e = [self.elab(a, None) for a in args]
-            if self.system == "lean" and head.name in _SAME_TYPE_OPERANDS and len(arg_e) == 2:
+            if head.name in _SAME_TYPE_OPERANDS and len(arg_e) == 2:
                 # `HasSubset.Subset : α → α → Prop`, `Union.union : α → α → α`, ... (Mathlib Order.Notation, Lean core
-                # Init.Core): both operands have one type, so `∃ S ⊆ X, ∑ s ∈ S, s` sums over X's element type
+                # Init.Core): both operands have one type, so `∃ S ⊆ X, ∑ s ∈ S, s` sums over X's element type; in
+                # Isabelle too (Set.thy: union, inter :: 'a set ⇒ 'a set ⇒ 'a set, subset_eq :: 'a set ⇒ 'a set ⇒
+                # bool): `{3/2} ∪ {0..1}` in a `real set` has real bounds, not natural ones
                 self.try_unify(ir.type_of(arg_e[0]), ir.type_of(arg_e[1]))
             for k, a in enumerate(arg_e):  # `𝓝 (1 / 2)`: Lean knows the argument's type, we do not (not ℕ)
                 self.unknown(ir.type_of(a), f"{head.name}#{k}")
             ret = expected if expected is not None else self.fresh()
+            if head.name == "compl" and len(arg_e) == 1 and self.system == "lean":
+                # `HasCompl.compl : α → α` (Mathlib Order.Notation; `Set.compl`, `Finset` under Fintype): `Aᶜ` has
+                # A's type, so `B = (Set.Icc 0 1)ᶜ` with `B : Set ℝ` has real bounds
+                ret = ir.type_of(arg_e[0])
+                if expected is not None:
+                    self.try_unify(ret, expected)
             if head.name in ("op:union", "op:inter", "op:sdiff") and len(arg_e) == 2:
                 # `Union.union : α → α → α` (`Inter.inter`, `SDiff.sdiff`); Isabelle `union :: 'a set ⇒ 'a set ⇒
                 # 'a set`: the result has the operands' type, so `S = Set.Icc 0 (3 / 2) ∪ {5}` with `S : Set ℝ`

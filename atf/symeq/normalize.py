@@ -298,7 +298,7 @@ def _simplify(t: Term, system: str) -> Term:
         if isinstance(head, Var) and head.name == "uf:summable" and system == "isabelle" and len(args) == 2:
             return TRUE_B if _summable(args[1]) else t
         if isinstance(head, Var) and head.name == "uf:op:subseteq" and len(args) == 3:
-            ext = _extensional(args[1], args[2], "implies")
+            ext = _extensional(args[1], args[2], "implies", system)
             return t if ext is None else simplify(ext, system)
         return t
     if op in ("add", "sub", "neg") and system == "isabelle" and isinstance(ty, Tup) and len(ty.items) == 2:
@@ -318,9 +318,9 @@ def _simplify(t: Term, system: str) -> Term:
             return a.args[0]
         return t
     if op == "in":
-        member = _member(args[0], args[1])
+        member = _member(args[0], args[1], system)
         return t if member is None else simplify(member, system)
-    if op == "eq" and (ext := _extensional(args[0], args[1], "iff")) is not None:
+    if op == "eq" and (ext := _extensional(args[0], args[1], "iff", system)) is not None:
         return simplify(ext, system)
     if op == "eq":
         a, b = args
@@ -378,14 +378,16 @@ _UNITS = {
 }
 
 
-def _written_set(s: Term) -> Ty | None:
+def _written_set(s: Term, system: str) -> Ty | None:
     """The element type of a set written out, whose members SymEq can say: `{x | P x}`, `{a, b}`, an interval, a
     ray, `Finset.range n`, and a union, intersection or difference of two of those (`_set_operands`); None for
     anything else (a variable, `f '' A`) or an element type not known."""
-    parts = _set_operands(s)
+    if (inner := _complement(s, system)) is not None:
+        return _written_set(inner, system) if ir.type_of(inner) == s.ty else None
+    parts = _set_operands(s, system)
     if parts is not None:
-        ety = _written_set(parts[1])
-        return ety if ety is not None and _written_set(parts[2]) == ety else None
+        ety = _written_set(parts[1], system)
+        return ety if ety is not None and _written_set(parts[2], system) == ety else None
     if isinstance(s, Bind) and s.kind == "setof" and len(s.vars) == 1:
         ety = s.vars[0][1]
     elif isinstance(s, App) and (
@@ -401,17 +403,41 @@ def _written_set(s: Term) -> Ty | None:
     return ety
 
 
-def _set_operands(s: Term) -> tuple[str, Term, Term] | None:
-    """("or" | "and" | "minus", A, B) for the elaborated `A ∪ B`, `A ∩ B`, `A \\ B` (Isabelle `A - B` on sets)."""
+def _set_operands(s: Term, system: str) -> tuple[str, Term, Term] | None:
+    """("or" | "and" | "minus", A, B) for the elaborated `A ∪ B`, `A ∩ B`, `A \\ B` (Isabelle `A - B` on sets: Set.thy
+    set_diff_eq; Lean's `A - B` between sets is Mathlib's pointwise subtraction `{a - b | a ∈ A, b ∈ B}`, scoped in
+    `Pointwise`, and is not read)."""
     if isinstance(s, App) and s.op == "call" and len(s.args) == 3 and isinstance(s.args[0], Var):
         how = {"uf:op:union": "or", "uf:op:inter": "and", "uf:op:sdiff": "minus"}.get(s.args[0].name)
         return (how, s.args[1], s.args[2]) if how is not None else None
-    if isinstance(s, App) and s.op == "sub" and len(s.args) == 2 and isinstance(s.ty, ir.SetTy):
+    if (
+        system == "isabelle"
+        and isinstance(s, App)
+        and s.op == "sub"
+        and len(s.args) == 2
+        and isinstance(s.ty, ir.SetTy)
+    ):
         return ("minus", s.args[0], s.args[1])
     return None
 
 
-def _member(x: Term, s: Term) -> Term | None:
+def _complement(s: Term, system: str) -> Term | None:
+    """A of the elaborated complement `Aᶜ` (Mathlib `compl`) or Isabelle's `- A` on sets (Set.thy `Compl_iff`); Lean's
+    `-A` between sets is pointwise negation `{-a | a ∈ A}` (Mathlib `Set.neg`, scoped in `Pointwise`), no complement."""
+    if system == "lean" and isinstance(s, App) and s.op == "call" and len(s.args) == 2:
+        return s.args[1] if _is_var(s.args[0], "uf:compl") else None
+    if (
+        system == "isabelle"
+        and isinstance(s, App)
+        and s.op == "neg"
+        and len(s.args) == 1
+        and isinstance(s.ty, ir.SetTy)
+    ):
+        return s.args[0]
+    return None
+
+
+def _member(x: Term, s: Term, system: str) -> Term | None:
     """`x ∈ s` as what it says of x, for s written out (`_written_set`) with x of its element type: the elaborator
     reads a membership so as it meets one; this one is met once a definition is substituted (`S = {n | n % 3 = 0}`
     makes `6 ∈ S` into `6 ∈ {n | n % 3 = 0}`, `6 % 3 = 0`). Mathlib `Set.mem_setOf_eq`, `Set.mem_Icc` (...),
@@ -423,18 +449,21 @@ def _member(x: Term, s: Term) -> Term | None:
         if body is None:
             return None
         return body if s.dom is None else App("and", (App("in", (x, s.dom), BOOL), body), BOOL)
-    ety = _written_set(s)
-    if ety is None or ir.type_of(x) != ety or not isinstance(s, App):
-        return None
-    parts = _set_operands(s)
+    if (inner := _complement(s, system)) is not None:  # Mathlib `Set.mem_compl_iff`; Isabelle `Compl_iff`
+        m = _member_or_atom(x, inner, system)
+        return None if m is None else App("not", (m,), BOOL)
+    parts = _set_operands(s, system)
     if parts is not None:  # Mathlib `Set.mem_union`, `Set.mem_inter_iff`, `Set.mem_diff`; Un_iff, Int_iff, Diff_iff
         how, a, b = parts
-        ma, mb = _member(x, a), _member(x, b)
+        ma, mb = _member_or_atom(x, a, system), _member_or_atom(x, b, system)
         if ma is None or mb is None:
             return None
         if how == "minus":
             return App("and", (ma, App("not", (mb,), BOOL)), BOOL)
         return App(how, (ma, mb), BOOL)
+    ety = _written_set(s, system)
+    if ety is None or ir.type_of(x) != ety or not isinstance(s, App):
+        return None
     if s.op in BOUNDS:
         lo_op, hi_op = BOUNDS[s.op]
         return App("and", (App(lo_op, (s.args[0], x), BOOL), App(hi_op, (x, s.args[1]), BOOL)), BOOL)
@@ -449,14 +478,37 @@ def _member(x: Term, s: Term) -> Term | None:
     return App("or", parts, BOOL) if len(parts) > 1 else parts[0]
 
 
-def _extensional(a: Term, b: Term, rel: str) -> Term | None:
+def _member_or_atom(x: Term, s: Term, system: str) -> Term | None:
+    """`x ∈ s` read (`_member`), else kept as the atom `x ∈ s` where x has s's element type, else None. The parts of a
+    complement, union, intersection or difference are read so whatever they are, as the elaborator reads
+    `x ∈ A ∪ B` with A and B variables: a definition substituted later (`B = Aᶜ`, then A's) reads the same."""
+    m = _member(x, s, system)
+    if m is not None:
+        return m
+    return (
+        App("in", (x, s), BOOL)
+        if ir.type_of(x) is not None and ir.collection_elem(ir.type_of(s)) == ir.type_of(x)
+        else None
+    )
+
+
+def _set_leaves(s: Term, system: str) -> list[Term]:
+    """The sets a complement, union, intersection or difference is made of (s itself for any other set)."""
+    if (inner := _complement(s, system)) is not None:
+        return _set_leaves(inner, system)
+    if (parts := _set_operands(s, system)) is not None:
+        return _set_leaves(parts[1], system) + _set_leaves(parts[2], system)
+    return [s]
+
+
+def _extensional(a: Term, b: Term, rel: str, system: str) -> Term | None:
     """`a = b` (rel "iff") or `a ⊆ b` (rel "implies") of two sets written out (`_written_set`) with one element
     type, as `∀ x, x ∈ a ↔ x ∈ b` (→): Mathlib `Set.ext_iff`, `Finset.ext_iff`, `Set.subset_def`,
     `Finset.subset_iff`; Isabelle Set.thy `set_eq_iff`, `subset_eq`. `{x | x ^ 2 = 4} = {2, -2}` is then a
     statement about numbers. For `=` both sides are written out: `S = e` is a definition `standardize` substitutes.
     A subset may have one side of any set type with those elements (`S ⊆ Set.Icc 0 1` is `∀ x ∈ S, 0 ≤ x ∧ x ≤ 1`,
     its membership in S an atom)."""
-    ea, eb = _written_set(a), _written_set(b)
+    ea, eb = _written_set(a, system), _written_set(b, system)
     ety = ea if ea is not None else eb
     if ety is None:
         return None
@@ -871,7 +923,7 @@ def _definition(p: Term, variables: dict[str, Ty], system: str, terms: tuple[Ter
     """(v, e) when premise p defines variable v as e (`terms`: the premises, p among them, and the conclusion, which
     a set defined by its members may appear in only as `_members_only` says; p itself does)."""
     if (pointwise := _pointwise_set(p, variables, system)) is not None:
-        return pointwise if all(_members_only(pointwise[0], t) for t in terms) else None
+        return pointwise if all(_members_only(pointwise[0], t, system) for t in terms) else None
     if isinstance(p, App) and p.op in ("eq", "iff"):
         for lhs, rhs in (p.args, p.args[::-1]):
             if isinstance(lhs, Var) and lhs.name in variables and lhs.name not in ir.free_vars(rhs):
@@ -947,7 +999,7 @@ def _pointwise_set(p: Term, variables: dict[str, Ty], system: str) -> tuple[str,
     return None
 
 
-def _members_only(name: str, t: Term) -> bool:
+def _members_only(name: str, t: Term, system: str) -> bool:
     """Every free occurrence of the variable in t asks for its members: `a ∈ S`, or S equal to (or a subset of, or
     a superset of) a set written out (`_extensional` reads those once S is one too). Substituted elsewhere
     (`f '' S`, `S.ncard`, `S = T`), the set written out would leave a term Z3 is given as a value it cannot
@@ -956,19 +1008,22 @@ def _members_only(name: str, t: Term) -> bool:
         return t.name != name
     if isinstance(t, Bind):
         if any(n == name for n, _ in t.vars):
-            return t.dom is None or _members_only(name, t.dom)
-        return _members_only(name, t.body) and (t.dom is None or _members_only(name, t.dom))
-    if isinstance(t, App) and t.op == "in" and len(t.args) == 2 and _is_var(t.args[1], name):
-        return _members_only(name, t.args[0])
+            return t.dom is None or _members_only(name, t.dom, system)
+        return _members_only(name, t.body, system) and (t.dom is None or _members_only(name, t.dom, system))
+    if isinstance(t, App) and t.op == "in" and len(t.args) == 2:
+        # `a ∈ S`, and `a ∈ Sᶜ`, `a ∈ S ∪ T`, ... (`_member` reads them by their parts)
+        leaves = _set_leaves(t.args[1], system)
+        if any(_is_var(leaf, name) for leaf in leaves):
+            return all(_members_only(name, u, system) for u in [t.args[0], *leaves] if not _is_var(u, name))
     operands: tuple[Term, ...] = ()
     if isinstance(t, App) and t.op == "eq" and len(t.args) == 2:
         operands = t.args
     elif isinstance(t, App) and t.op == "call" and len(t.args) == 3 and _is_var(t.args[0], "uf:op:subseteq"):
         operands = t.args[1:]
     for side, other in (operands, operands[::-1]) if operands else ():
-        if _is_var(side, name) and _written_set(other) is not None:
-            return _members_only(name, other)
-    return all(_members_only(name, c) for c in t.children())
+        if _is_var(side, name) and _written_set(other, system) is not None:
+            return _members_only(name, other, system)
+    return all(_members_only(name, c, system) for c in t.children())
 
 
 def _is_var(t: Term, name: str) -> bool:
