@@ -248,7 +248,13 @@ def main(argv: list[str] | None = None) -> int:
             f"SymEq classes per problem, SymEq {statistics.median(secs):.2f} s median / {secs[-1]:.1f} s max per "
             f"problem, {sum(q.timed_out for q in ps)} past the {config.problem_budget_s:g} s budget"
         )
-    print(f"load average when started: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs)")
+    import z3
+
+    print(
+        f"load average when started: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs); Z3 "
+        f"{z3.get_version_string()} (SymEq's budget counts this version's steps: another version may decide a query "
+        "differently)"
+    )
     if args.markdown:
         markdown(math400, mf2f, knobs_math, knobs_mf2f)
     return 0

@@ -410,15 +410,20 @@ def _set_operands(s: Term, system: str) -> tuple[str, Term, Term] | None:
     if isinstance(s, App) and s.op == "call" and len(s.args) == 3 and isinstance(s.args[0], Var):
         how = {"uf:op:union": "or", "uf:op:inter": "and", "uf:op:sdiff": "minus"}.get(s.args[0].name)
         return (how, s.args[1], s.args[2]) if how is not None else None
-    if (
+    if _isabelle_set_arith(s, system, "sub", 2):
+        return ("minus", s.args[0], s.args[1])  # type: ignore[union-attr]
+    return None
+
+
+def _isabelle_set_arith(s: Term, system: str, op: str, arity: int) -> bool:
+    """s is Isabelle's `op` (`-`, unary `-`) applied to sets: the instances Set.thy gives `'a set` (minus, uminus)."""
+    return (
         system == "isabelle"
         and isinstance(s, App)
-        and s.op == "sub"
-        and len(s.args) == 2
+        and s.op == op
+        and len(s.args) == arity
         and isinstance(s.ty, ir.SetTy)
-    ):
-        return ("minus", s.args[0], s.args[1])
-    return None
+    )
 
 
 def _complement(s: Term, system: str) -> Term | None:
@@ -426,14 +431,8 @@ def _complement(s: Term, system: str) -> Term | None:
     `-A` between sets is pointwise negation `{-a | a ∈ A}` (Mathlib `Set.neg`, scoped in `Pointwise`), no complement."""
     if system == "lean" and isinstance(s, App) and s.op == "call" and len(s.args) == 2:
         return s.args[1] if _is_var(s.args[0], "uf:compl") else None
-    if (
-        system == "isabelle"
-        and isinstance(s, App)
-        and s.op == "neg"
-        and len(s.args) == 1
-        and isinstance(s.ty, ir.SetTy)
-    ):
-        return s.args[0]
+    if _isabelle_set_arith(s, system, "neg", 1):
+        return s.args[0]  # type: ignore[union-attr]
     return None
 
 

@@ -26,6 +26,8 @@ import statistics
 import sys
 import time
 
+import z3
+
 from atf.cliargs import add_seconds
 from atf.data.isabelle import load_math
 from atf.paths import shared_data_dir
@@ -138,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         f"load average at start {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
         f"{os.cpu_count()} CPUs; Z3 budget {config.timeout_ms} ms per query "
         f"({f'{config.rlimit_per_ms} units per ms' if config.rlimit_per_ms else 'wall clock'}); step/problem budget "
-        f"{config.step_budget_s:g}/{config.problem_budget_s:g} s; {args.workers} worker(s)",
+        f"{config.step_budget_s:g}/{config.problem_budget_s:g} s; {args.workers} worker(s); Z3 "
+        f"{z3.get_version_string()} (its step counts, and so the budget, are this version's)",
         flush=True,
     )
     problems = math400()[: args.limit]
