@@ -57,6 +57,8 @@ SET_OPS = {*BOUNDS, "range", "setenum", *RAYS}
 
 
 _SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:inter", "op:sdiff"})
+# library functions whose result has their (first) operand's type, by arity
+_SAME_TYPE_RESULT = {"op:union": 2, "op:inter": 2, "op:sdiff": 2, "compl": 1}
 
 
 class IllTyped(ParseError):
@@ -1288,16 +1290,11 @@ class Elaborator:
             for k, a in enumerate(arg_e):  # `𝓝 (1 / 2)`: Lean knows the argument's type, we do not (not ℕ)
                 self.unknown(ir.type_of(a), f"{head.name}#{k}")
             ret = expected if expected is not None else self.fresh()
-            if head.name == "compl" and len(arg_e) == 1 and self.system == "lean":
-                # `HasCompl.compl : α → α` (Mathlib Order.Notation; `Set.compl`, `Finset` under Fintype): `Aᶜ` has
-                # A's type, so `B = (Set.Icc 0 1)ᶜ` with `B : Set ℝ` has real bounds
-                ret = ir.type_of(arg_e[0])
-                if expected is not None:
-                    self.try_unify(ret, expected)
-            if head.name in ("op:union", "op:inter", "op:sdiff") and len(arg_e) == 2:
-                # `Union.union : α → α → α` (`Inter.inter`, `SDiff.sdiff`); Isabelle `union :: 'a set ⇒ 'a set ⇒
-                # 'a set`: the result has the operands' type, so `S = Set.Icc 0 (3 / 2) ∪ {5}` with `S : Set ℝ`
-                # has real bounds (and their numerals are not left in a sort of their own)
+            if _SAME_TYPE_RESULT.get(head.name) == len(arg_e) and (head.name != "compl" or self.system == "lean"):
+                # `Union.union : α → α → α` (`Inter.inter`, `SDiff.sdiff`), `HasCompl.compl : α → α` (Mathlib
+                # Order.Notation; Lean's postfix `ᶜ`); Isabelle `union :: 'a set ⇒ 'a set ⇒ 'a set`: the result has
+                # the operands' type, so `S = Set.Icc 0 (3 / 2) ∪ {5}` with `S : Set ℝ`, or `B = (Set.Icc 0 1)ᶜ` with
+                # `B : Set ℝ`, has real bounds (and their numerals are not left in a sort of their own)
                 ret = ir.type_of(arg_e[0])
                 if expected is not None:
                     self.try_unify(ret, expected)
