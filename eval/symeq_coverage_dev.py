@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         "--seed",
         type=int,
         default=None,
-        help="with --show-suspicious: a sample drawn with this seed, spread over problems (default: the first N)",
+        help="with --show or --show-suspicious: a sample drawn with this seed, spread over problems "
+        "(default: the first N)",
     )
     ap.add_argument(
         "--show-picks",
@@ -232,8 +233,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"seconds per problem inside the worker: total {sum(seconds):.1f}  (load {load[0]:.2f} {load[1]:.2f})")
     for r in REASONS if args.reason is None else (args.reason,):
-        shown = [m for m in misses if m.reason == r][: args.show]
-        for m in shown:
+        shown = [m for m in misses if m.reason == r]
+        if args.seed is not None:
+            order = spread([(m.problem, m.i, m.j) for m in shown], args.seed)
+            where = {(q.id, i, j): n for n, (q, i, j) in enumerate(order)}
+            shown = sorted(shown, key=lambda m: where[(m.problem.id, m.i, m.j)])
+        for m in shown[: args.show]:
             print(f"\n--- {r}: {m.problem.id} #{m.i} #{m.j} {'; '.join(m.what)}\n    {m.detail}")
             for x in (m.i, m.j):
                 print(f"    [{x}] {shows(m.problem.statements[x])}")

@@ -8,7 +8,8 @@ ZMod, and numerals whose type Lean takes from the other side of `=` or from a bi
 `closure S`, `foo x`): read as ℕ there, 3 / 2 is 1 and 1 / 2 is 0. Two closed false statements mean the same (both
 False), and so do `Set.Icc 0 1` and `Set.Icc 0 (3 / 2)` over ℤ (3 / 2 = 1 there). Written for the session-19 round
 (VERSION 33-36; the pairs it found wrong at 3e5c017 are also tests, tests/test_symeq_sets_s19.py), with the set
-operations' memberships added in session 20 (tests/test_symeq_set_ops_s20.py). Not a benchmark:
+operations' memberships added in session 20 (tests/test_symeq_set_ops_s20.py), images, ranges, preimages and order
+properties in session 22 (tests/test_symeq_lean_defs_s22.py). Not a benchmark:
 a check that a change to the reader keeps these right.
 """
 
@@ -195,7 +196,16 @@ PAIRS = [
         "(a : ℕ → ℝ) (h : ∀ n, a (n+1) = a n / 2) : a 1 = 0",
         False,
     ),
-    ("(x : ℝ) : x ∈ Set.range (fun t : ℝ => t / 2 + 1/2)", "(x : ℝ) : x ∈ Set.range (fun t : ℝ => t / 2)", False),
+    # (this pair read `t / 2 + 1/2` against `t / 2` over t : ℝ as different: both ranges are all of ℝ, so Lean's verdict
+    # is "the same", which SymEq gives since it reads the range's members (session 22); the numeral's type is
+    # what the two pairs after it test)
+    ("(x : ℝ) : x ∈ Set.range (fun t : ℝ => t / 2 + 1/2)", "(x : ℝ) : x ∈ Set.range (fun t : ℝ => t / 2)", True),
+    ("(x : ℝ) : x ∈ Set.range (fun t : ℝ => t ^ 2 + 1/2)", "(x : ℝ) : x ∈ Set.range (fun t : ℝ => t ^ 2)", False),
+    (
+        "(x : ℝ) : x ∈ Set.range (fun t : ℕ => (t : ℝ) / 2 + 1/2)",
+        "(x : ℝ) : x ∈ Set.range (fun t : ℕ => (t : ℝ) / 2)",
+        False,
+    ),
     (
         "(S : Set ℝ) (h : S = Set.range (fun n : ℕ => (n : ℝ) + 1/2)) : (1/2 : ℝ) ∈ S",
         "(S : Set ℝ) (h : S = Set.range (fun n : ℕ => (n : ℝ))) : (1/2 : ℝ) ∈ S",
@@ -224,6 +234,19 @@ PAIRS = [
     ("(S : Set ℝ) : closure S = {1/2}", "(S : Set ℝ) : closure S = {0}", False),
     ("(S : Set ℝ) : interior S = {x | 2 * x = 1}", "(S : Set ℝ) : interior S = {x | 2 * x = 3}", False),
     ("(x : ℝ) : foo x = 3/2", "(x : ℝ) : foo x = 1", False),
+    # images, ranges and preimages read by their members (session 22: Mathlib `Set.mem_image`, `Set.mem_range`,
+    # `Set.mem_preimage`): the element takes the codomain's type, ℕ's `/` and `-` stay truncating inside
+    ("(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : 3/2 ∈ Set.range f", "(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : True", True),
+    ("(f : ℝ → ℕ) (hf : ∀ x, f x = 2) (y : ℝ) : y ∈ f ⁻¹' {2}", "(f : ℝ → ℕ) (hf : ∀ x, f x = 2) (y : ℝ) : True", True),
+    (
+        "(f : ℕ → ℕ) (hf : ∀ n, f n = n / 2) : 3 ∈ f '' Set.Icc 0 5",
+        "(f : ℕ → ℕ) (hf : ∀ n, f n = n / 2) : 3 ∈ f '' Set.Icc 0 7",
+        False,
+    ),
+    # order properties unfolded (Mathlib/Order/Monotone/Defs.lean)
+    (": StrictMono (fun x : ℕ => x - 1)", ": Monotone (fun x : ℕ => x - 1)", False),
+    (": StrictMono (fun x : ℤ => x - 1)", ": True", True),
+    (": StrictAnti (fun x : ℕ => 10 - x)", ": Antitone (fun x : ℕ => 10 - x)", False),
 ]
 
 

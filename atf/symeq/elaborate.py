@@ -15,7 +15,7 @@ Desugaring done here, while types are known: `x ∈ {a..b}` / `Finset.Icc` / `Fi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -54,6 +54,8 @@ RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": (
 BOUNDS = {"icc": ("le", "le"), "ico": ("le", "lt"), "ioc": ("lt", "le"), "ioo": ("lt", "lt")}  # lower, upper
 _LEAN_RAYS = {"Iic": "iic", "Iio": "iio", "Ici": "ici", "Ioi": "ioi"}  # Set.Iic, Finset.Iic, ... (Mathlib)
 SET_OPS = {*BOUNDS, "range", "setenum", *RAYS}
+# Mathlib's images of a set under a function: `f '' s` (Set.image), `Set.image f s`, `Finset.image f s`
+LEAN_IMAGE = ("op:image", "Set.image", "Finset.image")
 
 
 _SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:inter", "op:sdiff"})
@@ -945,6 +947,21 @@ class Elaborator:
             y = ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s))
             at = App("eq", (x, App("call", (f, Var(y)))))
             return self.elab(Bind("exists", ((y, None),), at, dom=dom), BOOL)
+        if self.system == "lean" and isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var):
+            if s.args[0].name.startswith(".") and len(s.args) > 1:  # `(Finset.range 3).image f`
+                receiver_ty = self.resolve(ir.type_of(self.elab(s.args[1], None)))
+                s = self.dot_call(s.args[0].name, s.args[1:], receiver_ty) or s
+        image = self.system == "lean" and _set_call(s, self.lookup, LEAN_IMAGE, 2)
+        if image or (self.system == "lean" and _set_call(s, self.lookup, ("Set.range",), 1)):
+            # Mathlib `Set.mem_image` (`a ∈ f '' s ↔ ∃ x, x ∈ s ∧ f x = a`), `Finset.mem_image`, `Set.mem_range`
+            # (`x ∈ Set.range f ↔ ∃ y, f y = x`)
+            f, dom = s.args[1], s.args[2] if image else None  # type: ignore[union-attr]
+            y = ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s))
+            at = App("eq", (App("call", (f, Var(y))), x))
+            return self.elab(Bind("exists", ((y, None),), at, dom=dom), BOOL)
+        if self.system == "lean" and _set_call(s, self.lookup, ("op:preimage", "Set.preimage"), 2):
+            # Mathlib `Set.mem_preimage`: `a ∈ f ⁻¹' s ↔ f a ∈ s` (the preimage is `{x | f x ∈ s}` by definition)
+            return self.membership(App("call", (s.args[1], x)), s.args[2])  # type: ignore[union-attr]
         if isinstance(s, Var) and s.name in ("Ints", "Nats", "Reals", "Rats") and self.lookup(s.name) is None:
             xe = self.elab(x, None)
             t = self.resolve(ir.type_of(xe))
@@ -1118,6 +1135,17 @@ class Elaborator:
         return self.fallback(App("and", (replace(t, vars=tuple((n, None) for n, _ in t.vars)), marker)), expected)
 
     # ------------------------------------------------------------------ calls
+    def dot_call(self, name: str, args: Sequence[Term], receiver_ty: Ty | None) -> App | None:
+        """`s.filter p` (name `.filter`, args [s, p]) as the call it is, `Finset.filter p s`: the receiver goes to
+        the first explicit argument of its type (RECEIVER_POSITION); None where the field is not resolved."""
+        target = self.dot_target(name[1:], receiver_ty)
+        if target == name:
+            return None
+        pos = RECEIVER_POSITION.get(target, 0)
+        if pos and len(args) > pos:
+            args = [*args[1 : pos + 1], args[0], *args[pos + 1 :]]
+        return App("call", (Var(target), *args))
+
     def elab_call(self, head: Term, args: list[Term], expected: Ty | None, orig: Term) -> Term:
         if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args):
             if self.system == "lean":  # `(fun x : ℝ => ..) a`: a is elaborated as an ℝ
@@ -1143,12 +1171,9 @@ class Elaborator:
             bundled = self.bundled_field(name[1:], receiver_ty, args, expected)
             if bundled is not None:
                 return bundled
-            target = self.dot_target(name[1:], receiver_ty)
-            if target != name:
-                pos = RECEIVER_POSITION.get(target, 0)
-                if pos and len(args) > pos:  # `s.filter p` is `Finset.filter p s`
-                    args = [*args[1 : pos + 1], args[0], *args[pos + 1 :]]
-                return self.elab_call(Var(target), args, expected, orig)
+            resolved = self.dot_call(name, args, receiver_ty)
+            if resolved is not None:
+                return self.elab_call(resolved.args[0], list(resolved.args[1:]), expected, orig)
         hit = self.lookup(name)
         if hit is None and self.system == "isabelle" and name == "id" and len(args) == 1:
             return self.elab(args[0], expected)  # Fun.thy: id = (λx. x)

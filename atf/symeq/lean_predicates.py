@@ -5,6 +5,14 @@
   They are unfolded where f is a name (its type, from its binder, types the bound names) or a `fun` whose
   binder is typed; anything else stays an opaque application.
 
+- `Monotone f`, `Antitone f`, `StrictMono f`, `StrictAnti f` and their `On s` forms are definitions
+  (Mathlib/Order/Monotone/Defs.lean): `∀ ⦃a b⦄, a ≤ b → f a ≤ f b` (Antitone: `f b ≤ f a`; Strict: `<` on both
+  sides), and `MonotoneOn f s`: `∀ ⦃a⦄, a ∈ s → ∀ ⦃b⦄, b ∈ s → a ≤ b → f a ≤ f b`. Unfolded where f is as above.
+- `Function.Periodic f c` is `∀ x, f (x + c) = f x`, `Function.Antiperiodic f c` is `∀ x, f (x + c) = -f x`
+  (Mathlib/Algebra/Periodic.lean), and `IsSquare a` is `∃ r, a = r * r` (Mathlib/Algebra/Group/Even.lean).
+- `upperBounds s` is `{x | ∀ ⦃a⦄, a ∈ s → a ≤ x}`, `lowerBounds s` is `{x | ∀ ⦃a⦄, a ∈ s → x ≤ a}`, and
+  `BddAbove s` / `BddBelow s` say that set is nonempty, `∃ x, x ∈ upperBounds s` (Mathlib/Order/Bounds/Defs.lean).
+
 - `IsCommutative G op` is a class with one field, `comm : ∀ a b, op a b = op b a`: it is that proposition,
   wherever it is written. `Mul.mul a b` / `HMul.hMul a b` is `a * b` (the notation unfolds to them), and
   `Add.add` / `HAdd.hAdd` is `+`.
@@ -40,6 +48,16 @@ COMMUTATIVE = {
 OPERATIONS = {"Mul.mul": "mul", "HMul.hMul": "mul", "Add.add": "add", "HAdd.hAdd": "add"}
 COMMUTATIVITY_CLASSES = ("IsCommutative",)
 FUNCTION_PROPERTIES = ("Function.Injective", "Function.Surjective", "Function.Bijective")
+# name -> (relation between the arguments, relation between the values, values compared the other way round)
+ORDER_PROPERTIES = {
+    "Monotone": ("le", "le", False),
+    "Antitone": ("le", "le", True),
+    "StrictMono": ("lt", "lt", False),
+    "StrictAnti": ("lt", "lt", True),
+}
+BOUNDS = {"upperBounds": False, "lowerBounds": True}  # name -> the bound is below the set's elements
+BOUNDED = {"BddAbove": "upperBounds", "BddBelow": "lowerBounds"}
+PERIODIC = {"Function.Periodic": False, "Function.Antiperiodic": True}  # name -> the value changes sign
 
 
 def _class_of(t: Term, name: str) -> Term | None:
@@ -91,6 +109,56 @@ def function_property(name: str, f: Term) -> Term | None:
     return App("and", tuple(parts))  # type: ignore[arg-type]
 
 
+def _function(f: Term) -> bool:
+    """f is a name or a `fun` whose one binder is typed: the bound names of its definition get their types."""
+    if isinstance(f, Bind):
+        return f.kind == "lambda" and len(f.vars) == 1 and f.vars[0][1] is not None
+    return isinstance(f, Var)
+
+
+def order_property(name: str, f: Term, s: Term | None = None) -> Term | None:
+    """The definition of `Monotone f` (Antitone, StrictMono, StrictAnti), or of `MonotoneOn f s` (...) with s,
+    or None where f is not as `_function` asks."""
+    if not _function(f):
+        return None
+    args_rel, values_rel, flipped = ORDER_PROPERTIES[name]
+    dom = f.vars[0][1] if isinstance(f, Bind) else None
+    taken = ir.free_vars(f) | (ir.free_vars(s) if s is not None else set())
+    a, b = Var(_apart("a", taken)), Var(_apart("b", taken))
+    fa, fb = App("call", (f, a)), App("call", (f, b))
+    body: Term = App("implies", (App(args_rel, (a, b)), App(values_rel, (fb, fa) if flipped else (fa, fb))))
+    if s is not None:
+        inside = App("and", (App("in", (a, s)), App("in", (b, s))))
+        body = App("implies", (inside, body))
+    return Bind("forall", ((a.name, dom), (b.name, dom)), body)
+
+
+def periodic(name: str, f: Term, c: Term) -> Term | None:
+    """The definition of `Function.Periodic f c` (Antiperiodic), or None where f is not as `_function` asks."""
+    if not _function(f):
+        return None
+    taken = ir.free_vars(f) | ir.free_vars(c)
+    x = Var(_apart("x", taken))
+    value: Term = App("call", (f, x))
+    if PERIODIC[name]:
+        value = App("neg", (value,))
+    return Bind(
+        "forall",
+        ((x.name, f.vars[0][1] if isinstance(f, Bind) else None),),
+        App("eq", (App("call", (f, App("add", (x, c)))), value)),
+    )
+
+
+def bounds(name: str, s: Term) -> Bind:
+    """`upperBounds s` (lowerBounds) as the set it is defined to be."""
+    taken = ir.free_vars(s)
+    x, a = Var(_apart("x", taken)), Var(_apart("a", taken))
+    below = App("le", (x, a) if BOUNDS[name] else (a, x))
+    return Bind(
+        "setof", ((x.name, None),), Bind("forall", ((a.name, None),), App("implies", (App("in", (a, s)), below)))
+    )
+
+
 def _unfold(t: Term, type_of: Callable[[Term], Ty | None]) -> Term:
     """The predicates above as the propositions they are, `Mul.mul a b` as `a * b`, everywhere in t."""
     t = ir.map_children(t, lambda c: _unfold(c, type_of))
@@ -105,6 +173,20 @@ def _unfold(t: Term, type_of: Callable[[Term], Ty | None]) -> Term:
             return commutes(args[1], ty)
     if head in FUNCTION_PROPERTIES and len(args) == 1:
         return function_property(head, args[0]) or t
+    if head in ORDER_PROPERTIES and len(args) == 1:
+        return order_property(head, args[0]) or t
+    if head.endswith("On") and head[:-2] in ORDER_PROPERTIES and len(args) == 2:
+        return order_property(head[:-2], args[0], args[1]) or t
+    if head in PERIODIC and len(args) == 2:
+        return periodic(head, *args) or t
+    if head in BOUNDS and len(args) == 1:
+        return bounds(head, args[0])
+    if head in BOUNDED and len(args) == 1:
+        b = bounds(BOUNDED[head], args[0])
+        return Bind("exists", b.vars, b.body)
+    if head == "IsSquare" and len(args) == 1:
+        r = Var(_apart("r", ir.free_vars(args[0])))
+        return Bind("exists", ((r.name, None),), App("eq", (args[0], App("mul", (r, r)))))
     if head == "Fact" and len(args) == 1:  # `structure Fact (p : Prop) : Prop where out : p`
         return args[0]
     if head == "Fintype" and len(args) == 1:

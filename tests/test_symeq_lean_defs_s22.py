@@ -1,0 +1,115 @@
+"""Mathlib definitions that formalizers state with, read as the propositions and sets they are (Lean front-end).
+
+`Monotone f` is `∀ ⦃a b⦄, a ≤ b → f a ≤ f b` (Antitone: `f b ≤ f a`; StrictMono / StrictAnti: `<`), `MonotoneOn f s`
+the same for a, b in s (Mathlib/Order/Monotone/Defs.lean); `Function.Periodic f c` is `∀ x, f (x + c) = f x`
+(Mathlib/Algebra/Periodic.lean); `IsSquare a` is `∃ r, a = r * r` (Mathlib/Algebra/Group/Even.lean);
+`upperBounds s = {x | ∀ ⦃a⦄, a ∈ s → a ≤ x}` and `BddAbove s` its nonemptiness (Mathlib/Order/Bounds/Defs.lean).
+Membership in an image, a range or a preimage is what `Set.mem_image`, `Finset.mem_image`, `Set.mem_range` and
+`Set.mem_preimage` say, however the set is written (`f '' s`, `Set.image f s`, `s.image f`, `f ⁻¹' s`). Before,
+each stayed an uninterpreted atom, so a statement written with it never met the same statement written out; the
+guards (`False` rows) are the near misses that must stay apart."""
+
+import pytest
+
+from tests.symeq_pairs import same_lean
+
+SQ = "(f : ℝ → ℝ) (hf : ∀ x, f x = 2 * x) (y : ℝ)"
+
+
+@pytest.mark.parametrize(
+    "a,b,same",
+    [
+        ("(f : ℕ → ℕ) (hf : Monotone f) : f 1 ≤ f 2", "(f : ℕ → ℕ) (hf : ∀ a b, a ≤ b → f a ≤ f b) : f 1 ≤ f 2", True),
+        (
+            "(f : ℝ → ℝ) (hf : StrictMono f) (a : ℝ) : f a < f (a + 1)",
+            "(f : ℝ → ℝ) (hf : ∀ x y, x < y → f x < f y) (a : ℝ) : f a < f (a + 1)",
+            True,
+        ),
+        ("(f : ℝ → ℝ) (hf : Antitone f) : True", "(f : ℝ → ℝ) (hf : ∀ x y, y ≥ x → f y ≤ f x) : True", True),
+        ("(f : ℝ → ℝ) (hf : StrictAnti f) : True", "(f : ℝ → ℝ) (hf : ∀ x y, x < y → f y < f x) : True", True),
+        (
+            "(f : ℝ → ℝ) (hf : StrictMonoOn f (Set.Ioi 0)) : True",
+            "(f : ℝ → ℝ) (hf : ∀ x y, 0 < x → 0 < y → x < y → f x < f y) : True",
+            True,
+        ),
+        (": StrictMono (fun x : ℝ => 2 * x + 1)", ": ∀ a b : ℝ, a < b → 2 * a + 1 < 2 * b + 1", True),
+        (
+            "(f : ℝ → ℝ) (hf : Function.Periodic f 2) : f 3 = f 1",
+            "(f : ℝ → ℝ) (hf : ∀ x, f (x + 2) = f x) : f 3 = f 1",
+            True,
+        ),
+        ("(n : ℕ) (h : IsSquare n) : n ≠ 2", "(n : ℕ) (h : ∃ r, n = r * r) : n ≠ 2", True),
+        ("(s : Set ℝ) (x : ℝ) (h : x ∈ upperBounds s) : True", "(s : Set ℝ) (x : ℝ) (h : ∀ a ∈ s, a ≤ x) : True", True),
+        ("(s : Set ℝ) (h : BddBelow s) : True", "(s : Set ℝ) (h : ∃ x, ∀ a ∈ s, x ≤ a) : True", True),
+        ("(x : ℝ) (h : x ∈ upperBounds (Set.Icc (0:ℝ) 1)) : True", "(x : ℝ) (h : 1 ≤ x) : True", True),
+        # guards
+        ("(f : ℝ → ℝ) (hf : Monotone f) : True", "(f : ℝ → ℝ) (hf : StrictMono f) : True", False),
+        ("(f : ℝ → ℝ) (hf : Monotone f) : True", "(f : ℝ → ℝ) (hf : Antitone f) : True", False),
+        (
+            "(f : ℝ → ℝ) (hf : StrictMonoOn f (Set.Ioi 0)) : True",
+            "(f : ℝ → ℝ) (hf : StrictMonoOn f (Set.Ici 0)) : True",
+            False,
+        ),
+        (": StrictMono (fun x : ℕ => x - 1)", ": Monotone (fun x : ℕ => x - 1)", False),
+        ("(f : ℝ → ℝ) (hf : Function.Periodic f 2) : True", "(f : ℝ → ℝ) (hf : Function.Periodic f 3) : True", False),
+        ("(n : ℕ) (h : IsSquare n) : True", "(n : ℕ) (h : Even n) : True", False),
+        ("(n : ℤ) (h : IsSquare n) : n ≥ 0", "(n : ℤ) (h : IsSquare n) : n > 0", False),
+        (
+            "(s : Set ℝ) (x : ℝ) (h : x ∈ upperBounds s) : True",
+            "(s : Set ℝ) (x : ℝ) (h : x ∈ lowerBounds s) : True",
+            False,
+        ),
+        (
+            "(x : ℝ) (h : x ∈ upperBounds (Set.Icc (0:ℝ) 1)) : 1 ≤ x",
+            "(x : ℝ) (h : x ∈ upperBounds (Set.Icc (0:ℝ) 2)) : 1 ≤ x",
+            False,
+        ),
+    ],
+)
+def test_lean_predicates_unfold(a, b, same):
+    assert same_lean(a, b) == same
+
+
+@pytest.mark.parametrize(
+    "a,b,same",
+    [
+        (f"{SQ} (hy : y ∈ f '' Set.Icc 0 1) : y ≤ 2", f"{SQ} (hy : ∃ x ∈ Set.Icc 0 1, f x = y) : y ≤ 2", True),
+        (f"{SQ} (hy : y ∈ f ⁻¹' Set.Icc 0 1) : y ≤ 1/2", f"{SQ} (hy : f y ∈ Set.Icc 0 1) : y ≤ 1/2", True),
+        (f"{SQ} (hy : y ∈ Set.image f (Set.Icc 0 1)) : True", f"{SQ} (hy : y ∈ f '' Set.Icc 0 1) : True", True),
+        ("(f : ℝ → ℝ) (y : ℝ) (hy : y ∈ Set.range f) : True", "(f : ℝ → ℝ) (y : ℝ) (hy : ∃ x, f x = y) : True", True),
+        (
+            "(f : ℕ → ℕ) (y : ℕ) (hy : y ∈ (Finset.range 3).image f) : y ≤ 2",
+            "(f : ℕ → ℕ) (y : ℕ) (hy : ∃ x < 3, f x = y) : y ≤ 2",
+            True,
+        ),
+        (
+            "(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : (3/2 : ℝ) ∈ Set.range f",
+            "(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : ∃ n, f n = 3/2",
+            True,
+        ),
+        # guards
+        (
+            "(f : ℝ → ℝ) (y : ℝ) (hy : y ∈ f '' Set.Icc 0 1) : True",
+            "(f : ℝ → ℝ) (y : ℝ) (hy : y ∈ f ⁻¹' Set.Icc 0 1) : True",
+            False,
+        ),
+        (
+            "(f : ℝ → ℝ) (y : ℝ) (hy : y ∈ f '' Set.Icc 0 1) : True",
+            "(f : ℝ → ℝ) (y : ℝ) (hy : y ∈ f '' Set.Icc 0 2) : True",
+            False,
+        ),
+        (
+            "(f : ℝ → ℝ) (y : ℝ) (hy : y ∈ Set.range f) : True",
+            "(f : ℝ → ℝ) (y : ℝ) (hy : y ∈ f '' Set.Icc 0 1) : True",
+            False,
+        ),
+        (
+            "(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : (1/2 : ℝ) ∈ Set.range f",
+            "(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : (1/3 : ℝ) ∈ Set.range f",
+            False,
+        ),
+        ("(f : ℕ → ℕ) (y : ℕ) (hy : y ∈ f ⁻¹' {3}) : True", "(f : ℕ → ℕ) (y : ℕ) (hy : f y = 4) : True", False),
+    ],
+)
+def test_lean_image_range_preimage_membership(a, b, same):
+    assert same_lean(a, b) == same
