@@ -243,6 +243,23 @@ PAIRS = [
         "(f : ℕ → ℕ) (hf : ∀ n, f n = n / 2) : 3 ∈ f '' Set.Icc 0 7",
         False,
     ),
+    # the same sets compared whole (`f '' A = B`, `Set.range f ⊆ Set.Ici 0`): typed as Mathlib types them, a set of
+    # f's codomain (preimage: domain), so `{1/2}` there is a set of reals, and ℕ's `/`, `-` stay truncating
+    ("(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : f '' {1} = {1/2}", "(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : True", True),
+    ("(f : ℕ → ℕ) (hf : ∀ n, f n = n / 2) : f '' {1} = {0}", "(f : ℕ → ℕ) (hf : ∀ n, f n = n / 2) : True", True),
+    ("(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : f '' {1} = {0}", "(f : ℕ → ℝ) (hf : ∀ n, f n = n / 2) : True", False),
+    ("(f : ℝ → ℝ) (hf : ∀ x, f x = 2 * x) : f ⁻¹' {1} = {1/2}", "(f : ℝ → ℝ) (hf : ∀ x, f x = 2 * x) : True", True),
+    ("(f : ℝ → ℝ) (hf : ∀ x, f x = 2 * x) : f ⁻¹' {1} = {0}", "(f : ℝ → ℝ) (hf : ∀ x, f x = 2 * x) : True", False),
+    (
+        "(f : ℤ → ℤ) (hf : ∀ x, f x = x - 5) : Set.range f ⊆ Set.Ici 0",
+        "(f : ℤ → ℤ) (hf : ∀ x, f x = x - 5) : True",
+        False,
+    ),
+    (
+        "(f : ℕ → ℕ) (hf : ∀ x, f x = x - 5) : Set.range f ⊆ Set.Ici 0",
+        "(f : ℕ → ℕ) (hf : ∀ x, f x = x - 5) : True",
+        True,
+    ),
     # order properties unfolded (Mathlib/Order/Monotone/Defs.lean)
     (": StrictMono (fun x : ℕ => x - 1)", ": Monotone (fun x : ℕ => x - 1)", False),
     (": StrictMono (fun x : ℤ => x - 1)", ": True", True),

@@ -113,3 +113,45 @@ def test_lean_predicates_unfold(a, b, same):
 )
 def test_lean_image_range_preimage_membership(a, b, same):
     assert same_lean(a, b) == same
+
+
+@pytest.mark.parametrize(
+    "a,b,same",
+    [
+        # where no membership reads them, images carry their Mathlib types (a set of f's codomain) and the normaliser
+        # reads their members once a definition is substituted or a set equality / inclusion is read pointwise
+        (
+            "(f : ℝ → ℝ) (S : Set ℝ) (hS : S = f '' Set.Icc 0 1) (y : ℝ) (hy : y ∈ S) : True",
+            "(f : ℝ → ℝ) (y : ℝ) (hy : ∃ x, 0 ≤ x ∧ x ≤ 1 ∧ f x = y) : True",
+            True,
+        ),
+        (
+            "(f : ℝ → ℝ) (S : Set ℝ) (hS : S = f ⁻¹' Set.Icc 0 1) (y : ℝ) (hy : y ∈ S) : True",
+            "(f : ℝ → ℝ) (y : ℝ) (hy : 0 ≤ f y ∧ f y ≤ 1) : True",
+            True,
+        ),
+        (
+            "(f : ℝ → ℝ) (hf : ∀ x, f x = x ^ 2) : Set.range f = Set.Ici 0",
+            "(f : ℝ → ℝ) (hf : ∀ x, f x = x ^ 2) : ∀ y, (∃ x, f x = y) ↔ 0 ≤ y",
+            True,
+        ),
+        (
+            "(f : ℝ → ℝ) (A : Set ℝ) : f '' A ⊆ Set.Icc 0 1",
+            "(f : ℝ → ℝ) (A : Set ℝ) : ∀ x ∈ A, 0 ≤ f x ∧ f x ≤ 1",
+            True,
+        ),
+        ("(f : ℕ → ℕ) (hf : ∀ n, f n = 2 * n) : f '' {1, 2} = {2, 4}", ": True", True),
+        # guards
+        ("(f : ℕ → ℕ) (hf : ∀ n, f n = 2 * n) : f '' {1, 2} = {2, 5}", ": True", False),
+        (
+            "(f : ℝ → ℝ) (S : Set ℝ) (hS : S = f '' Set.Icc 0 1) (y : ℝ) (hy : y ∈ S) : True",
+            "(f : ℝ → ℝ) (S : Set ℝ) (hS : S = f ⁻¹' Set.Icc 0 1) (y : ℝ) (hy : y ∈ S) : True",
+            False,
+        ),
+        ("(f : ℝ → ℝ) : Set.range f = Set.Icc 0 1", "(f : ℝ → ℝ) : Set.range f = Set.Icc 0 (3/2)", False),
+        ("(f : ℝ → ℝ) (S : Set ℝ) : f '' S = Set.Icc 0 1", "(f : ℝ → ℝ) (S : Set ℝ) : f '' S = Set.Icc 0 (3/2)", False),
+        ("(f : ℝ → ℝ) : f ⁻¹' {1/2} = ∅", "(f : ℝ → ℝ) : f ⁻¹' {0} = ∅", False),
+    ],
+)
+def test_lean_images_read_after_substitution(a, b, same):
+    assert same_lean(a, b) == same

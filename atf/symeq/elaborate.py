@@ -56,6 +56,8 @@ _LEAN_RAYS = {"Iic": "iic", "Iio": "iio", "Ici": "ici", "Ioi": "ioi"}  # Set.Iic
 SET_OPS = {*BOUNDS, "range", "setenum", *RAYS}
 # Mathlib's images of a set under a function: `f '' s` (Set.image), `Set.image f s`, `Finset.image f s`
 LEAN_IMAGE = ("op:image", "Set.image", "Finset.image")
+LEAN_IMAGE_KIND = {**dict.fromkeys(LEAN_IMAGE, "image"), "Set.range": "range", "op:preimage": "preimage"}
+LEAN_IMAGE_KIND["Set.preimage"] = "preimage"
 
 
 _SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:inter", "op:sdiff"})
@@ -1135,6 +1137,28 @@ class Elaborator:
         return self.fallback(App("and", (replace(t, vars=tuple((n, None) for n, _ in t.vars)), marker)), expected)
 
     # ------------------------------------------------------------------ calls
+    def elab_image(self, name: str, args: list[Term]) -> Term | None:
+        """`f '' A` (`Set.image f A`, `Finset.image f A`), `Set.range f`, `f ⁻¹' A` (`Set.preimage f A`) with their
+        Mathlib types where they stay atoms (`S = f '' A`): a set of f's codomain (preimage: of its domain), A of
+        the other side's elements, so that the normaliser can read their members (`Set.mem_image`, ...). None
+        where f is not a function of one argument or A's elements are of another type."""
+        kind = LEAN_IMAGE_KIND[name]
+        if len(args) != (1 if kind == "range" else 2):
+            return None
+        fe = self.elab(args[0], None)
+        fty = self.deep(ir.type_of(fe))
+        if not (isinstance(fty, Fun) and len(fty.args) == 1):
+            return None
+        src, dst = (fty.ret, fty.args[0]) if kind == "preimage" else (fty.args[0], fty.ret)
+        if kind == "range":
+            return App("call", (Var("uf:" + name, Fun((fty,), set_of(dst))), fe), set_of(dst))
+        ae = self.elab(args[1], None)
+        ety = self.deep(ir.type_of(ae))
+        el = ir.collection_elem(ety)
+        if el is None or not self.unify(el, src):
+            return None
+        return App("call", (Var("uf:" + name, Fun((fty, ety), set_of(dst))), fe, ae), set_of(dst))
+
     def dot_call(self, name: str, args: Sequence[Term], receiver_ty: Ty | None) -> App | None:
         """`s.filter p` (name `.filter`, args [s, p]) as the call it is, `Finset.filter p s`: the receiver goes to
         the first explicit argument of its type (RECEIVER_POSITION); None where the field is not resolved."""
@@ -1175,6 +1199,14 @@ class Elaborator:
             if resolved is not None:
                 return self.elab_call(resolved.args[0], list(resolved.args[1:]), expected, orig)
         hit = self.lookup(name)
+        if hit is None and self.system == "lean" and name.startswith(("Set.", "Finset.")) and len(args) == 1:
+            ray = _LEAN_RAYS.get(name.split(".", 1)[1])
+            if ray is not None:  # `Set.Ici a` wherever it is written, a ray as in a membership
+                return self.elab(App(ray, tuple(args)), expected)
+        if hit is None and self.system == "lean" and name in LEAN_IMAGE_KIND:
+            typed = self.elab_image(name, args)
+            if typed is not None:
+                return typed
         if hit is None and self.system == "isabelle" and name == "id" and len(args) == 1:
             return self.elab(args[0], expected)  # Fun.thy: id = (λx. x)
         if hit is None and self.system == "isabelle" and name == "dist" and len(args) == 2:

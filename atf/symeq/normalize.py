@@ -380,10 +380,13 @@ _UNITS = {
 
 def _written_set(s: Term, system: str) -> Ty | None:
     """The element type of a set written out, whose members SymEq can say: `{x | P x}`, `{a, b}`, an interval, a
-    ray, `Finset.range n`, and a union, intersection or difference of two of those (`_set_operands`); None for
-    anything else (a variable, `f '' A`) or an element type not known."""
+    ray, `Finset.range n`, a union, intersection or difference of two of those (`_set_operands`), and Lean's image,
+    range or preimage of any set under a function (`_image`); None for anything else (a variable) or an element
+    type not known."""
     if (inner := _complement(s, system)) is not None:
         return _written_set(inner, system) if ir.type_of(inner) == s.ty else None
+    if (image := _image(s, system)) is not None:
+        return image[2].args[0] if image[0] == "preimage" else image[2].ret
     parts = _set_operands(s, system)
     if parts is not None:
         ety = _written_set(parts[1], system)
@@ -436,6 +439,49 @@ def _complement(s: Term, system: str) -> Term | None:
     return None
 
 
+# Mathlib's image, range and preimage where no membership read them (`S = f '' A`), typed by `Elaborator.elab_image`
+_IMAGES = {"uf:op:image": "image", "uf:Set.image": "image", "uf:Finset.image": "image", "uf:Set.range": "range"}
+_IMAGES |= {"uf:op:preimage": "preimage", "uf:Set.preimage": "preimage"}
+
+
+def _image(s: Term, system: str) -> tuple[str, Term, ir.Fun, Term | None] | None:
+    """(kind, f, f's type, A) for Lean's `f '' A` / `Set.image f A` / `Finset.image f A` ("image"), `Set.range f`
+    ("range", A None) and `f ⁻¹' A` / `Set.preimage f A` ("preimage"), f a function of one argument."""
+    if system != "lean" or not (isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var)):
+        return None
+    kind = _IMAGES.get(s.args[0].name)
+    if kind is None or len(s.args) != (2 if kind == "range" else 3):
+        return None
+    fty = ir.type_of(s.args[1])
+    if not (isinstance(fty, ir.Fun) and len(fty.args) == 1):
+        return None
+    return kind, s.args[1], fty, s.args[2] if kind != "range" else None
+
+
+def _image_member(x: Term, s: Term, system: str) -> Term | None:
+    """`x ∈ f '' A` as `∃ y, y ∈ A ∧ f y = x` (Mathlib `Set.mem_image`, `Finset.mem_image`), `x ∈ Set.range f` as
+    `∃ y, f y = x` (`Set.mem_range`), `x ∈ f ⁻¹' A` as `f x ∈ A` (`Set.mem_preimage`), as the elaborator reads them
+    where it meets them; `y ∈ A` read or kept as an atom. None where s is none of these or x is not of its type."""
+    parts = _image(s, system)
+    if parts is None:
+        return None
+    kind, f, fty, dom = parts
+    if kind == "preimage":
+        if ir.type_of(x) != fty.args[0] or dom is None:
+            return None
+        return _member_or_atom(App("call", (f, x), fty.ret), dom, system)
+    if ir.type_of(x) != fty.ret:
+        return None
+    y = Var(ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s)), fty.args[0])
+    hit: Term = App("eq", (App("call", (f, y), fty.ret), x), BOOL)
+    if dom is not None:
+        inside = _member_or_atom(y, dom, system)
+        if inside is None:
+            return None
+        hit = App("and", (inside, hit), BOOL)
+    return Bind("exists", ((y.name, y.ty),), hit, None, BOOL)
+
+
 def _member(x: Term, s: Term, system: str) -> Term | None:
     """`x ∈ s` as what it says of x, for s written out (`_written_set`) with x of its element type: the elaborator
     reads a membership so as it meets one; this one is met once a definition is substituted (`S = {n | n % 3 = 0}`
@@ -451,6 +497,8 @@ def _member(x: Term, s: Term, system: str) -> Term | None:
     if (inner := _complement(s, system)) is not None:  # Mathlib `Set.mem_compl_iff`; Isabelle `Compl_iff`
         m = _member_or_atom(x, inner, system)
         return None if m is None else App("not", (m,), BOOL)
+    if (image := _image_member(x, s, system)) is not None:
+        return image
     parts = _set_operands(s, system)
     if parts is not None:  # Mathlib `Set.mem_union`, `Set.mem_inter_iff`, `Set.mem_diff`; Un_iff, Int_iff, Diff_iff
         how, a, b = parts
