@@ -8,8 +8,8 @@ ZMod, and numerals whose type Lean takes from the other side of `=` or from a bi
 `closure S`, `foo x`): read as ℕ there, 3 / 2 is 1 and 1 / 2 is 0. Two closed false statements mean the same (both
 False), and so do `Set.Icc 0 1` and `Set.Icc 0 (3 / 2)` over ℤ (3 / 2 = 1 there). Written for the session-19 round
 (VERSION 33-36; the pairs it found wrong at 3e5c017 are also tests, tests/test_symeq_sets_s19.py), with the set
-operations' memberships added in session 20 (tests/test_symeq_set_ops_s20.py), images, ranges, preimages and order
-properties in session 22 (tests/test_symeq_lean_defs_s22.py). Not a benchmark:
+operations' memberships added in session 20 (tests/test_symeq_set_ops_s20.py), images, ranges, preimages, order
+properties and `dist` in session 22 (tests/test_symeq_lean_defs_s22.py). Not a benchmark:
 a check that a change to the reader keeps these right.
 """
 
@@ -259,6 +259,15 @@ PAIRS = [
         "(f : ℕ → ℕ) (hf : ∀ x, f x = x - 5) : Set.range f ⊆ Set.Ici 0",
         "(f : ℕ → ℕ) (hf : ∀ x, f x = x - 5) : True",
         True,
+    ),
+    # `dist` on numbers is |x - y| of the casts to ℝ (`Nat.dist_eq`), on pairs the sup metric (`Prod.dist_eq`)
+    ("(m n : ℕ) (h : dist m n = 2) : True", "(m n : ℕ) (h : m - n = 2) : True", False),
+    ("(m n : ℕ) (h : dist m n = 2) : True", "(m n : ℕ) (h : |(m : ℝ) - n| = 2) : True", True),
+    (": dist (3 : ℝ) (1/2) = 3", ": True", False),
+    (
+        "(p q : ℝ × ℝ) (h : dist p q = 1) : True",
+        "(p q : ℝ × ℝ) (h : Real.sqrt ((p.1 - q.1)^2 + (p.2 - q.2)^2) = 1) : True",
+        False,
     ),
     # order properties unfolded (Mathlib/Order/Monotone/Defs.lean)
     (": StrictMono (fun x : ℕ => x - 1)", ": Monotone (fun x : ℕ => x - 1)", False),

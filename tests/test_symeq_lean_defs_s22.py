@@ -155,3 +155,33 @@ def test_lean_image_range_preimage_membership(a, b, same):
 )
 def test_lean_images_read_after_substitution(a, b, same):
     assert same_lean(a, b) == same
+
+
+@pytest.mark.parametrize(
+    "a,b,same",
+    [
+        # Mathlib's `dist` on numbers: `Real.dist_eq` (|x - y|), `Nat.dist_eq`, `Int.dist_eq`, `Rat.dist_eq` (of the
+        # casts to ℝ); on a product the sup metric (`Prod.dist_eq`), never the Euclidean distance
+        ("(x y : ℝ) (h : dist x y = 3) : True", "(x y : ℝ) (h : |x - y| = 3) : True", True),
+        ("(x : ℝ) (h : dist x 2 < 1) : 1 < x", "(x : ℝ) (h : |x - 2| < 1) : 1 < x", True),
+        ("(m n : ℕ) (h : dist m n = 2) : True", "(m n : ℕ) (h : |(m : ℝ) - n| = 2) : True", True),
+        ("(m n : ℤ) (h : dist m n = 2) : True", "(m n : ℤ) (h : |m - n| = 2) : True", True),
+        (
+            "(p q : ℝ × ℝ) (h : dist p q = 1) : True",
+            "(p q : ℝ × ℝ) (h : max (|p.1 - q.1|) (|p.2 - q.2|) = 1) : True",
+            True,
+        ),
+        (": dist (3 : ℕ) 5 = 2", ": True", True),
+        # guards
+        ("(m n : ℕ) (h : dist m n = 2) : True", "(m n : ℕ) (h : m - n = 2) : True", False),
+        (
+            "(p q : ℝ × ℝ) (h : dist p q = 1) : True",
+            "(p q : ℝ × ℝ) (h : Real.sqrt ((p.1 - q.1)^2 + (p.2 - q.2)^2) = 1) : True",
+            False,
+        ),
+        ("(x y : ℝ) (h : dist x y = 3) : True", "(x y : ℝ) (h : x - y = 3) : True", False),
+        (": dist (3 : ℝ) (1/2) = 3", ": True", False),
+    ],
+)
+def test_lean_dist_on_numbers(a, b, same):
+    assert same_lean(a, b) == same

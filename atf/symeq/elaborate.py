@@ -1203,6 +1203,8 @@ class Elaborator:
             ray = _LEAN_RAYS.get(name.split(".", 1)[1])
             if ray is not None:  # `Set.Ici a` wherever it is written, a ray as in a membership
                 return self.elab(App(ray, tuple(args)), expected)
+        if hit is None and self.system == "lean" and name in ("dist", "Dist.dist") and len(args) == 2:
+            return self.elab_lean_dist(args, expected)
         if hit is None and self.system == "lean" and name in LEAN_IMAGE_KIND:
             typed = self.elab_image(name, args)
             if typed is not None:
@@ -1286,6 +1288,32 @@ class Elaborator:
         if sq is None:
             return self.elab_uf_call(Var("dist"), args, expected, global_=False)
         return App("sqrt", (sq,), REAL)
+
+    def elab_lean_dist(self, args: list[Term], expected: Ty | None) -> Term:
+        """Mathlib's `dist` on numbers and pairs of them, a real number: `Real.dist_eq` (`dist x y = |x - y|`), on ℕ, ℤ
+        and ℚ the same of the casts to ℝ (`Nat.dist_eq`, `Int.dist_eq`, `Rat.dist_eq`), and on a product the larger
+        of the components' distances (`Prod.dist_eq`: the sup metric, not the Euclidean one); on any other type
+        (`EuclideanSpace ℝ (Fin 2)`, ℂ, a metric space) an uninterpreted function."""
+        x, y = self.arith_tree_or_unify(list(args), None)
+        ty = self.deep(ir.type_of(x))
+
+        def number(a: Term, b: Term, t: Ty | None) -> Term | None:
+            if t not in (NAT, INT, RAT, REAL):
+                return None
+            if t != REAL:
+                a, b = App("cast", (a,), REAL), App("cast", (b,), REAL)
+            return App("abs", (App("sub", (a, b), REAL),), REAL)
+
+        def of(a: Term, b: Term, t: Ty | None) -> Term | None:
+            if isinstance(t, Tup) and len(t.items) == 2:
+                parts = [of(App(p, (a,), u), App(p, (b,), u), u) for p, u in zip(("fst", "snd"), t.items)]
+                return None if None in parts else App("max", tuple(parts), REAL)  # type: ignore[arg-type]
+            return number(a, b, t)
+
+        out = of(x, y, ty)
+        if out is None:
+            return self.elab_uf_call(Var("dist"), args, expected, global_=False)
+        return out
 
     def elab_series(self, f: Term, expected: Ty | None) -> Term | None:
         """`suminf f` with f a λ or a function of ℕ: `suminf :: (nat ⇒ 'a) ⇒ 'a` (Series.thy), so the sum has the terms'
