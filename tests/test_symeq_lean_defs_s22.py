@@ -185,3 +185,15 @@ def test_lean_images_read_after_substitution(a, b, same):
 )
 def test_lean_dist_on_numbers(a, b, same):
     assert same_lean(a, b) == same
+
+
+def test_an_image_of_no_function_is_not_unfolded():
+    """`x ∈ Set.range 3`, `x ∈ y ⁻¹' {1}` (y : ℝ) do not elaborate in Lean: left as memberships of an opaque set, never
+    read as `∃ t, 3 t = x`, which would meet a statement that applies a number the same way."""
+    from atf.symeq import SymEq
+
+    eq = SymEq("lean")
+    for text in ("(x : ℝ) : x ∈ Set.range 3", "(x y : ℝ) : x ∈ y ⁻¹' {1}"):
+        st = eq.parse(f"theorem t {text} := by sorry")
+        assert "exists" not in str(st) and "∈" in str(st), str(st)
+    assert not same_lean("(x : ℝ) : x ∈ Set.range 3", "(x : ℝ) : ∃ t, (3 : ℝ) * t = x")

@@ -954,14 +954,20 @@ class Elaborator:
                 receiver_ty = self.resolve(ir.type_of(self.elab(s.args[1], None)))
                 s = self.dot_call(s.args[0].name, s.args[1:], receiver_ty) or s
         image = self.system == "lean" and _set_call(s, self.lookup, LEAN_IMAGE, 2)
-        if image or (self.system == "lean" and _set_call(s, self.lookup, ("Set.range",), 1)):
+        ranged = self.system == "lean" and _set_call(s, self.lookup, ("Set.range",), 1)
+        preimage = self.system == "lean" and _set_call(s, self.lookup, ("op:preimage", "Set.preimage"), 2)
+        if (image or ranged or preimage) and (
+            isinstance(s.args[1], Num) or _no_function(self.deep(ir.type_of(self.elab(s.args[1], None))))
+        ):
+            image = ranged = preimage = False  # (`Set.range 3` does not elaborate: left to the generic reading below)
+        if image or ranged:
             # Mathlib `Set.mem_image` (`a ∈ f '' s ↔ ∃ x, x ∈ s ∧ f x = a`), `Finset.mem_image`, `Set.mem_range`
             # (`x ∈ Set.range f ↔ ∃ y, f y = x`)
             f, dom = s.args[1], s.args[2] if image else None  # type: ignore[union-attr]
             y = ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s))
             at = App("eq", (App("call", (f, Var(y))), x))
             return self.elab(Bind("exists", ((y, None),), at, dom=dom), BOOL)
-        if self.system == "lean" and _set_call(s, self.lookup, ("op:preimage", "Set.preimage"), 2):
+        if preimage:
             # Mathlib `Set.mem_preimage`: `a ∈ f ⁻¹' s ↔ f a ∈ s` (the preimage is `{x | f x ∈ s}` by definition)
             return self.membership(App("call", (s.args[1], x)), s.args[2])  # type: ignore[union-attr]
         if isinstance(s, Var) and s.name in ("Ints", "Nats", "Reals", "Rats") and self.lookup(s.name) is None:
