@@ -4,13 +4,15 @@
     nice python eval/symeq_coverage_dev.py                  # the figures
     nice python eval/symeq_coverage_dev.py --show 5         # and 5 examples of every reason a pair stays apart
     nice python eval/symeq_coverage_dev.py --limit 50 --show-suspicious 20
+    nice python eval/symeq_coverage_dev.py --false-apart         # and (e), below
 
 Two candidates of one problem that humans both labelled correct should mean the same thing, so SymEq should
 merge them: (a) counts the both-correct pairs SymEq merged (a recall proxy; labels are noisy, two correct
 formalizations may differ harmlessly, e.g. one proves more). (b) counts merges of a correct with an incorrect
 candidate: each is either a label error or a false merge (a soundness bug: read them with --show-suspicious).
 (c) breaks the unmerged both-correct pairs down by the first reason found, and (d) is what Table 1 measures, on
-dev: how often the largest class's first member is correct (read the misses with --show-picks):
+dev: how often the largest class's first member is correct (read the misses with --show-picks); (e), with
+--false-apart, is (d) had candidates false at every value not been merged by their truth:
 
     unparsed       a candidate could not be read, or one of its propositions stayed one opaque blob
     vacuous        a candidate's premises are contradictory (it joins no class)
@@ -125,6 +127,40 @@ def classify(res: SymEqResult, verdicts: dict[tuple[int, int], PairResult], i: i
     return "no-verdict", [], v.describe()
 
 
+def false_everywhere(st: Statement | None) -> bool:
+    """Z3 proves premises ⟹ ¬conclusion and finds the premises satisfiable (1 s each): the statement is false at every
+    value its premises allow, say `x = 2 + 3 ⟹ x = 7`, and reads like any other such statement."""
+    import z3
+
+    from atf.symeq.smt import Translator, check_valid, commutative_sorts
+
+    if st is None:
+        return False
+    tr = Translator(st.system, comm_sorts=commutative_sorts(st.premises))
+    try:
+        prem = tr.prop(ir.conj(st.premises)) if st.premises else z3.BoolVal(True)
+        names = list(st.variables)
+        if check_valid(tr, z3.Implies(prem, z3.Not(tr.prop(st.conclusion))), 1000, names).status != "valid":
+            return False
+        return check_valid(tr, z3.Not(prem), 1000, names).status == "invalid"
+    except Exception:  # noqa: BLE001 - untranslatable: not known false
+        return False
+
+
+def false_apart(classes: list[list[int]], statements: list, texts: list[str]) -> list[list[int]]:
+    """The classes with each candidate false at every value taken out and grouped with those of equal text only."""
+    out: list[list[int]] = []
+    for c in classes:
+        false = [x for x in c if false_everywhere(statements[x])]
+        if rest := [x for x in c if x not in false]:
+            out.append(rest)
+        by_text: dict[str, list[int]] = {}
+        for x in false:
+            by_text.setdefault(" ".join(texts[x].split()), []).append(x)
+        out.extend(by_text.values())
+    return out
+
+
 def shows(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -159,6 +195,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="print N problems whose SymEq pick is wrong although a candidate is correct, with their classes",
     )
+    ap.add_argument(
+        "--false-apart",
+        action="store_true",
+        help="also (e): 1@k had each candidate false at every value (satisfiable premises that refute the "
+        "conclusion) been merged only with equal texts, not by its truth: a diagnostic of the decision that "
+        "such statements, whatever answer they claim, are one class (Z3 checks at 1 s in this process)",
+    )
     ap.add_argument("--reason", choices=REASONS, default=None, help="with --show: only this reason")
     ap.add_argument("--top", type=int, default=25, help="constructs listed under opaque/untranslatable")
     ap.add_argument(
@@ -177,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     suspicious: list[tuple[IsaProblem, int, int]] = []
     seconds: list[float] = []
     rows: list[str] = []
-    picked_right = solvable = 0
+    picked_right = solvable = picked_apart = changed_apart = 0
     wrong_picks: list[tuple[IsaProblem, SymEqResult, int]] = []
     with SymEqPool(config.workers) as pool:
         for idx, res in tqdm(pool.map(jobs, config), total=len(jobs), desc="SymEq", unit="problem"):
@@ -188,6 +231,12 @@ def main(argv: list[str] | None = None) -> int:
             labels = p.labels
             pick = rank(res.scores, [st is not None for st in res.statements])[0]
             picked_right += bool(labels[pick])
+            if args.false_apart:
+                apart = false_apart(res.classes, res.statements, p.statements)
+                scores = [len(c) / len(labels) for x in range(len(labels)) for c in apart if x in c]
+                other = rank(scores, [st is not None for st in res.statements])[0]
+                picked_apart += bool(labels[other])
+                changed_apart += other != pick
             if any(labels):
                 solvable += 1
                 if not labels[pick]:
@@ -231,6 +280,11 @@ def main(argv: list[str] | None = None) -> int:
         f"(d) SymEq 1@k (largest class, ties in sampling order): {picked_right} / {len(problems)}; a correct "
         f"candidate exists in {solvable}, the pick is wrong in {len(wrong_picks)} of them"
     )
+    if args.false_apart:
+        print(
+            f"(e) the same with candidates false at every value kept apart unless their texts are equal: "
+            f"{picked_apart} / {len(problems)} (the pick moved in {changed_apart})"
+        )
     print(f"seconds per problem inside the worker: total {sum(seconds):.1f}  (load {load[0]:.2f} {load[1]:.2f})")
     for r in REASONS if args.reason is None else (args.reason,):
         shown = [m for m in misses if m.reason == r]
