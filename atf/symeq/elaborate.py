@@ -54,10 +54,20 @@ RAYS = {"iic": ("le", True), "iio": ("lt", True), "ici": ("le", False), "ioi": (
 BOUNDS = {"icc": ("le", "le"), "ico": ("le", "lt"), "ioc": ("lt", "le"), "ioo": ("lt", "lt")}  # lower, upper
 _LEAN_RAYS = {"Iic": "iic", "Iio": "iio", "Ici": "ici", "Ioi": "ioi"}  # Set.Iic, Finset.Iic, ... (Mathlib)
 SET_OPS = {*BOUNDS, "range", "setenum", *RAYS}
-# Mathlib's images of a set under a function: `f '' s` (Set.image), `Set.image f s`, `Finset.image f s`
-LEAN_IMAGE = ("op:image", "Set.image", "Finset.image")
-LEAN_IMAGE_KIND = {**dict.fromkeys(LEAN_IMAGE, "image"), "Set.range": "range", "op:preimage": "preimage"}
-LEAN_IMAGE_KIND["Set.preimage"] = "preimage"
+# A set's image under a function, a function's range, a preimage, by name: Mathlib's `f '' s`, `Set.image f s`,
+# `Finset.image f s`, `Set.range f`, `f ⁻¹' s`, `Set.preimage f s`; Isabelle's `f ` A` and `range f`
+IMAGE_KIND = {
+    "lean": {
+        "op:image": "image",
+        "Set.image": "image",
+        "Finset.image": "image",
+        "Set.range": "range",
+        "op:preimage": "preimage",
+        "Set.preimage": "preimage",
+    },
+    "isabelle": {"op:image": "image", "range": "range"},
+}
+IMAGE_ARITY = {"image": 2, "range": 1, "preimage": 2}
 
 
 _SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:inter", "op:sdiff"})
@@ -941,35 +951,27 @@ class Elaborator:
         if minus is not None:
             keep, drop = minus
             return App("and", (self.membership(x, keep), App("not", (self.membership(x, drop),), BOOL)), BOOL)
-        if self.system == "isabelle" and (
-            _set_call(s, self.lookup, ("range",), 1) or _set_call(s, self.lookup, ("op:image",), 2)
-        ):
-            # Set.thy: image_iff (`x ∈ f ` A ⟷ ∃y ∈ A. x = f y`), range f = f ` UNIV
-            f, dom = s.args[1], s.args[2] if len(s.args) == 3 else None
-            y = ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s))
-            at = App("eq", (x, App("call", (f, Var(y)))))
-            return self.elab(Bind("exists", ((y, None),), at, dom=dom), BOOL)
         if self.system == "lean" and isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var):
             if s.args[0].name.startswith(".") and len(s.args) > 1:  # `(Finset.range 3).image f`
                 receiver_ty = self.resolve(ir.type_of(self.elab(s.args[1], None)))
                 s = self.dot_call(s.args[0].name, s.args[1:], receiver_ty) or s
-        image = self.system == "lean" and _set_call(s, self.lookup, LEAN_IMAGE, 2)
-        ranged = self.system == "lean" and _set_call(s, self.lookup, ("Set.range",), 1)
-        preimage = self.system == "lean" and _set_call(s, self.lookup, ("op:preimage", "Set.preimage"), 2)
-        if (image or ranged or preimage) and (
-            isinstance(s.args[1], Num) or _no_function(self.deep(ir.type_of(self.elab(s.args[1], None))))
-        ):
-            image = ranged = preimage = False  # (`Set.range 3` does not elaborate: left to the generic reading below)
-        if image or ranged:
-            # Mathlib `Set.mem_image` (`a ∈ f '' s ↔ ∃ x, x ∈ s ∧ f x = a`), `Finset.mem_image`, `Set.mem_range`
-            # (`x ∈ Set.range f ↔ ∃ y, f y = x`)
-            f, dom = s.args[1], s.args[2] if image else None  # type: ignore[union-attr]
-            y = ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s))
-            at = App("eq", (App("call", (f, Var(y))), x))
-            return self.elab(Bind("exists", ((y, None),), at, dom=dom), BOOL)
-        if preimage:
+        kind = self.image_kind(s)
+        if kind is not None and self.system == "lean":
+            f = s.args[1]  # type: ignore[union-attr]
+            if isinstance(f, Num) or _no_function(self.deep(ir.type_of(self.elab(f, None)))):
+                kind = None  # (`Set.range 3` does not elaborate: left to the generic reading below)
+        if kind == "preimage":
             # Mathlib `Set.mem_preimage`: `a ∈ f ⁻¹' s ↔ f a ∈ s` (the preimage is `{x | f x ∈ s}` by definition)
             return self.membership(App("call", (s.args[1], x)), s.args[2])  # type: ignore[union-attr]
+        if kind is not None:
+            # Mathlib `Set.mem_image` (`a ∈ f '' s ↔ ∃ x, x ∈ s ∧ f x = a`), `Finset.mem_image`, `Set.mem_range`
+            # (`x ∈ Set.range f ↔ ∃ y, f y = x`); Isabelle Set.thy image_iff (`x ∈ f ` A ⟷ ∃y ∈ A. x = f y`),
+            # range f = f ` UNIV (each written as its lemma writes it)
+            f, dom = s.args[1], s.args[2] if kind == "image" else None  # type: ignore[union-attr]
+            y = ir.fresh_name("y", ir.free_vars(x) | ir.free_vars(s))
+            fy = App("call", (f, Var(y)))
+            at = App("eq", (x, fy) if self.system == "isabelle" else (fy, x))
+            return self.elab(Bind("exists", ((y, None),), at, dom=dom), BOOL)
         if isinstance(s, Var) and s.name in ("Ints", "Nats", "Reals", "Rats") and self.lookup(s.name) is None:
             xe = self.elab(x, None)
             t = self.resolve(ir.type_of(xe))
@@ -1142,14 +1144,22 @@ class Elaborator:
         marker = App("call", (Var(f"·types[{types}]"), *(Var(d) for d in deps)))
         return self.fallback(App("and", (replace(t, vars=tuple((n, None) for n, _ in t.vars)), marker)), expected)
 
+    def image_kind(self, s: Term) -> str | None:
+        """ "image", "range" or "preimage" where s applies this system's library function of that kind (IMAGE_KIND)
+        to its arguments, else None."""
+        kinds = IMAGE_KIND[self.system]
+        name = s.args[0].name if isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var) else None
+        kind = kinds.get(name) if name is not None else None
+        return kind if kind is not None and _set_call(s, self.lookup, (name,), IMAGE_ARITY[kind]) else None
+
     # ------------------------------------------------------------------ calls
     def elab_image(self, name: str, args: list[Term]) -> Term | None:
         """`f '' A` (`Set.image f A`, `Finset.image f A`), `Set.range f`, `f ⁻¹' A` (`Set.preimage f A`) with their
         Mathlib types where they stay atoms (`S = f '' A`): a set of f's codomain (preimage: of its domain), A of
         the other side's elements, so that the normaliser can read their members (`Set.mem_image`, ...). None
         where f is not a function of one argument or A's elements are of another type."""
-        kind = LEAN_IMAGE_KIND[name]
-        if len(args) != (1 if kind == "range" else 2):
+        kind = IMAGE_KIND["lean"][name]
+        if len(args) != IMAGE_ARITY[kind]:
             return None
         fe = self.elab(args[0], None)
         fty = self.deep(ir.type_of(fe))
@@ -1211,7 +1221,7 @@ class Elaborator:
                 return self.elab(App(ray, tuple(args)), expected)
         if hit is None and self.system == "lean" and name in ("dist", "Dist.dist") and len(args) == 2:
             return self.elab_lean_dist(args, expected)
-        if hit is None and self.system == "lean" and name in LEAN_IMAGE_KIND:
+        if hit is None and self.system == "lean" and name in IMAGE_KIND["lean"]:
             typed = self.elab_image(name, args)
             if typed is not None:
                 return typed
@@ -1301,22 +1311,14 @@ class Elaborator:
         of the components' distances (`Prod.dist_eq`: the sup metric, not the Euclidean one); on any other type
         (`EuclideanSpace ℝ (Fin 2)`, ℂ, a metric space) an uninterpreted function."""
         x, y = self.arith_tree_or_unify(list(args), None)
-        ty = self.deep(ir.type_of(x))
-
-        def number(a: Term, b: Term, t: Ty | None) -> Term | None:
-            if t not in (NAT, INT, RAT, REAL):
-                return None
-            if t != REAL:
-                a, b = App("cast", (a,), REAL), App("cast", (b,), REAL)
-            return App("abs", (App("sub", (a, b), REAL),), REAL)
-
-        def of(a: Term, b: Term, t: Ty | None) -> Term | None:
-            if isinstance(t, Tup) and len(t.items) == 2:
-                parts = [of(App(p, (a,), u), App(p, (b,), u), u) for p, u in zip(("fst", "snd"), t.items)]
-                return None if None in parts else App("max", tuple(parts), REAL)  # type: ignore[arg-type]
-            return number(a, b, t)
-
-        out = of(x, y, ty)
+        out = _by_component(
+            x,
+            y,
+            self.deep(ir.type_of(x)),
+            lambda a, b: App("abs", (App("sub", (a, b), REAL),), REAL),
+            lambda parts, _: App("max", parts, REAL),
+            (NAT, INT, RAT, REAL),
+        )
         if out is None:
             return self.elab_uf_call(Var("dist"), args, expected, global_=False)
         return out
@@ -1872,14 +1874,21 @@ class Elaborator:
 
 
 def _by_component(
-    x: Term, y: Term, t: Ty | None, real: Callable[[Term, Term], Term], join: Callable[[tuple, Ty], Term]
+    x: Term,
+    y: Term,
+    t: Ty | None,
+    real: Callable[[Term, Term], Term],
+    join: Callable[[tuple, Ty], Term],
+    numbers: tuple[Ty, ...] = (REAL,),
 ) -> Term | None:
-    """real(x, y) for x, y : ℝ; for pairs (of pairs ...) of ℝ, join((parts for fst, snd), t); None on other types."""
-    if t == REAL:
-        return real(x, y)
+    """real(x, y) for x, y of a type in `numbers` (cast to ℝ); for pairs (of pairs ...) of those, join((parts for fst,
+    snd), t); None on other types."""
+    if t in numbers:
+        return real(*(a if t == REAL else App("cast", (a,), REAL) for a in (x, y)))
     if isinstance(t, Tup) and len(t.items) == 2:
         parts = [
-            _by_component(App(p, (x,), u), App(p, (y,), u), u, real, join) for p, u in zip(("fst", "snd"), t.items)
+            _by_component(App(p, (x,), u), App(p, (y,), u), u, real, join, numbers)
+            for p, u in zip(("fst", "snd"), t.items)
         ]
         if None not in parts:
             return join(tuple(parts), t)

@@ -91,11 +91,9 @@ def _apart(base: str, taken: set[str]) -> str:
 def function_property(name: str, f: Term) -> Term | None:
     """The definition of `Function.Injective f` (Surjective, Bijective), or None where f is neither a name nor
     a `fun` with a typed binder (the bound names' types would not be known)."""
-    if isinstance(f, Bind) and not (f.kind == "lambda" and len(f.vars) == 1 and f.vars[0][1] is not None):
+    if not _function(f):
         return None
-    if not isinstance(f, (Var, Bind)):
-        return None
-    dom = f.vars[0][1] if isinstance(f, Bind) else None
+    dom = _domain(f)
     taken = ir.free_vars(f)
     if name == "Function.Injective":
         a, b = _apart("a₁", taken), _apart("a₂", taken)
@@ -116,13 +114,18 @@ def _function(f: Term) -> bool:
     return isinstance(f, Var)
 
 
+def _domain(f: Term) -> Ty | None:
+    """The type of the names bound over f's domain: a `fun`'s binder type; for a name, None (taken from its type)."""
+    return f.vars[0][1] if isinstance(f, Bind) else None
+
+
 def order_property(name: str, f: Term, s: Term | None = None) -> Term | None:
     """The definition of `Monotone f` (Antitone, StrictMono, StrictAnti), or of `MonotoneOn f s` (...) with s,
     or None where f is not as `_function` asks."""
     if not _function(f):
         return None
     args_rel, values_rel, flipped = ORDER_PROPERTIES[name]
-    dom = f.vars[0][1] if isinstance(f, Bind) else None
+    dom = _domain(f)
     taken = ir.free_vars(f) | (ir.free_vars(s) if s is not None else set())
     a, b = Var(_apart("a", taken)), Var(_apart("b", taken))
     fa, fb = App("call", (f, a)), App("call", (f, b))
@@ -142,11 +145,7 @@ def periodic(name: str, f: Term, c: Term) -> Term | None:
     value: Term = App("call", (f, x))
     if PERIODIC[name]:
         value = App("neg", (value,))
-    return Bind(
-        "forall",
-        ((x.name, f.vars[0][1] if isinstance(f, Bind) else None),),
-        App("eq", (App("call", (f, App("add", (x, c)))), value)),
-    )
+    return Bind("forall", ((x.name, _domain(f)),), App("eq", (App("call", (f, App("add", (x, c)))), value)))
 
 
 def bounds(name: str, s: Term) -> Bind:

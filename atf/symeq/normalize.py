@@ -21,7 +21,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from atf.symeq import facts, ir
-from atf.symeq.elaborate import BOUNDS, RAYS, elem_of_set
+from atf.symeq.elaborate import BOUNDS, IMAGE_ARITY, IMAGE_KIND, RAYS, elem_of_set
 from atf.symeq.ir import (
     BOOL,
     INT,
@@ -440,8 +440,7 @@ def _complement(s: Term, system: str) -> Term | None:
 
 
 # Mathlib's image, range and preimage where no membership read them (`S = f '' A`), typed by `Elaborator.elab_image`
-_IMAGES = {"uf:op:image": "image", "uf:Set.image": "image", "uf:Finset.image": "image", "uf:Set.range": "range"}
-_IMAGES |= {"uf:op:preimage": "preimage", "uf:Set.preimage": "preimage"}
+_IMAGES = {"uf:" + name: kind for name, kind in IMAGE_KIND["lean"].items()}
 
 
 def _image(s: Term, system: str) -> tuple[str, Term, ir.Fun, Term | None] | None:
@@ -450,7 +449,7 @@ def _image(s: Term, system: str) -> tuple[str, Term, ir.Fun, Term | None] | None
     if system != "lean" or not (isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var)):
         return None
     kind = _IMAGES.get(s.args[0].name)
-    if kind is None or len(s.args) != (2 if kind == "range" else 3):
+    if kind is None or len(s.args) != 1 + IMAGE_ARITY[kind]:
         return None
     fty = ir.type_of(s.args[1])
     if not (isinstance(fty, ir.Fun) and len(fty.args) == 1):
