@@ -27,7 +27,9 @@ class SymEqConfig:
         worker process; a step that runs longer is killed with its worker: that pair becomes "unknown"
         (that candidate unread) and the other steps keep their verdicts.
         A legitimate step stays under it: a pair asks at most about six queries at `timeout_ms`, and fewer
-        once `solver_budget_s` is spent (the step may also spend `clock_retry_s`, which its budget adds).
+        once `solver_budget_s` is spent. A step that asks a query again (`clock_retry_s`) has that retry's
+        allowance added to its budget when the retry starts (the worker reports it); a step that asks none, such
+        as one query Z3 will not stop, is killed at this budget (before, every step had `clock_retry_s` added).
     suspect_step_budget_s: the step budget, after a kill, of every later pair of the problem that involves
         a candidate of the killed pair. Z3 ignores its timeout on a formula's shape (nonlinear premises
         under sqrt, quantified recursion), and a candidate's other pairs carry the same premises: what Z3

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -158,8 +158,11 @@ class PairCache:
         solver_budget_s: float = SymEqConfig.solver_budget_s,
         rlimit_per_ms: int = SymEqConfig.rlimit_per_ms,
         clock_retry_s: float = SymEqConfig.clock_retry_s,
+        on_retry: Callable[[float], None] | None = None,
     ):
         self.data: dict[tuple, object] = {}
+        # told the wall-clock allowance of each retry before it starts (the pool extends the step's kill deadline)
+        self.on_retry = on_retry
         self.rlimit_per_ms = rlimit_per_ms  # the Z3 budget's rate (`SymEqConfig.rlimit_per_ms`)
         self.clock_retry_left_s = clock_retry_s  # for asking again what Z3's clock cut (`solve`)
         self.solver_left_s = solver_budget_s
@@ -202,6 +205,8 @@ class PairCache:
         retry_s = timeout_ms * smt.RETRY_WALL_FACTOR / 1000
         if v.clock and self.clock_retry_left_s >= retry_s:
             self.clock_retry_left_s -= retry_s
+            if self.on_retry is not None:
+                self.on_retry(retry_s)
             # the longer backstop, in a Z3 context of the query's own (`own_context`)
             v = check_valid(
                 tr, formula, timeout_ms, shown, self.models, self.rlimit_per_ms, smt.RETRY_WALL_FACTOR, True
@@ -648,15 +653,19 @@ class SymEq:
             acc.add(event)
         return acc.result(time.perf_counter() - t0)
 
-    def events(self, candidates: list[str], skip: Resume | None = None) -> Iterator[Event]:
+    def events(
+        self, candidates: list[str], skip: Resume | None = None, on_retry: Callable[[float], None] | None = None
+    ) -> Iterator[Event]:
         """The steps of `cluster`, one event each: ("begin", kind, i, j) before a step that may take long,
         then ("parsed", i, statement, error, vacuous) or ("pair", PairResult), and ("vacuous", i, bool) when
         a vacuity left open (None) at reading is decided. `skip` carries what a killed earlier run already
-        decided, so a resumed run does not repeat (or hang on) it."""
+        decided, so a resumed run does not repeat (or hang on) it. `on_retry(seconds)` is called inside a step
+        before a query is asked again with a longer wall-clock backstop (`PairCache.solve`), with that retry's
+        allowance: the pool adds it to the step's deadline."""
         skip = skip or Resume()
         k = len(candidates)
         fresh_z3_context()
-        cache = PairCache(self.solver_budget_s, self.rlimit_per_ms, self.clock_retry_s)
+        cache = PairCache(self.solver_budget_s, self.rlimit_per_ms, self.clock_retry_s, on_retry)
         statements: list[Statement | None] = []
         vacuous: list[bool | None] = []  # None: not decided yet (it is, at the full timeout, before a merge)
         qualified = peer_names(candidates, self.language)

@@ -41,6 +41,13 @@ from atf.symeq.ir import (
 
 MAX_UNROLL = 200
 MAX_LITERAL_SUM = 5000  # terms of a sum over a literal range added up when every term is a number
+# Work that one simplification (of a premise, a conclusion) may spend unrolling or adding up sums and products over
+# literal ranges, in nodes copied (each term costs the size of the summand). Nested sums multiply: `∑ j ∈ {0..n-1}.
+# ∑ k ∈ {0..j}. binomial j k` at n = 2015 is two million terms (18 s), each sum within MAX_LITERAL_SUM. A sum
+# that would pass the budget stays as written (symbolic), so the reading depends on the term alone, never on the
+# clock. The largest legitimate use among the benchmarks' statements is 141,273 (1.8 s: a double sum over 33 x 99
+# pairs in a MATH candidate); about 10 µs per node.
+MAX_LITERAL_WORK = 200_000
 MAX_POW = 64
 MAX_DIGITS = 400
 MAX_RECURSION = 1000  # values of a recursively defined sequence computed, at most
@@ -153,6 +160,26 @@ def is_false(t: Term) -> bool:
 _DONE = "_simplified"  # attribute set on a term simplify returned: a second pass over it is skipped
 
 
+class _Budget:
+    """MAX_LITERAL_WORK, counted down by the outermost `simplify` call and its nested ones."""
+
+    depth = 0
+    left = MAX_LITERAL_WORK
+
+
+def _cost(t: Bind, cond: tuple[str, Term] | None) -> int:
+    """Nodes one term of an unrolled sum or product copies and simplifies."""
+    return ir.size(t.body) + (ir.size(cond[1]) if cond is not None else 0)
+
+
+def _spend(work: int) -> bool:
+    """Whether `work` more fits in the current simplification's budget (and take it if so)."""
+    if work > _Budget.left:
+        return False
+    _Budget.left -= work
+    return True
+
+
 _LIST_FOLDS = {"uf:sum_list": "add", "uf:prod_list": "mul", "uf:length": ""}
 
 
@@ -177,7 +204,13 @@ def simplify(t: Term, system: str) -> Term:
     this an unrolled sum of n terms costs O(n²) and nested ones more."""
     if t.__dict__.get(_DONE) == system:
         return t
-    out = _simplify(t, system)
+    if _Budget.depth == 0:
+        _Budget.left = MAX_LITERAL_WORK
+    _Budget.depth += 1
+    try:
+        out = _simplify(t, system)
+    finally:
+        _Budget.depth -= 1
     object.__setattr__(out, _DONE, system)  # terms are frozen dataclasses; the mark is not a field
     return out
 
@@ -810,7 +843,10 @@ def _unroll(t: Bind, system: str) -> Term:
     ty = t.ty
     unit = _num(0 if t.kind == "sum" else 1, ty)
     terms: list[Term] = []
+    cost = _cost(t, cond)
     for e in elems:
+        if not _spend(cost):
+            return t
         body = ir.substitute(t.body, {name: e})
         if cond is not None:
             c = simplify(ir.substitute(cond[1], {cond[0]: e}), system)
@@ -832,7 +868,10 @@ def _literal_sum(t: Bind, name: str, cond: tuple[str, Term] | None, dom: Term | 
     if elems is None:
         return t
     total = Fraction(0)
+    cost = _cost(t, cond)
     for e in elems:
+        if not _spend(cost):
+            return t
         v = simplify(ir.substitute(t.body, {name: e}), system)
         if not isinstance(v, Num):
             return t

@@ -71,8 +71,12 @@ def worker_main(fd: int, parent: int) -> None:
         key = (language, config)
         engine = engines.get(key) or engines.setdefault(key, SymEq(language, config=config))
         t0 = time.perf_counter()
+
+        def retrying(seconds: float, job_id: int = job_id) -> None:
+            conn.send((job_id, ("retry", seconds)))  # before the retry starts: its allowance joins the deadline
+
         try:
-            for event in engine.events(list(candidates), resume):
+            for event in engine.events(list(candidates), resume, retrying):
                 if event[0] == "parsed" and event[2] is not None:
                     try:
                         conn.send((job_id, event))
@@ -112,6 +116,7 @@ class _Run:
     job_id: int = 0
     ready: bool = True  # False while its fresh worker is still importing (no step deadline then)
     suspects: set[int] = field(default_factory=set)  # candidates of a pair killed earlier in this problem
+    retry_s: float = 0.0  # allowance of the clock retries the step in progress has started (the worker says)
 
     def __post_init__(self):
         self.builder = ClusterBuilder(len(self.candidates))
@@ -123,7 +128,7 @@ class _Run:
         end = self.started + self.config.problem_budget_s
         if not self.ready:
             return end
-        step = self.config.step_budget_s + self.config.clock_retry_s  # (a step may spend the problem's retries)
+        step = self.config.step_budget_s + self.retry_s
         if self.current is not None and self.current[0] == "pair" and self.suspects.intersection(self.current[1:]):
             step = min(step, self.config.suspect_step_budget_s)
         return min(end, self.last_event + step)
@@ -135,7 +140,10 @@ class _Run:
 
     def apply(self, event: tuple) -> bool:
         """Fold one event in; True when the run is complete."""
-        self.last_event = time.monotonic()
+        if event[0] == "retry":  # inside the step in progress: more time for it, the step goes on
+            self.retry_s += event[1]
+            return False
+        self.last_event, self.retry_s = time.monotonic(), 0.0
         if event[0] == "begin":
             self.current = event[1:]
             return False
@@ -275,7 +283,7 @@ class SymEqPool:
             w = self._take()
             self._next_job += 1
             run.job_id = self._next_job
-            run.current, run.last_event, run.run_started = None, time.monotonic(), time.monotonic()
+            run.current, run.last_event, run.run_started, run.retry_s = None, time.monotonic(), time.monotonic(), 0.0
             run.ready = w.heard
             w.conn.send(run.message())
             runs[w.conn] = (w, run)
