@@ -40,7 +40,7 @@ def test_nested_literal_sums_stop_at_the_work_budget_and_stay_symbolic(monkeypat
     shown = str(st)
     assert "sum j ∈ icc(0, 2014)" in shown and "sum k ∈ icc(0, j)" in shown  # as written, not a wrong number
     assert str(parse(NESTED, "isabelle")) == shown  # the budget counts work, not time: the same reading again
-    # the budget is per simplification, not per process: the next statement's sum is added up
+    # the budget is per statement, not per process: the next statement's sum is added up
     assert str(parse('theorem shows "(\\<Sum> k \\<in> {1..100::nat}. k) = 5050"', "isabelle")).endswith("⊢ True")
 
 

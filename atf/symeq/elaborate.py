@@ -2034,15 +2034,15 @@ def _set_call(t: Term, lookup, names: tuple[str, ...], *arity: int) -> bool:
 
 
 def _set_form(t: Term, lookup) -> bool:
-    """A set written so that membership in it has a meaning here: `{x. P x}`, intervals, rays, `{a, b}`, `range f`,
-    `f ` A`, and unions and intersections of those."""
+    """A set written so that membership in it has a meaning here (Isabelle): `{x. P x}`, intervals, rays, `{a, b}`,
+    an image or range (`range f`, `f ` A`: IMAGE_KIND), and unions and intersections of those."""
     if isinstance(t, Bind):
         return t.kind == "setof"
     if isinstance(t, App) and t.op in SET_OPS:
         return True
     if _set_call(t, lookup, ("op:union", "op:inter"), 2):
         return all(_set_form(a, lookup) for a in t.args[1:])  # type: ignore[union-attr]
-    return _set_call(t, lookup, ("range",), 1) or _set_call(t, lookup, ("op:image",), 2)
+    return any(_set_call(t, lookup, (name,), IMAGE_ARITY[kind]) for name, kind in IMAGE_KIND["isabelle"].items())
 
 
 def _arithmetic(t: Term) -> bool:

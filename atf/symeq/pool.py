@@ -338,7 +338,7 @@ class SymEqPool:
                             yield run.idx, run.result(budget_exhausted=True)
                 now = time.monotonic()
                 for conn, (w, run) in list(runs.items()):
-                    if now < run.deadline():
+                    if now < run.deadline() or conn.poll():  # (what came in since `wait` is read first: a retry)
                         continue
                     del runs[conn]
                     self._replace(w)
