@@ -82,7 +82,8 @@ def add_parser(sub) -> None:
         p,
         "--step-budget-s",
         default_of(SymEqConfig, "step_budget_s"),
-        "hard wall clock per pair (or per candidate read): an overrunning one is killed and counts as undecided",
+        "hard wall clock per pair (or per candidate read), plus the allowance of each clock retry the pair starts: "
+        "an overrunning one is killed and counts as undecided",
     )
     add_engine(p, "--informalizer", "engine for SemCo informalization (default: none, see below)")
     p.add_argument(
