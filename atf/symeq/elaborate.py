@@ -955,7 +955,7 @@ class Elaborator:
             if s.args[0].name.startswith(".") and len(s.args) > 1:  # `(Finset.range 3).image f`
                 receiver_ty = self.resolve(ir.type_of(self.elab(s.args[1], None)))
                 s = self.dot_call(s.args[0].name, s.args[1:], receiver_ty) or s
-        kind = self.image_kind(s)
+        kind = _image_kind(s, self.lookup, self.system)
         if kind is not None and self.system == "lean":
             f = s.args[1]  # type: ignore[union-attr]
             if isinstance(f, Num) or _no_function(self.deep(ir.type_of(self.elab(f, None)))):
@@ -1143,14 +1143,6 @@ class Elaborator:
             types = re.sub(rf"(?<![\w'.]){re.escape(d)}(?![\w'])", f"#{k}", types)
         marker = App("call", (Var(f"·types[{types}]"), *(Var(d) for d in deps)))
         return self.fallback(App("and", (replace(t, vars=tuple((n, None) for n, _ in t.vars)), marker)), expected)
-
-    def image_kind(self, s: Term) -> str | None:
-        """ "image", "range" or "preimage" where s applies this system's library function of that kind (IMAGE_KIND)
-        to its arguments, else None."""
-        kinds = IMAGE_KIND[self.system]
-        name = s.args[0].name if isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var) else None
-        kind = kinds.get(name) if name is not None else None
-        return kind if kind is not None and _set_call(s, self.lookup, (name,), IMAGE_ARITY[kind]) else None
 
     # ------------------------------------------------------------------ calls
     def elab_image(self, name: str, args: list[Term]) -> Term | None:
@@ -2033,6 +2025,14 @@ def _set_call(t: Term, lookup, names: tuple[str, ...], *arity: int) -> bool:
     )
 
 
+def _image_kind(s: Term, lookup, system: str) -> str | None:
+    """ "image", "range" or "preimage" where s applies the system's library function of that kind (IMAGE_KIND) to
+    its arguments, else None."""
+    name = s.args[0].name if isinstance(s, App) and s.op == "call" and isinstance(s.args[0], Var) else None
+    kind = IMAGE_KIND[system].get(name) if name is not None else None
+    return kind if kind is not None and _set_call(s, lookup, (name,), IMAGE_ARITY[kind]) else None
+
+
 def _set_form(t: Term, lookup) -> bool:
     """A set written so that membership in it has a meaning here (Isabelle): `{x. P x}`, intervals, rays, `{a, b}`,
     an image or range (`range f`, `f ` A`: IMAGE_KIND), and unions and intersections of those."""
@@ -2042,7 +2042,7 @@ def _set_form(t: Term, lookup) -> bool:
         return True
     if _set_call(t, lookup, ("op:union", "op:inter"), 2):
         return all(_set_form(a, lookup) for a in t.args[1:])  # type: ignore[union-attr]
-    return any(_set_call(t, lookup, (name,), IMAGE_ARITY[kind]) for name, kind in IMAGE_KIND["isabelle"].items())
+    return _image_kind(t, lookup, "isabelle") is not None
 
 
 def _arithmetic(t: Term) -> bool:

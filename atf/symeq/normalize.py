@@ -174,7 +174,7 @@ def _cost(t: Bind, cond: tuple[str, Term] | None) -> int:
 
 
 def _spend(work: int) -> bool:
-    """Whether `work` more fits in the current simplification's budget (and take it if so)."""
+    """Whether `work` more fits in what is left of the statement's MAX_LITERAL_WORK (and take it if so)."""
     if work > _Budget.left:
         return False
     _Budget.left -= work
