@@ -33,7 +33,7 @@ def test_the_verdict_says_when_the_clock_cut_the_query():
     assert quiet.status != "unknown" and not quiet.clock
     fresh_z3_context()
     cut = smt.check_valid(tr, hard_query(), 10_000, [], wall_factor=1e-4)  # a 1 ms backstop, 10 M steps
-    assert cut.status == "unknown" and cut.clock and "wall-clock" in cut.reason
+    assert cut.status == "unknown" and cut.clock and cut.reason.startswith("backstop")
     assert cut.work_ms < 10_000
     fresh_z3_context()
     spent = smt.check_valid(tr, hard_query(), 1000, [], rlimit_per_ms=1, wall_factor=1000)  # 1000 steps, 1000 s

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class SymEqConfig:
     """timeout_ms: Z3's budget per query, in nominal milliseconds: a resource limit of that many times
-        `smt.RLIMIT_PER_MS` of Z3's own steps, so that a verdict does not depend on the machine's load (Z3's
-        wall-clock timeout stays, at three times this, as a backstop). Neither is a hard limit: Z3 checks both
-        only in some places, and a 300 ms query has run for minutes, which is why the budgets below exist.
+        `smt.RLIMIT_PER_MS` of Z3's own steps, so that a verdict does not depend on the machine's load (a backstop
+        stays, at three times this in the CPU time of the thread that runs the query: `atf.symeq.backstop`).
+        Neither is a hard limit: Z3 checks both only in some places, and a 300 ms query has run for minutes,
+        which is why the budgets below exist.
     top_k: variable alignments tried per pair of candidates.
     solver_budget_s: Z3 work one problem may spend at the full `timeout_ms` per query (nominal seconds: the
         resource units its queries consumed over `smt.RLIMIT_PER_MS`, not the clock). Every pair is first
@@ -37,10 +38,11 @@ class SymEqConfig:
     problem_budget_s: hard wall clock for one problem's SymEq (all k candidates, all pairs); when it runs
         out, the pairs not decided yet count as not equivalent and the merges made so far stay.
     workers: worker processes of the shared pool (problems are spread over them; one problem uses one).
-    clock_retry_s: wall-clock time one problem may spend asking again the queries Z3's wall-clock backstop cut before
-        their step budget was spent (each such query once, at `smt.RETRY_WALL_FACTOR` times its nominal time, which
-        this counts). A verdict then depends on the load only for a query that consumes its units far slower than
-        usual (see `smt.RETRY_WALL_FACTOR`); 1.5 s is one retry at the full timeout or ten in the quick pass.
+    clock_retry_s: time one problem may spend asking again the queries the backstop cut before their step
+        budget was spent (each such query once, at `smt.RETRY_WALL_FACTOR` times its nominal time, which this
+        counts). Where the backstop is Z3's wall clock (no per-thread CPU clock), a verdict then depends on the
+        load only for a query that consumes its units far slower than usual (see `smt.RETRY_WALL_FACTOR`); 1.5 s
+        is one retry at the full timeout or ten in the quick pass.
     rlimit_per_ms: Z3 resource units per nominal millisecond of `timeout_ms` (see `smt.RLIMIT_PER_MS`: 1000
         was chosen on the dev set, `eval/symeq_rlimit_dev.py`); 0 runs on Z3's wall-clock timeout alone, as
         SymEq did before VERSION 31, whose verdicts depended on the machine's load (for comparisons only).

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 47
+VERSION = 48
 
 
 @dataclass
@@ -197,10 +197,11 @@ class PairCache:
             return out
 
     def solve(self, tr: Translator, formula, timeout_ms: int, shown: list[str]) -> Verdict:
-        """`check_valid` with this problem's counter-models and rate. A query that Z3's wall-clock backstop
-        cut before its step budget was spent (a busy machine, or a query that consumes its units slowly) is asked
-        once more with a longer backstop (`smt.RETRY_WALL_FACTOR`) while `clock_retry_left_s` lasts, and one cut
-        again is charged its whole nominal time: what the budget counts does not depend on the load."""
+        """`check_valid` with this problem's counter-models and rate. A query that the backstop (`smt.BACKSTOP`)
+        cut before its step budget was spent (a query that consumes its units slowly; on the wall clock, also a
+        busy machine) is asked once more with a longer backstop (`smt.RETRY_WALL_FACTOR`) while
+        `clock_retry_left_s` lasts, and one cut again is charged its whole nominal time: what the budget counts does
+        not depend on the load."""
         v = check_valid(tr, formula, timeout_ms, shown, self.models, self.rlimit_per_ms)
         retry_s = timeout_ms * smt.RETRY_WALL_FACTOR / 1000
         if v.clock and self.clock_retry_left_s >= retry_s:
