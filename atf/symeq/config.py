@@ -24,9 +24,10 @@ class SymEqConfig:
         what it decides at 300 ms within 100 ms. The second pass rarely merges: with a 0.3 s budget it asked
         305 dev pairs again (30.7 s) and 4 merged, with 0.15 s 179 pairs (16.8 s) and 3 merged; the classes
         merged 6493 and 6499 pairs (timing-bound pairs differ between runs), p90 1.12 s and 0.93 s (load 2).
-    step_budget_s: hard wall clock for one step (reading one candidate, or deciding one pair) inside a
-        worker process; a step that runs longer is killed with its worker: that pair becomes "unknown"
-        (that candidate unread) and the other steps keep their verdicts.
+    step_budget_s: hard bound on one step (reading one candidate, or deciding one pair) inside a worker
+        process, in the worker's CPU time (Linux; the wall clock elsewhere; a stalled worker is stopped at this
+        on the wall clock: `pool.STEP_CLOCK`); a step that runs longer is killed with its worker: that pair
+        becomes "unknown" (that candidate unread) and the other steps keep their verdicts.
         A legitimate step stays under it: a pair asks at most about six queries at `timeout_ms`, and fewer
         once `solver_budget_s` is spent. A step that asks a query again (`clock_retry_s`) has that retry's
         allowance added to its budget when the retry starts (the worker reports it); a step that asks none, such

@@ -3,11 +3,12 @@
 Z3 does not reliably stop at its own timeout (its maintainers say cancellation is checked only in some
 places; a 300 ms query has run for minutes), so the only bound that holds is killing the process. A worker
 runs `SymEq.events` for one problem and reports every step as it goes; the parent keeps the verdicts. When
-one step (reading a candidate, deciding a pair) runs past `step_budget_s`, the worker is killed, that step
-becomes "unknown" (or "unread"), and a fresh worker resumes the problem from the verdicts already in; when
-the problem's `problem_budget_s` runs out, what is undecided stays unmerged and the merges made so far
-stay. Workers are reused across problems (a fresh one imports Z3 and the compiler, about a second), killed
-ones are reaped and replaced, and a worker exits when the process that owns it is gone.
+one step (reading a candidate, deciding a pair) runs past `step_budget_s` (the worker's CPU time where the
+platform reports it: STEP_CLOCK), the worker is killed, that step becomes "unknown" (or "unread"), and a fresh
+worker resumes the problem from the verdicts already in; when the problem's `problem_budget_s` (wall clock) runs
+out, what is undecided stays unmerged and the merges made so far stay. Workers are reused across problems (a
+fresh one imports Z3 and the compiler, about a second), killed ones are reaped and replaced, and a worker exits when
+the process that owns it is gone.
 
     with SymEqPool(workers=2) as pool:
         result = pool.cluster(candidates, "lean")                   # one problem
@@ -37,6 +38,28 @@ from atf.symeq.equivalence import ClusterBuilder, PairResult, SymEqResult, Union
 log = logging.getLogger(__name__)
 
 Job = tuple[Sequence[str], str]  # (candidates, language)
+
+# STEP_CLOCK: a step's budget counts its worker's CPU time where the platform reports it (Linux: /proc/<pid>/stat),
+# not the wall clock. On a busy machine a worker gets a fraction of a core, and a step that takes 0.6 s on a quiet
+# machine was killed at the 2.5 s step budget once the worker got less than a quarter of one: its pair became
+# unknown, a verdict decided by the load. A step is stopped when its CPU time reaches the budget, or when it has
+# run the budget on the wall clock while its worker got less than STALLED_SHARE of a core (a worker stopped, or
+# waiting on something that is not Z3); the problem's budget stays on the wall clock and bounds a problem's time on
+# any machine. Elsewhere the step budget is wall-clock time, as it was.
+STALLED_SHARE = 0.05
+MIN_CHECK_S = 0.01  # the pool looks at a step's clocks at most this often
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of process pid so far (None where /proc does not say: not Linux, or it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            data = fh.read()
+        fields = data[data.rindex(b")") + 2 :].split()  # (the command name may hold spaces and parentheses)
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _watch_parent(parent: int) -> None:
@@ -117,6 +140,8 @@ class _Run:
     ready: bool = True  # False while its fresh worker is still importing (no step deadline then)
     suspects: set[int] = field(default_factory=set)  # candidates of a pair killed earlier in this problem
     retry_s: float = 0.0  # allowance of the clock retries the step in progress has started (the worker says)
+    pid: int | None = None  # its worker's process id
+    cpu_mark: float | None = None  # the worker's CPU time when the step in progress began (None: not known here)
 
     def __post_init__(self):
         self.builder = ClusterBuilder(len(self.candidates))
@@ -124,14 +149,36 @@ class _Run:
     def message(self) -> tuple:
         return (self.job_id, self.candidates, self.language, self.config, self.builder.resume)
 
-    def deadline(self) -> float:
-        end = self.started + self.config.problem_budget_s
-        if not self.ready:
-            return end
+    def mark(self) -> None:
+        """A step begins now (an event came in): its clocks start."""
+        self.last_event = time.monotonic()
+        self.cpu_mark = _cpu_seconds(self.pid) if self.pid is not None else None
+
+    def step_budget(self) -> float:
         step = self.config.step_budget_s + self.retry_s
         if self.current is not None and self.current[0] == "pair" and self.suspects.intersection(self.current[1:]):
             step = min(step, self.config.suspect_step_budget_s)
-        return min(end, self.last_event + step)
+        return step
+
+    def step_used(self, now: float) -> tuple[float, float | None]:
+        """The step in progress so far: its wall time, and its worker's CPU time where the platform reports it."""
+        cpu = _cpu_seconds(self.pid) if self.cpu_mark is not None and self.pid is not None else None
+        return now - self.last_event, (None if cpu is None else cpu - self.cpu_mark)
+
+    def left(self, now: float) -> float:
+        """Seconds until the run may have to be stopped; <= 0: stop it now (see STEP_CLOCK)."""
+        end = self.started + self.config.problem_budget_s - now
+        if not self.ready:
+            return end
+        step = self.step_budget()
+        wall, cpu = self.step_used(now)
+        if cpu is None:
+            return min(end, step - wall)
+        if cpu >= step or (wall >= step and cpu < STALLED_SHARE * wall):
+            return min(end, 0.0)
+        # CPU time grows no faster than the wall clock (the worker computes in one thread): nothing can run out
+        # before the wall time reaches the budget; after that, look again as the CPU time could catch up
+        return min(end, max(MIN_CHECK_S, step - wall if wall < step else min(step - cpu, 0.5)))
 
     def mark_suspects(self) -> None:
         """The step in progress is being killed: its candidates' later pairs get the shorter budget."""
@@ -143,7 +190,8 @@ class _Run:
         if event[0] == "retry":  # inside the step in progress: more time for it, the step goes on
             self.retry_s += event[1]
             return False
-        self.last_event, self.retry_s = time.monotonic(), 0.0
+        self.mark()
+        self.retry_s = 0.0
         if event[0] == "begin":
             self.current = event[1:]
             return False
@@ -283,7 +331,8 @@ class SymEqPool:
             w = self._take()
             self._next_job += 1
             run.job_id = self._next_job
-            run.current, run.last_event, run.run_started, run.retry_s = None, time.monotonic(), time.monotonic(), 0.0
+            run.current, run.run_started, run.retry_s, run.pid = None, time.monotonic(), 0.0, w.proc.pid
+            run.mark()
             run.ready = w.heard
             w.conn.send(run.message())
             runs[w.conn] = (w, run)
@@ -301,7 +350,8 @@ class SymEqPool:
                     dispatch(run)
                 if not runs:
                     continue
-                timeout = max(0.0, min(r.deadline() for _, r in runs.values()) - time.monotonic())
+                now = time.monotonic()
+                timeout = max(0.0, min(r.left(now) for _, r in runs.values()))
                 for conn in wait(list(runs), timeout):
                     w, run = runs[conn]
                     done, died = False, False
@@ -310,7 +360,8 @@ class SymEqPool:
                             job_id, event = conn.recv()
                             w.heard = True
                             if job_id == 0:  # a fresh worker is ready
-                                run.last_event, run.ready = time.monotonic(), True
+                                run.ready = True
+                                run.mark()
                             elif job_id == run.job_id:
                                 done = run.apply(event)
                     except (EOFError, OSError):
@@ -338,13 +389,14 @@ class SymEqPool:
                             yield run.idx, run.result(budget_exhausted=True)
                 now = time.monotonic()
                 for conn, (w, run) in list(runs.items()):
-                    if now < run.deadline() or conn.poll():  # (what came in since `wait` is read first: a retry)
+                    if run.left(now) > 0 or conn.poll():  # (what came in since `wait` is read first: a retry)
                         continue
+                    wall, cpu = run.step_used(now)
                     del runs[conn]
                     self._replace(w)
                     run.seconds += now - run.run_started
                     out_of_budget = now >= run.started + config.problem_budget_s
-                    why = f"killed after {now - run.last_event:.1f} s"
+                    why = f"killed after {wall:.1f} s" + ("" if cpu is None else f" ({cpu:.1f} s of CPU time)")
                     run.mark_suspects()
                     if not out_of_budget and run.fail_current(why):
                         dispatch(run)
