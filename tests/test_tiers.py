@@ -21,7 +21,8 @@ def test_ci_runs_the_readme_test_command_then_the_integration_tier():
     default = ci.index(commands[0])
     tier = next(i for i, line in enumerate(ci) if line.startswith('python -m pytest -m "integration or slow"'))
     assert default < tier
-    assert 'python -m pytest -m "integration or slow"' in (REPO / "README.md").read_text(encoding="utf-8")
+    assert 'python -m pytest -m "integration or slow" -n 0' in (REPO / "README.md").read_text(encoding="utf-8")
+    assert ci[tier].startswith('python -m pytest -m "integration or slow" -n 0 ')  # its servers and steps: one process
 
 
 def test_default_tier_deselects_integration_and_slow():

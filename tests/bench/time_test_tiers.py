@@ -17,7 +17,7 @@ import time
 
 TIERS = {
     "default": [sys.executable, "-m", "pytest"],
-    "integration": [sys.executable, "-m", "pytest", "-m", "integration or slow"],
+    "integration": [sys.executable, "-m", "pytest", "-m", "integration or slow", "-n", "0"],
 }
 
 
