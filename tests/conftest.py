@@ -1,4 +1,8 @@
+import contextlib
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -34,3 +38,24 @@ def smollm2_engine():
     from atf.llm import load_engine
 
     return load_engine("smollm2")
+
+
+@pytest.fixture
+def busy_core():
+    """`with busy_core(n, core):` n processes that compute without end, pinned to that core, for the block (a
+    real busy machine, where a thread pinned to the same core gets about 1/(n+1) of it)."""
+
+    @contextlib.contextmanager
+    def busy(n: int, core: int):
+        procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+        try:
+            for p in procs:
+                os.sched_setaffinity(p.pid, {core})
+            time.sleep(0.3)  # (their interpreters start)
+            yield
+        finally:
+            for p in procs:
+                p.kill()
+                p.wait()
+
+    return busy

@@ -10,8 +10,6 @@ query runs on."""
 
 import multiprocessing as mp
 import os
-import subprocess
-import sys
 import threading
 import time
 
@@ -47,7 +45,7 @@ def ask(formula, backstop_ms: float) -> tuple[smt.Verdict, float]:
     return v, time.perf_counter() - t0
 
 
-def test_a_query_the_quiet_machine_decides_is_decided_with_its_core_shared():
+def test_a_query_the_quiet_machine_decides_is_decided_with_its_core_shared(busy_core):
     cpu = []
     for _ in range(3):
         fresh_z3_context()
@@ -56,21 +54,15 @@ def test_a_query_the_quiet_machine_decides_is_decided_with_its_core_shared():
         cpu.append(time.thread_time() - c0)
         assert v.status == "invalid"
     need_s = max(cpu)  # (the slowest of three: the backstop below is 1.5 times it)
-    core = min(os.sched_getaffinity(0))
     before = os.sched_getaffinity(0)
-    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(5)]
-    try:
-        for p in busy:
-            os.sched_setaffinity(p.pid, {core})
+    core = min(before)
+    with busy_core(5, core):
         os.sched_setaffinity(0, {core})  # this thread (Linux: pid 0 is the calling thread) shares the core with 5
-        time.sleep(0.3)  # (the busy loops' interpreters start)
-        fresh_z3_context()
-        v, wall_s = ask(slow_query(), 1.5 * need_s * 1000)
-    finally:
-        os.sched_setaffinity(0, before)
-        for p in busy:
-            p.kill()
-            p.wait()
+        try:
+            fresh_z3_context()
+            v, wall_s = ask(slow_query(), 1.5 * need_s * 1000)
+        finally:
+            os.sched_setaffinity(0, before)
     # the wall clock passed the backstop (a wall-clock backstop cut this query); the CPU time did not
     assert wall_s > 1.5 * need_s, (wall_s, need_s)
     assert v.status == "invalid" and not v.clock, v

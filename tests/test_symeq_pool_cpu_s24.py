@@ -7,8 +7,6 @@ busy processes pinned to the core the worker runs on."""
 
 import os
 import re
-import subprocess
-import sys
 import textwrap
 import time
 
@@ -57,21 +55,13 @@ CANDS = [
 CFG = SymEqConfig(step_budget_s=0.8, clock_retry_s=0.0, solver_budget_s=60.0, problem_budget_s=60)
 
 
-def test_a_step_whose_worker_shares_its_core_is_not_killed_for_the_load():
+def test_a_step_whose_worker_shares_its_core_is_not_killed_for_the_load(busy_core):
     with ComputingPool(1) as pool:
         pool.cluster(CANDS[:1], "lean")  # a started worker
-        busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
-        try:
-            for p in busy:
-                os.sched_setaffinity(p.pid, {CORE})
-            time.sleep(0.3)  # (the busy loops' interpreters start)
+        with busy_core(4, CORE):
             t0 = time.monotonic()
             res = pool.cluster(CANDS, "lean", CFG)
             wall = time.monotonic() - t0
-        finally:
-            for p in busy:
-                p.kill()
-                p.wait()
     # the step took longer than its budget on the wall clock (a wall-clock budget killed it) but not in CPU time
     assert wall > CFG.step_budget_s, wall
     assert not any("killed" in p.detail for p in res.pairs), res.pairs

@@ -162,7 +162,7 @@ class _Run:
 
     def step_used(self, now: float) -> tuple[float, float | None]:
         """The step in progress so far: its wall time, and its worker's CPU time where the platform reports it."""
-        cpu = _cpu_seconds(self.pid) if self.cpu_mark is not None and self.pid is not None else None
+        cpu = _cpu_seconds(self.pid) if self.cpu_mark is not None else None
         return now - self.last_event, (None if cpu is None else cpu - self.cpu_mark)
 
     def left(self, now: float) -> float:
@@ -171,14 +171,13 @@ class _Run:
         if not self.ready:
             return end
         step = self.step_budget()
-        wall, cpu = self.step_used(now)
-        if cpu is None:
+        wall = now - self.last_event
+        if wall < step:  # neither clock can have run out: CPU time grows no faster than the wall clock (one thread)
             return min(end, step - wall)
-        if cpu >= step or (wall >= step and cpu < STALLED_SHARE * wall):
+        wall, cpu = self.step_used(now)
+        if cpu is None or cpu >= step or cpu < STALLED_SHARE * wall:  # (None: no CPU clock, the wall clock ran out)
             return min(end, 0.0)
-        # CPU time grows no faster than the wall clock (the worker computes in one thread): nothing can run out
-        # before the wall time reaches the budget; after that, look again as the CPU time could catch up
-        return min(end, max(MIN_CHECK_S, step - wall if wall < step else min(step - cpu, 0.5)))
+        return min(end, max(MIN_CHECK_S, min(step - cpu, 0.5)))  # look again as the CPU time could catch up
 
     def mark_suspects(self) -> None:
         """The step in progress is being killed: its candidates' later pairs get the shorter budget."""

@@ -1270,14 +1270,11 @@ WALL_FACTOR = 3
 # nominal time, while the problem's `SymEqConfig.clock_retry_s` lasts (`equivalence.PairCache.solve`), and one the
 # clock cuts again counts its whole nominal time as spent, so the problem's budget does not depend on the load either.
 RETRY_WALL_FACTOR = 10
-# BACKSTOP: the backstop counts the CPU time of the thread that runs the query (`atf.symeq.backstop`), where the
-# platform has a per-thread CPU clock (Linux), and Z3's wall-clock timeout only elsewhere. On the wall clock the retry
-# above made the load decide less, not nothing: a query cut under load and asked again in a context of its own is
-# searched differently from the quiet machine's first try (tests/test_symeq_determinism_s18.py's dev problems charged
-# other work in 2 of 3 runs beside 3 busy loops on 2 cores; a parallel test run put a dev problem of
-# tests/test_symeq_clock_s20.py into other classes). A thread's CPU time does not grow while it waits for a core, so
-# the same queries are cut, and asked again, at any load. The factors keep their names and values: on a quiet
-# machine a query's CPU time is its wall time.
+# BACKSTOP: the backstop counts the CPU time of the thread that runs the query (`atf.symeq.backstop`, whose doc gives
+# the measurements), where the platform has a per-thread CPU clock (Linux), and Z3's wall-clock timeout only elsewhere.
+# On the wall clock the retry above made the load decide less, not nothing: a query cut under load and asked again in
+# a context of its own is searched differently from the quiet machine's first try. The factors keep their names and
+# values: on a quiet machine a query's CPU time is its wall time.
 
 
 def _conj(args: list, ctx: z3.Context) -> z3.BoolRef:
