@@ -335,6 +335,14 @@ def tune(
     return first[len(first) // 2], score
 
 
+def best_combination(problems: Sequence[ScoredProblem]) -> tuple[Method, float]:
+    """The combination (method, alpha, tie-break) with the highest 1@k on `problems` themselves: (method, 1@k).
+    Labels choose the knobs, so this is a diagnostic, not a method: the most any knobs reach with these SymEq and
+    SemCo scores (a target above it needs other scores, not other knobs)."""
+    best = [tune(problems, c) for c in COMBOS]
+    return max(best, key=lambda t: t[1])
+
+
 def positional_correctness(problems: Sequence[ScoredProblem]) -> list[float]:
     """Share of correct candidates at each sample index (a flat curve is what unbiased labels give)."""
     k = max((p.k for p in problems), default=0)

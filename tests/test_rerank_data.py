@@ -8,8 +8,10 @@ import pytest
 from atf.data.isabelle import load_math, load_math_dev, load_minif2f, minif2f_problem_text
 from atf.symeq.config import SymEqConfig
 from eval.harness import (
+    COMBOS,
     Method,
     ScoredProblem,
+    best_combination,
     category_of,
     correct_merged,
     labelling_efficiency,
@@ -99,6 +101,22 @@ def test_tune_chooses_the_tie_break_and_alpha_from_the_problems_it_is_given():
     # where SemCo is wrong on ties, sampling order is kept
     wrong = sp([True, True, False, False], [[0, 1], [2, 3]], [0.5] * 4, [0.1, 0.2, 0.9, 0.8], pid="w")
     assert tune([wrong], "symeq")[0].tiebreak == "index"
+
+
+def test_best_combination_is_the_most_any_knobs_reach_on_those_problems():
+    # p1: SymEq's big class is wrong and SemCo is right; p2: SymEq is right and SemCo is slightly wrong. Neither score
+    # alone gets both; a combination whose alpha lets SymEq's margin win on p2 and SemCo's on p1 gets both.
+    p1 = sp([False, False, True], [[0, 1], [2]], [2 / 3, 2 / 3, 1 / 3], [0.1, 0.1, 0.9], pid="1")
+    p2 = sp([True, True, False], [[0, 1], [2]], [2 / 3, 2 / 3, 1 / 3], [0.5, 0.5, 0.6], pid="2")
+    ps = [p1, p2]
+    assert n_at_k(ps, Method("symeq"), 1) == 0.5 and n_at_k(ps, Method("semco"), 1) == 0.5
+    m, best = best_combination(ps)
+    assert best == 1.0 and m.name in COMBOS and 0 < m.alpha < 1
+    assert n_at_k(ps, m, 1) == best
+    # no alpha of any combination does better than what it reports
+    assert all(n_at_k(ps, Method(c, a / 20), 1) <= best for c in COMBOS for a in range(21))
+    # where one score is right everywhere, that is what it finds
+    assert best_combination([p2])[1] == 1.0
 
 
 def test_answer_agreement_classes_and_positional_bias():
