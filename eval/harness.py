@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -341,6 +341,25 @@ def best_combination(problems: Sequence[ScoredProblem]) -> tuple[Method, float]:
     SemCo scores (a target above it needs other scores, not other knobs)."""
     best = [tune(problems, c) for c in COMBOS]
     return max(best, key=lambda t: t[1])
+
+
+def within_problem_auc(problems: Iterable[ScoredProblem], score: Callable[[ScoredProblem], Sequence[float]]) -> float:
+    """How well a candidate score separates correct from incorrect candidates of one problem: over every pair (a
+    correct and an incorrect candidate of the same problem), the share where the correct one scores higher, ties
+    counting half (0.5: no signal; nan: no such pair). Unlike 1@k it has no tie-break, so it does not inherit the
+    sampling order, which the labels of the dev set favour (`positional_correctness`)."""
+    wins = pairs = 0.0
+    for p in problems:
+        s = list(score(p))
+        if len(s) != p.k:
+            raise ValueError(f"{p.id}: {len(s)} scores for {p.k} candidates")
+        good = [s[i] for i in range(p.k) if p.labels[i]]
+        bad = [s[i] for i in range(p.k) if not p.labels[i]]
+        for a in good:
+            for b in bad:
+                pairs += 1
+                wins += 1.0 if a > b else 0.5 if a == b else 0.0
+    return wins / pairs if pairs else float("nan")
 
 
 def positional_correctness(problems: Sequence[ScoredProblem]) -> list[float]:

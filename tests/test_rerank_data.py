@@ -23,6 +23,7 @@ from eval.harness import (
     read_cache,
     symeq_records,
     tune,
+    within_problem_auc,
 )
 
 
@@ -117,6 +118,22 @@ def test_best_combination_is_the_most_any_knobs_reach_on_those_problems():
     assert all(n_at_k(ps, Method(c, a / 20), 1) <= best for c in COMBOS for a in range(21))
     # where one score is right everywhere, that is what it finds
     assert best_combination([p2])[1] == 1.0
+
+
+def test_within_problem_auc_compares_candidates_of_one_problem_only():
+    p1 = sp([True, False, False], [[0], [1], [2]], [0.3, 0.3, 0.3], [0.9, 0.1, 0.5], pid="1")
+    p2 = sp([False, True], [[0], [1]], [0.5, 0.5], [0.2, 0.2], pid="2")
+    assert within_problem_auc([p1], lambda q: q.semco) == 1.0
+    assert within_problem_auc([p1], lambda q: [-x for x in q.semco]) == 0.0
+    assert within_problem_auc([p2], lambda q: q.semco) == 0.5  # a tie counts half
+    # three pairs: two won (p1), one tie (p2); a problem's scores are never compared with another's
+    assert within_problem_auc([p1, p2], lambda q: q.semco) == pytest.approx(2.5 / 3)
+    # sampling order plays no part: a constant score is no signal, whichever candidate is correct
+    assert within_problem_auc([p1, p2], lambda q: [0.0] * q.k) == 0.5
+    only_wrong = sp([False, False], [[0, 1]], [1.0, 1.0], [0.1, 0.2], pid="w")
+    assert within_problem_auc([only_wrong], lambda q: q.semco) != within_problem_auc([only_wrong], lambda q: q.semco)
+    with pytest.raises(ValueError, match="2 scores for 3"):
+        within_problem_auc([p1], lambda q: [0.0, 1.0])
 
 
 def test_answer_agreement_classes_and_positional_bias():
