@@ -12,7 +12,11 @@ formalizations may differ harmlessly, e.g. one proves more). (b) counts merges o
 candidate: each is either a label error or a false merge (a soundness bug: read them with --show-suspicious).
 (c) breaks the unmerged both-correct pairs down by the first reason found, and (d) is what Table 1 measures, on
 dev: how often the largest class's first member is correct (read the misses with --show-picks); (e), with
---false-apart, is (d) had candidates false at every value not been merged by their truth:
+--false-apart, is (d) had candidates false at every value not been merged by their truth; (f), with
+--contradictory-apart, is (d) had each candidate with contradictory premises been a class of its own. Beside
+(d)-(f), the within-problem AUC of the class size (eval.harness.within_problem_auc): dev's labels favour sample 0,
+which 1@k's tie-break in sampling order inherits and the AUC does not, so a decision about classes is read on both.
+Reasons in (c):
 
     unparsed       a candidate could not be read, or one of its propositions stayed one opaque blob
     vacuous        a candidate's premises are contradictory (it joins no class)
@@ -50,6 +54,7 @@ from atf.symeq.config import SymEqConfig
 from atf.symeq.equivalence import PairResult, SymEqResult
 from atf.symeq.ir import Statement
 from atf.symeq.pool import SymEqPool
+from eval.harness import Method, ScoredProblem, n_at_k, order_for, within_problem_auc
 
 REASONS = ("unparsed", "vacuous", "opaque", "untranslatable", "z3-unknown", "model-uf", "model-exact", "no-verdict")
 
@@ -161,6 +166,27 @@ def false_apart(classes: list[list[int]], statements: list, texts: list[str]) ->
     return out
 
 
+def contradictory_apart(classes: list[list[int]], vacuous: list[bool]) -> list[list[int]]:
+    """The classes with each candidate whose premises are contradictory taken out into a class of its own."""
+    rest = [r for r in ([x for x in c if not vacuous[x]] for c in classes) if r]
+    return rest + [[x] for c in classes for x in c if vacuous[x]]
+
+
+def as_scored(p: IsaProblem, classes: list[list[int]], valid: list[bool] | None = None) -> ScoredProblem:
+    """p's labels with these classes, scored by class size (as SymEq scores), for the metrics of eval.harness."""
+    k = len(p.labels)
+    size = {x: len(c) / k for c in classes for x in c}
+    return ScoredProblem(
+        p.id, "MATH", p.split, p.labels, valid or [True] * k, classes, [size[x] for x in range(k)], [0.0] * k
+    )
+
+
+def auc(problems: list[ScoredProblem]) -> str:
+    """The within-problem AUC of the class size (0.5: no signal), which dev's sample-0 label bias, unlike 1@k's
+    tie-break in sampling order, does not flatter."""
+    return f"within-problem AUC of the class size {within_problem_auc(problems, lambda q: q.symeq):.3f}"
+
+
 def shows(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -202,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
         "conclusion) been merged only with equal texts, not by its truth: a diagnostic of the decision that "
         "such statements, whatever answer they claim, are one class (Z3 checks at 1 s in this process)",
     )
+    ap.add_argument(
+        "--contradictory-apart",
+        action="store_true",
+        help="also (f): 1@k had each candidate with contradictory premises been a class of its own (since 6fbc004 "
+        "copies of one contradictory text or standard form are one class): a diagnostic of that decision",
+    )
     ap.add_argument("--reason", choices=REASONS, default=None, help="with --show: only this reason")
     ap.add_argument("--top", type=int, default=25, help="constructs listed under opaque/untranslatable")
     ap.add_argument(
@@ -221,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     seconds: list[float] = []
     rows: list[str] = []
     picked_right = solvable = picked_apart = changed_apart = 0
+    # each problem's labels with the class sizes of (d), (e) and (f): their within-problem AUC
+    variants: dict[str, list[ScoredProblem]] = {"d": [], "e": [], "f": []}
     wrong_picks: list[tuple[IsaProblem, SymEqResult, int]] = []
     with SymEqPool(config.workers) as pool:
         for idx, res in tqdm(pool.map(jobs, config), total=len(jobs), desc="SymEq", unit="problem"):
@@ -231,12 +265,17 @@ def main(argv: list[str] | None = None) -> int:
             labels = p.labels
             pick = rank(res.scores, [st is not None for st in res.statements])[0]
             picked_right += bool(labels[pick])
+            readable = [st is not None for st in res.statements]
+            variants["d"].append(as_scored(p, res.classes, readable))
             if args.false_apart:
                 apart = false_apart(res.classes, res.statements, p.statements)
+                variants["e"].append(as_scored(p, apart, readable))
                 scores = [len(c) / len(labels) for x in range(len(labels)) for c in apart if x in c]
                 other = rank(scores, [st is not None for st in res.statements])[0]
                 picked_apart += bool(labels[other])
                 changed_apart += other != pick
+            if args.contradictory_apart:
+                variants["f"].append(as_scored(p, contradictory_apart(res.classes, res.vacuous), readable))
             if any(labels):
                 solvable += 1
                 if not labels[pick]:
@@ -278,12 +317,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"        {n:5d}  {w}")
     print(
         f"(d) SymEq 1@k (largest class, ties in sampling order): {picked_right} / {len(problems)}; a correct "
-        f"candidate exists in {solvable}, the pick is wrong in {len(wrong_picks)} of them"
+        f"candidate exists in {solvable}, the pick is wrong in {len(wrong_picks)} of them; {auc(variants['d'])}"
     )
     if args.false_apart:
         print(
             f"(e) the same with candidates false at every value kept apart unless their texts are equal: "
-            f"{picked_apart} / {len(problems)} (the pick moved in {changed_apart})"
+            f"{picked_apart} / {len(problems)} (the pick moved in {changed_apart}); {auc(variants['e'])}"
+        )
+    if args.contradictory_apart:
+        f_right = round(n_at_k(variants["f"], Method("symeq"), 1) * len(problems))
+        f_moved = sum(
+            order_for(a, Method("symeq"))[0][0] != order_for(b, Method("symeq"))[0][0]
+            for a, b in zip(variants["d"], variants["f"])
+        )
+        print(
+            f"(f) the same with every candidate whose premises are contradictory a class of its own: {f_right} / "
+            f"{len(problems)} (the pick moved in {f_moved}); {auc(variants['f'])}"
         )
     print(f"seconds per problem inside the worker: total {sum(seconds):.1f}  (load {load[0]:.2f} {load[1]:.2f})")
     for r in REASONS if args.reason is None else (args.reason,):
