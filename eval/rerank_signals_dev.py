@@ -17,6 +17,8 @@ others; eval/table1.py prints the curve), so a score with many ties wins on dev 
     literals    the problem's numbers (its final answer included) found in the statement, plus half the share of
                 the statement's numbers found in the problem (0 and 1 ignored)
     readable    0 where SymEq leaves a proposition unread (ill-typed, or text Isabelle's grammar rejects), else 1
+    lm          with --lm N, on the first N problems only: the shipped SmolLM2-135M's log-likelihood of the problem
+                after the statement (`Isabelle statement: ... The same problem in words:`), about 10 s a problem
 
 Then 1@k (largest SymEq class, ties in sampling order) as is, and with unreadable candidates ranked last, as the
 syntax check ranks candidates Isabelle rejects (the MATH set ships no syntax check).
@@ -34,6 +36,8 @@ from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tqdm import tqdm
 
 from atf.data.isabelle import load_math_dev
 from eval.harness import Method, n_at_k, score_isa_sets, within_problem_auc
@@ -67,10 +71,37 @@ def unreadable(statement: str) -> bool:
     return any(n.startswith("unparsed proposition") for n in st.opaque)
 
 
+def lm_scores(problems: list, texts: dict[str, list[str]], threads: int = 2) -> dict[str, list[float]]:
+    """SmolLM2's log-likelihood of each problem's text after each of its statements (the shipped model, on CPU)."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from atf.llm.models import smollm2_dir
+
+    torch.set_num_threads(threads)
+    path = str(smollm2_dir())
+    tok = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path).eval()
+
+    def loglik(prefix: str, target: str) -> float:
+        a = tok(prefix, add_special_tokens=False)["input_ids"]
+        b = tok(target, add_special_tokens=False)["input_ids"]
+        ids = torch.tensor([a + b])
+        with torch.no_grad():
+            logp = torch.log_softmax(model(ids).logits[0, :-1].float(), -1)
+        return float(logp[torch.arange(len(a) - 1, ids.shape[1] - 1), ids[0, len(a) :]].sum())
+
+    return {
+        q.id: [loglik(f"Isabelle statement: {s}\nThe same problem in words: ", texts[q.id][0]) for s in texts[q.id][1:]]
+        for q in tqdm(problems, desc="SmolLM2", unit="problem")
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cache", type=Path, default=Path("runs/rerank"), help="eval/table1.py's score cache")
     ap.add_argument("--limit", type=int, default=None, help="first N dev problems (default: all 397)")
+    ap.add_argument("--lm", type=int, default=0, metavar="N", help="also SmolLM2's likelihood, on the first N problems")
     args = ap.parse_args(argv)
 
     dev = {p.id: p for p in load_math_dev()[: args.limit]}
@@ -102,6 +133,14 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  {name:10s} AUC {within_problem_auc(problems, f):.3f}   "
             f"1@k {100 * n_at_k(by_score, Method('semco'), 1):5.1f}"
+        )
+    if args.lm:
+        some = problems[: args.lm]
+        lm = lm_scores(some, {q.id: [dev[q.id].problem, *dev[q.id].statements] for q in some})
+        print(
+            f"  {'lm':10s} AUC {within_problem_auc(some, lambda q: lm[q.id]):.3f}   on the first {len(some)} "
+            f"problems (SemCo there: {within_problem_auc(some, lambda q: q.semco):.3f}, SymEq "
+            f"{within_problem_auc(some, lambda q: q.symeq):.3f})"
         )
     n_unread = sum(v == 0.0 for r in readable.values() for v in r)
     n_unread_ok = sum(readable[q.id][i] == 0.0 and q.labels[i] for q in problems for i in range(q.k))
