@@ -11,6 +11,7 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     floor              real -> int (Lean ⌊x⌋ and Isabelle floor both land in int); natfloor: real -> nat
     to_real / to_int   explicit casts; coe: cast to the type the context expects
     tonat / natabs     int -> nat (max 0 x) / (|x|)
+    rat_int / rat_nat  rat -> int, rat -> nat (Rat.num, Rat.den)
     succ               n -> n + 1
     const_real / const_complex   a constant (π, i)
     fst / snd / card / sum / prod / range / interval / filter: structural, handled by name
@@ -161,6 +162,10 @@ LEAN: dict[str, Builtin] = {
     "Nat.succ": _b("succ", "succ"),
     "Nat.sqrt": _b("uf:natsqrt", "nat1"),
     "Nat.totient": _b("uf:totient", "nat1"),  # Mathlib `def Nat.totient (n : ℕ) : ℕ`
+    # `structure Rat where num : Int; den : Nat; den_nz : den ≠ 0; reduced : num.natAbs.Coprime den` (Batteries'
+    # Rat.lean): the fields have fixed types, and of a literal their values are its lowest terms
+    "Rat.num": _b("uf:ratnum", "rat_int"),
+    "Rat.den": _b("uf:ratden", "rat_nat"),
     "Real.nnabs": _b("abs", "same1"),
     "Finset.card": _b("card", "card"),
     "Fintype.card": _b("card", "card"),  # of a type; `card G` under `open Fintype` (Finset.card takes a Finset)

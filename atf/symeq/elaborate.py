@@ -572,6 +572,14 @@ class Elaborator:
             # with `n :: int` fails type inference (the integer power is `power_int`, written `powi`)
             raise IllTyped(f"{ir.show(e)[:40]} :: {et} as the exponent of ^, which takes a nat")
         if et == INT:
+            natural = _natural_exponent(e)
+            if natural is not None and self.resolve(target) in (REAL, RAT, COMPLEX):
+                # an integer power with a literal or cast natural exponent is the monoid power, and with a negated
+                # one its inverse (Mathlib `zpow_natCast : a ^ (n : ℤ) = a ^ n`, `zpow_ofNat` for numerals, and
+                # `zpow_neg : a ^ (-n) = (a ^ n)⁻¹`, in any division ring, where `0⁻¹ = 0`)
+                n, negated = natural
+                power = App("pow", (base, n), target)
+                return App("inv", (power,), target) if negated else power
             return App(
                 "call", (Var("uf:zpow", Fun((self.resolve(target), INT), self.resolve(target))), base, e), target
             )
@@ -1550,6 +1558,8 @@ class Elaborator:
             return App("add", (x, Num(Fraction(1), t)), t)
         if rule in ("const_real", "const_complex"):
             return Var(op, REAL if rule == "const_real" else COMPLEX)
+        if rule in ("rat_int", "rat_nat") and need(1):
+            return uf(op, (RAT,), INT if rule == "rat_int" else NAT, [self.elab(args[0], RAT)])
         if rule == "complex_real" and need(1):
             return uf(op, (COMPLEX,), REAL, [self.elab(args[0], COMPLEX)])
         if rule == "complex1" and need(1):
@@ -2126,6 +2136,22 @@ _DIRECT_RULES = {
     "gcd": "same2",
     "lcm": "same2",
 }
+
+
+def _natural_exponent(e: Term) -> tuple[Term, bool] | None:
+    """An integer exponent as (a natural number n, negated): `2` (a literal), `-2`, `(n : ℤ)` and `-(n : ℤ)` with
+    n : ℕ; None for any other integer (a variable, a difference), whose sign is not known."""
+    negated = False
+    if isinstance(e, App) and e.op == "neg" and len(e.args) == 1:
+        e, negated = e.args[0], True
+    if isinstance(e, Num) and e.value.denominator == 1:
+        k = int(e.value)
+        if k < 0:
+            k, negated = -k, not negated
+        return Num(Fraction(k), NAT), negated
+    if isinstance(e, App) and e.op == "cast" and ir.type_of(e.args[0]) == NAT:
+        return e.args[0], negated
+    return None
 
 
 def _elab_prop(el: Elaborator, p: Term) -> Term | None:

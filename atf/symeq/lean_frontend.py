@@ -410,6 +410,8 @@ FIELDS = {
     "filter": "Finset.filter",
     "re": "Complex.re",
     "im": "Complex.im",
+    "num": "Rat.num",
+    "den": "Rat.den",
 }
 
 

@@ -325,6 +325,13 @@ def _simplify(t: Term, system: str) -> Term:
             return _geometric(args[1], system) or t
         if isinstance(head, Var) and head.name == "uf:summable" and system == "isabelle" and len(args) == 2:
             return TRUE_B if _summable(args[1]) else t
+        if isinstance(head, Var) and head.name in ("uf:ratnum", "uf:ratden") and len(args) == 2:
+            # a rational's fields are its lowest terms, the denominator positive (Batteries' `Rat`: `den_nz`,
+            # `reduced`), as Fraction keeps them
+            q = args[1]
+            if isinstance(q, Num) and ir.type_of(q) in _FOLDABLE:
+                return _num(q.value.numerator if head.name == "uf:ratnum" else q.value.denominator, ty)
+            return t
         if isinstance(head, Var) and head.name == "uf:op:subseteq" and len(args) == 3:
             ext = _extensional(args[1], args[2], "implies", system)
             return t if ext is None else simplify(ext, system)
