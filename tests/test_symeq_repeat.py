@@ -1,0 +1,25 @@
+"""eval/symeq_repeat.py: which pairs' verdicts vary between identical runs."""
+
+import pytest
+
+from eval.symeq_repeat import formalalign_statements, varying
+
+
+def test_varying_lists_only_pairs_that_differ_between_runs():
+    same = ("equivalent", "")
+    cut = ("unknown", "conclusions: step budget spent")
+    runs = [{(0, 1): same, (0, 2): same}, {(0, 1): same, (0, 2): cut}, {(0, 1): same, (0, 2): same}]
+    out = varying(runs)
+    assert list(out) == [(0, 2)]
+    assert out[(0, 2)][same] == 2 and out[(0, 2)][cut] == 1
+    assert varying(runs[:1] * 3) == {}
+    # a pair one run never decided (its budget ran out before) varies too
+    assert varying([{(0, 1): same}, {}])[(0, 1)][("absent", "")] == 1
+
+
+def test_formalalign_problems_are_numbered_as_the_evaluation_numbers_them(data_dir):
+    statements = formalalign_statements(122)
+    assert len(statements) == 16 and all(s.endswith(":= by sorry") for s in statements)
+    assert "abs (a + b) / (1 + abs (a + b))" in statements[0] and "(4 + abs (a + b))" in statements[2]
+    with pytest.raises(SystemExit, match="not in 0"):
+        formalalign_statements(10_000)
