@@ -71,8 +71,9 @@ def unreadable(statement: str) -> bool:
     return any(n.startswith("unparsed proposition") for n in st.opaque)
 
 
-def lm_scores(problems: list, texts: dict[str, list[str]], threads: int = 2) -> dict[str, list[float]]:
-    """SmolLM2's log-likelihood of each problem's text after each of its statements (the shipped model, on CPU)."""
+def lm_scores(problems: list, threads: int = 2) -> dict[str, list[float]]:
+    """SmolLM2's log-likelihood of each problem's text after each of its statements (the shipped model, on CPU), by
+    problem id."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -92,8 +93,8 @@ def lm_scores(problems: list, texts: dict[str, list[str]], threads: int = 2) -> 
         return float(logp[torch.arange(len(a) - 1, ids.shape[1] - 1), ids[0, len(a) :]].sum())
 
     return {
-        q.id: [loglik(f"Isabelle statement: {s}\nThe same problem in words: ", texts[q.id][0]) for s in texts[q.id][1:]]
-        for q in tqdm(problems, desc="SmolLM2", unit="problem")
+        p.id: [loglik(f"Isabelle statement: {s}\nThe same problem in words: ", p.problem) for s in p.statements]
+        for p in tqdm(problems, desc="SmolLM2", unit="problem")
     }
 
 
@@ -136,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.lm:
         some = problems[: args.lm]
-        lm = lm_scores(some, {q.id: [dev[q.id].problem, *dev[q.id].statements] for q in some})
+        lm = lm_scores([dev[q.id] for q in some])
         print(
             f"  {'lm':10s} AUC {within_problem_auc(some, lambda q: lm[q.id]):.3f}   on the first {len(some)} "
             f"problems (SemCo there: {within_problem_auc(some, lambda q: q.semco):.3f}, SymEq "
@@ -144,10 +145,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     n_unread = sum(v == 0.0 for r in readable.values() for v in r)
     n_unread_ok = sum(readable[q.id][i] == 0.0 and q.labels[i] for q in problems for i in range(q.k))
-    n_all_ok = sum(sum(q.labels) for q in problems)
+    n_all, n_all_ok = sum(q.k for q in problems), sum(sum(q.labels) for q in problems)
     print(
-        f"unreadable candidates: {n_unread} of {10 * len(problems)}; labelled correct {n_unread_ok} "
-        f"({100 * n_unread_ok / max(n_unread, 1):.1f}%; all candidates {100 * n_all_ok / (10 * len(problems)):.1f}%)"
+        f"unreadable candidates: {n_unread} of {n_all}; labelled correct {n_unread_ok} "
+        f"({100 * n_unread_ok / max(n_unread, 1):.1f}%; all candidates {100 * n_all_ok / n_all:.1f}%)"
     )
     last = [replace(q, valid=[v == 1.0 for v in readable[q.id]]) for q in problems]
     for m in (Method("symeq"), Method("symeq", tiebreak="semco")):

@@ -54,7 +54,7 @@ from atf.symeq.config import SymEqConfig
 from atf.symeq.equivalence import PairResult, SymEqResult
 from atf.symeq.ir import Statement
 from atf.symeq.pool import SymEqPool
-from eval.harness import Method, ScoredProblem, n_at_k, order_for, within_problem_auc
+from eval.harness import Method, ScoredProblem, order_for, within_problem_auc
 
 REASONS = ("unparsed", "vacuous", "opaque", "untranslatable", "z3-unknown", "model-uf", "model-exact", "no-verdict")
 
@@ -252,9 +252,12 @@ def main(argv: list[str] | None = None) -> int:
     suspicious: list[tuple[IsaProblem, int, int]] = []
     seconds: list[float] = []
     rows: list[str] = []
-    picked_right = solvable = picked_apart = changed_apart = 0
-    # each problem's labels with the class sizes of (d), (e) and (f): their within-problem AUC
+    picked_right = solvable = 0
+    # each problem's labels with the class sizes of (d), (e) and (f), and how often (e)'s and (f)'s picks are right
+    # and differ from (d)'s
     variants: dict[str, list[ScoredProblem]] = {"d": [], "e": [], "f": []}
+    picked_other = {"e": 0, "f": 0}
+    moved = {"e": 0, "f": 0}
     wrong_picks: list[tuple[IsaProblem, SymEqResult, int]] = []
     with SymEqPool(config.workers) as pool:
         for idx, res in tqdm(pool.map(jobs, config), total=len(jobs), desc="SymEq", unit="problem"):
@@ -263,19 +266,20 @@ def main(argv: list[str] | None = None) -> int:
             cls = {x: n for n, c in enumerate(res.classes) for x in c}
             verdicts = {(v.i, v.j): v for v in res.pairs}
             labels = p.labels
-            pick = rank(res.scores, [st is not None for st in res.statements])[0]
-            picked_right += bool(labels[pick])
             readable = [st is not None for st in res.statements]
+            pick = rank(res.scores, readable)[0]
+            picked_right += bool(labels[pick])
             variants["d"].append(as_scored(p, res.classes, readable))
+            others = {}
             if args.false_apart:
-                apart = false_apart(res.classes, res.statements, p.statements)
-                variants["e"].append(as_scored(p, apart, readable))
-                scores = [len(c) / len(labels) for x in range(len(labels)) for c in apart if x in c]
-                other = rank(scores, [st is not None for st in res.statements])[0]
-                picked_apart += bool(labels[other])
-                changed_apart += other != pick
+                others["e"] = false_apart(res.classes, res.statements, p.statements)
             if args.contradictory_apart:
-                variants["f"].append(as_scored(p, contradictory_apart(res.classes, res.vacuous), readable))
+                others["f"] = contradictory_apart(res.classes, res.vacuous)
+            for line, classes in others.items():
+                variants[line].append(as_scored(p, classes, readable))
+                other = order_for(variants[line][-1], Method("symeq"))[0][0]
+                picked_other[line] += bool(labels[other])
+                moved[line] += other != pick
             if any(labels):
                 solvable += 1
                 if not labels[pick]:
@@ -322,17 +326,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.false_apart:
         print(
             f"(e) the same with candidates false at every value kept apart unless their texts are equal: "
-            f"{picked_apart} / {len(problems)} (the pick moved in {changed_apart}); {auc(variants['e'])}"
+            f"{picked_other['e']} / {len(problems)} (the pick moved in {moved['e']}); {auc(variants['e'])}"
         )
     if args.contradictory_apart:
-        f_right = round(n_at_k(variants["f"], Method("symeq"), 1) * len(problems))
-        f_moved = sum(
-            order_for(a, Method("symeq"))[0][0] != order_for(b, Method("symeq"))[0][0]
-            for a, b in zip(variants["d"], variants["f"])
-        )
         print(
-            f"(f) the same with every candidate whose premises are contradictory a class of its own: {f_right} / "
-            f"{len(problems)} (the pick moved in {f_moved}); {auc(variants['f'])}"
+            f"(f) the same with every candidate whose premises are contradictory a class of its own: "
+            f"{picked_other['f']} / {len(problems)} (the pick moved in {moved['f']}); {auc(variants['f'])}"
         )
     print(f"seconds per problem inside the worker: total {sum(seconds):.1f}  (load {load[0]:.2f} {load[1]:.2f})")
     for r in REASONS if args.reason is None else (args.reason,):

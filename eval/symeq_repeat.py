@@ -76,20 +76,20 @@ def main(argv: list[str] | None = None) -> int:
     config = SymEqConfig()
     runs: list[dict[tuple[int, int], tuple[str, str]]] = []
     classes: Counter = Counter()
-    pool = None if args.fresh else SymEqPool(1)
-    try:
+
+    def run(pool: SymEqPool) -> None:
+        for _, res in pool.map([(statements, language)], config):
+            runs.append({(p.i, p.j): (p.status, p.detail) for p in res.pairs})
+            classes[json.dumps(res.classes)] += 1
+
+    if args.fresh:
         for _ in range(args.runs):
-            one = SymEqPool(1) if args.fresh else pool
-            try:
-                for _, res in one.map([(statements, language)], config):
-                    runs.append({(p.i, p.j): (p.status, p.detail) for p in res.pairs})
-                    classes[json.dumps(res.classes)] += 1
-            finally:
-                if args.fresh:
-                    one.close()
-    finally:
-        if pool is not None:
-            pool.close()
+            with SymEqPool(1) as pool:
+                run(pool)
+    else:
+        with SymEqPool(1) as pool:
+            for _ in range(args.runs):
+                run(pool)
     load = os.getloadavg()
     print(
         f"{len(statements)} candidates ({language}), {args.runs} runs "
