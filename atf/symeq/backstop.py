@@ -11,9 +11,10 @@ backstop counted in it cuts the same queries at any load.
 `arm(ctx, seconds)` before `Solver.check` and `disarm(job)` after it: a watchdog thread (one per process) calls
 `ctx.interrupt()` once the calling thread has consumed `seconds` of CPU time since `arm` (z3py calls Z3 through
 ctypes, which releases the GIL, so the watchdog runs while Z3 searches; Z3 then answers unknown, reason
-"interrupted" or "canceled"). The watchdog sleeps until the earliest deadline could have passed (CPU time grows no
-faster than the wall clock), so it costs a few wake-ups per query, not a polling loop. Where the platform has no
-per-thread CPU clock (`time.pthread_getcpuclockid` is Linux and a few BSDs), `AVAILABLE` is False and callers keep
+"interrupted" or "canceled"; an interrupt that comes just after Z3 answered is cleared by `disarm`). The watchdog
+sleeps until the earliest deadline could have passed (CPU time grows no faster than the wall clock), so it costs a
+few wake-ups per query, not a polling loop. Where the platform has no per-thread CPU clock
+(`time.pthread_getcpuclockid` is Linux and a few BSDs), `AVAILABLE` is False and callers keep
 Z3's wall-clock timeout."""
 
 from __future__ import annotations
@@ -70,10 +71,13 @@ class _Watchdog:
         return job
 
     def disarm(self, job: Job) -> None:
-        """After the query returned: the watchdog no longer interrupts it (`job.fired` says whether it did)."""
+        """After the query returned: the watchdog no longer interrupts it (`job.fired` says whether it did). If it
+        fired, the context's interrupt is cleared (`_clear_interrupt`)."""
         with self._cv:
             if job in self._jobs:
                 self._jobs.remove(job)
+        if job.fired:
+            _clear_interrupt(job.ctx)
 
     def _run(self) -> None:
         with self._cv:
@@ -100,6 +104,25 @@ class _Watchdog:
     def _after_fork_in_child(self) -> None:
         # the parent's watchdog thread does not exist in the child, and its lock may have been held at the fork
         self.__init__()
+
+
+def _clear_interrupt(ctx: Any) -> None:
+    """Clear an interrupt that Z3 keeps in `ctx` until its next check. A deadline can pass after Z3 answered and before
+    `disarm` (a query that spends its step budget in about the backstop's CPU time). `ctx.interrupt()` on a context
+    with no check running leaves its resource limit cancelled, so what came next in the problem failed or did nothing:
+    a model evaluation raised "canceled" (a known counter-model was skipped and the solver asked instead), and
+    `z3.simplify` returned its argument unsimplified. One FormalAlign problem's verdicts differed between identical
+    runs in 5 of 60 (`eval/symeq_repeat.py`); without the watchdog, in none. Z3 resets the limit when a check
+    starts (an interrupt during a check ends with it), so an empty check clears it (under a millisecond)."""
+    import z3
+
+    ref = ctx.ref()
+    solver = z3.Z3_mk_simple_solver(ref)
+    z3.Z3_solver_inc_ref(ref, solver)
+    try:
+        z3.Z3_solver_check(ref, solver)
+    finally:
+        z3.Z3_solver_dec_ref(ref, solver)
 
 
 _WATCHDOG = _Watchdog()
