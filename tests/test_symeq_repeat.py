@@ -23,3 +23,27 @@ def test_formalalign_problems_are_numbered_as_the_evaluation_numbers_them(data_d
     assert "abs (a + b) / (1 + abs (a + b))" in statements[0] and "(4 + abs (a + b))" in statements[2]
     with pytest.raises(SystemExit, match="not in 0"):
         formalalign_statements(10_000)
+
+
+def test_all_runs_every_problem_and_lists_none_that_does_not_vary(monkeypatch, capsys):
+    import eval.symeq_repeat as repeat
+
+    problems = [
+        [
+            "theorem a (x : ℕ) (h : x = 2) : x + 1 = 3 := by sorry",
+            "theorem b (y : ℕ) (h : y = 2) : 3 = y + 1 := by sorry",
+        ],
+        ["theorem c (x : ℝ) : x ^ 2 ≥ 0 := by sorry", "theorem d (x : ℝ) : x ^ 2 > 0 := by sorry"],
+    ]
+    monkeypatch.setattr(repeat, "formalalign_problems", lambda: problems)
+    assert repeat.main(["--formalalign", "all", "--runs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 problems (lean), 2 runs (one pool)") and ": 0 with a pair whose verdict varies" in out
+    assert "problem 0" not in out
+
+
+def test_a_problem_is_an_index_or_all():
+    import eval.symeq_repeat as repeat
+
+    with pytest.raises(SystemExit):
+        repeat.main(["--formalalign", "first", "--runs", "2"])
