@@ -90,7 +90,7 @@ def _slow_proofs(monkeypatch, full_ms: int):
     asked = []
     real = eq.check_valid
 
-    def check(tr, formula, timeout_ms, show_vars, models=None, rlimit_per_ms=None):
+    def check(tr, formula, timeout_ms, show_vars, models=None, rlimit_per_ms=None, wall_factor=None, own_context=False):
         v = real(tr, formula, 5000, show_vars, models)
         asked.append(timeout_ms)
         return Verdict("unknown", reason="timeout") if v.status == "valid" and timeout_ms < full_ms else v
@@ -184,10 +184,10 @@ def test_pairs_the_quick_pass_leaves_open_are_decided_again_and_flagged(monkeypa
     real = eq_module.check_valid
     full_ms = 500
 
-    def slow_z3(tr, formula, timeout_ms, *rest):  # Z3 decides nothing at a pair's quick timeout (a tenth)
+    def slow_z3(tr, formula, timeout_ms, *rest, **kw):  # Z3 decides nothing at a pair's quick timeout (a tenth)
         if timeout_ms <= full_ms // 10:
             return eq_module.Verdict("unknown", reason="timeout")
-        return real(tr, formula, timeout_ms, *rest)
+        return real(tr, formula, timeout_ms, *rest, **kw)
 
     monkeypatch.setattr(eq_module, "check_valid", slow_z3)
     cands = [
