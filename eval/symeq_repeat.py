@@ -2,6 +2,7 @@
 
     nice python eval/symeq_repeat.py --formalalign 122 --runs 30          # FormalAlign miniF2F problem 122 (Lean)
     nice python eval/symeq_repeat.py --math task_test_gpt-4/1/algebra/problem_2058.json --runs 10
+    nice python eval/symeq_repeat.py --math mathd_numbertheory_234 --runs 10  # a miniF2F problem of Table 1
     nice python eval/symeq_repeat.py --formalalign 122 --runs 10 --fresh  # a new worker process for every run
     nice python eval/symeq_repeat.py --formalalign all --runs 2           # all 243, listing those that vary
 
@@ -48,12 +49,13 @@ def formalalign_statements(index: int) -> list[str]:
 
 
 def math_statements(pid: str) -> list[str]:
-    from atf.data.isabelle import load_math
+    """The candidates of a problem of Table 1's data: MATH (test and train) or miniF2F, by its id."""
+    from atf.data.isabelle import load_math, load_minif2f
 
-    for p in load_math("all"):
+    for p in [*load_math("all"), *load_minif2f()]:
         if p.id == pid:
             return p.statements
-    raise SystemExit(f"--math: no MATH problem {pid!r}")
+    raise SystemExit(f"--math: no MATH or miniF2F problem {pid!r}")
 
 
 def varying(runs: list[dict[tuple[int, int], tuple[str, str]]]) -> dict[tuple[int, int], Counter]:
@@ -74,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument(
         "--formalalign", metavar="INDEX", help="a FormalAlign miniF2F problem (Lean), or 'all' for every one"
     )
-    which.add_argument("--math", metavar="ID", help="a MATH problem of Table 1's data (Isabelle), by its id")
+    which.add_argument("--math", metavar="ID", help="a MATH or miniF2F problem of Table 1's data (Isabelle), by its id")
     ap.add_argument("--runs", type=int, default=10, help="how many times (default %(default)s)")
     ap.add_argument("--fresh", action="store_true", help="a new pool (a new worker process) for every run")
     args = ap.parse_args(argv)

@@ -47,3 +47,12 @@ def test_a_problem_is_an_index_or_all():
 
     with pytest.raises(SystemExit):
         repeat.main(["--formalalign", "first", "--runs", "2"])
+
+
+def test_table1_problems_are_found_by_id_in_math_and_minif2f(data_dir):
+    from eval.symeq_repeat import math_statements
+
+    assert len(math_statements("mathd_numbertheory_234")) == 10
+    assert len(math_statements("task_test_gpt-4/48/number_theory/problem_234.json")) == 10
+    with pytest.raises(SystemExit, match="no MATH or miniF2F problem"):
+        math_statements("no_such_problem")
