@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 51
+VERSION = 52
 
 
 @dataclass
@@ -170,7 +170,6 @@ class PairCache:
         self.models: list = []  # the problem's latest Z3 counter-models, tried first on every query
         self.first_pass = False  # set by SymEq.events while it makes its quick pass over the pairs
         self.cut_short = 0  # queries left undecided at a shortened timeout (more time might decide them)
-        self.tainted = False  # a query the backstop cut ran in the problem's context (`solve`)
 
     def timeout_ms(self, full_ms: int, candidates: tuple[int, ...] = ()) -> int:
         """The Z3 timeout of the next query about these candidates."""
@@ -190,24 +189,6 @@ class PairCache:
         for c in candidates:
             self.undecided[c] = self.undecided.get(c, 0) + weight
 
-    def renew(self) -> None:
-        """Before a step (a pair, a vacuity check): if a query the backstop cut ran in the problem's Z3 context, start
-        a new context. The cut search stopped where the CPU clock said, and left the context with the terms it had
-        made so far, which order Z3's choices in the queries after it (term ids): a miniF2F problem's classes
-        differed between identical runs in 2 of 10 (`eval/symeq_repeat.py`). The problem's translations are made
-        again as they are needed (their cache entries are dropped) and its counter-models are copied over. The
-        rest of the step in which the cut came runs each query in a context of its own (`solve`), which costs
-        about 10 ms a query: one MATH-400 problem took 7 s where every query after the cut did."""
-        if not self.tainted:
-            return
-        import z3
-
-        fresh_z3_context()
-        ctx = z3.main_ctx()
-        self.models = [m.translate(ctx) for m in self.models]
-        self.data = {k: v for k, v in self.data.items() if k[0] != "z3"}
-        self.tainted = False
-
     def get(self, key: tuple, make):
         try:
             return self.data[key]
@@ -221,10 +202,7 @@ class PairCache:
         busy machine) is asked once more with a longer backstop (`smt.RETRY_WALL_FACTOR`) while
         `clock_retry_left_s` lasts, and one cut again is charged its whole nominal time: what the budget counts does
         not depend on the load."""
-        # after a cut in the problem's context, the rest of this step runs in contexts of their own (`renew`)
-        v = check_valid(tr, formula, timeout_ms, shown, self.models, self.rlimit_per_ms, own_context=self.tainted)
-        if v.clock:
-            self.tainted = True
+        v = check_valid(tr, formula, timeout_ms, shown, self.models, self.rlimit_per_ms)
         retry_s = timeout_ms * smt.RETRY_WALL_FACTOR / 1000
         if v.clock and self.clock_retry_left_s >= retry_s:
             self.clock_retry_left_s -= retry_s
@@ -269,7 +247,6 @@ def equivalence(
     """Decide whether two standardized statements of one system are equivalent (see module doc).
     `cache`: shared by the pairs of one problem, where i and j are the candidates' indices."""
     cache = cache or PairCache()
-    cache.renew()
     if a.system != b.system:
         raise ValueError(f"cannot compare a {a.system} statement with a {b.system} one")
     if a.context != b.context:  # the same words under different definitions (`Statement.context`)
@@ -824,10 +801,9 @@ class SymEq:
         timeout_ms = min(self.timeout_ms, 150)  # a contradiction among premises is usually found at once
         if not quick and cache is not None and not cache.full_allowed((idx,)):
             return False
+        tr = Translator(st.system)
         # without the problem's cache, the counter-models and the retry allowance are this check's alone
         cache = cache or PairCache(self.solver_budget_s, self.rlimit_per_ms, self.clock_retry_s)
-        cache.renew()
-        tr = Translator(st.system)
         try:
             prem = _premises(tr, cache, st, (idx, ()))
             at = max(10, timeout_ms // 5) if quick else timeout_ms
