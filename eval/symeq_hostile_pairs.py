@@ -9,8 +9,8 @@ ZMod, and numerals whose type Lean takes from the other side of `=` or from a bi
 False), and so do `Set.Icc 0 1` and `Set.Icc 0 (3 / 2)` over ℤ (3 / 2 = 1 there). Written for the session-19 round
 (VERSION 33-36; the pairs it found wrong at 3e5c017 are also tests, tests/test_symeq_sets_s19.py), with the set
 operations' memberships added in session 20 (tests/test_symeq_set_ops_s20.py), images, ranges, preimages, order
-properties and `dist` in session 22 (tests/test_symeq_lean_defs_s22.py). Not a benchmark:
-a check that a change to the reader keeps these right.
+properties and `dist` in session 22 (tests/test_symeq_lean_defs_s22.py), number theory's predicates on a field in
+session 27 (tests/test_symeq_probe_s27.py). Not a benchmark: a check that a change to the reader keeps these right.
 """
 
 from __future__ import annotations
@@ -273,6 +273,16 @@ PAIRS = [
     (": StrictMono (fun x : ℕ => x - 1)", ": Monotone (fun x : ℕ => x - 1)", False),
     (": StrictMono (fun x : ℤ => x - 1)", ": True", True),
     (": StrictAnti (fun x : ℕ => 10 - x)", ": Antitone (fun x : ℕ => 10 - x)", False),
+    # number theory's predicates on a field (session 27): every nonzero element is a unit, so nothing is `Prime`,
+    # `a ∣ b` is `a ≠ 0 ∨ b = 0`, and everything is `Even` and `Odd` (Algebra/Prime/Defs.lean, Group/Even.lean)
+    (": Prime (2 : ℝ)", ": True", False),
+    (": (2 : ℝ) ∣ 3", ": True", True),
+    (": (4 : ℚ) ∣ 2", ": (4 : ℤ) ∣ 2", False),
+    (": Even (3 : ℝ)", ": True", True),
+    ("(n : ℕ) : Prime (n : ℝ)", "(n : ℕ) : Nat.Prime n", False),
+    ("(n : ℕ) : Prime (n : ℤ)", "(n : ℕ) : Nat.Prime n", True),
+    ("(x : ℚ) (h : x = 4) : ¬ Odd x", "(x : ℚ) (h : x = 4) : False", True),
+    ("(x : ℝ) (h : x = 7) : Prime x", "(x : ℝ) (h : x = 7) : True", False),
 ]
 
 

@@ -73,10 +73,13 @@ ISABELLE: dict[str, Builtin] = {
     "even": _b("even", "pred1"),
     "odd": _b("odd", "pred1"),
     "nat": _b("tonat", "tonat"),
-    "int": _b("cast", "to_int"),
-    "real": _b("cast", "to_real"),
-    "real_of_nat": _b("cast", "to_real"),
-    "real_of_int": _b("cast", "to_real"),
+    # Isabelle's Real.thy / Int.thy: `real :: nat ⇒ real`, `real_of_nat`, `int :: nat ⇒ int` are `of_nat`,
+    # `real_of_int :: int ⇒ real` is `of_int` (its argument was read as a nat, which merged `real_of_int (2 - 3) = 0`
+    # with True)
+    "int": _b("cast", "to_int", NAT),
+    "real": _b("cast", "to_real", NAT),
+    "real_of_nat": _b("cast", "to_real", NAT),
+    "real_of_int": _b("cast", "to_real", INT),
     "of_nat": _b("coe", "coe", NAT),
     "of_int": _b("coe", "coe", INT),
     "of_real": _b("coe", "coe", REAL),

@@ -166,12 +166,12 @@ _GREEK_LETTERS = str.maketrans(_greek_letters())
 _IDPART = r"(?:[A-Za-z_]|\\<(?:GREEK)>)(?:[A-Za-z0-9_']|\\<\^sub>|\\<(?:GREEK)>)*"
 _TOKEN = re.compile(
     r"""(?P<ws>\s+)
-    |(?P<sup>\\<\^sup>\s*(?:\d+|\\<[a-z]+>|[a-z]))
+    |(?P<sup>\\<\^sup>\s*(?:[0-9]+|\\<[a-z]+>|[a-z]))
     |(?P<ctrl>\\<\^[a-z]+>)
     |(?P<ident>IDPART(?:\.IDPART)*\.?)
     |(?P<sym>\\<[A-Za-z]+>)
     |(?P<str>''.*?'')
-    |(?P<num>\d+(?:\.\d+)?)
+    |(?P<num>[0-9]+(?:\.[0-9]+)?)
     |(?P<subop>[-+*/^@]\\<\^sub>[A-Za-z]+)
     |(?P<analysis>(?<=\s)\*v(?=\s))
     |(?P<op>\*\*|<\.\.<|<\.\.|\.\.<|\.\.|::|==>|-->|<->|<=|>=|~=|=>|==|[-+*/^=<>()\[\]{},.|&~%`!?#@:])
@@ -940,8 +940,22 @@ def parse_prop(text: str, notes: list[str]) -> Term:
         try:
             toks = tokenize(text)
         except ParseError:
-            toks = [("op", text)]
+            toks = _rough_tokens(text)
         return opaque_from_tokens(toks, ir.BOOL)
+
+
+_ROUGH = re.compile(rf"(?P<ident>{_IDPART}(?:\.{_IDPART})*)|(?P<sym>\\<[A-Za-z^]+>)|(?P<other>\S)")
+
+
+def _rough_tokens(text: str) -> list[tuple[str, str]]:
+    """Tokens of a proposition `tokenize` rejects (`\\<lbrakk>A; B\\<rbrakk>`, `x $ 1`, `let a = x; b = 3 in`): every
+    name stays a name, so the opaque proposition depends on the variables it mentions (as one text with no names
+    it depended on none, and the premises about them were dropped: `\\<lbrakk>x > 0; x < 2\\<rbrakk> \\<Longrightarrow>
+    False` under `x = 1` merged with the same under `x = 5`)."""
+    return [
+        ("ident" if m.lastgroup == "ident" else "op", m.group(m.lastgroup))
+        for m in _ROUGH.finditer(text.translate(_GREEK_LETTERS))
+    ]
 
 
 # ----------------------------------------------------------------------------------------------- outer

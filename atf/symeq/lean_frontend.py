@@ -198,8 +198,9 @@ SCALAR_ARROWS: dict[str, tuple[int, int, str, bool]] = {
     "→L": (25, 0, "ContinuousLinearMap", True),
 }
 # Lean 4's numeric literals (Lean/Parser/Basic.lean `numberFn`, `decimalNumberFn`): `0x1F`, `0b101`, `0o17`, and
-# decimals with an optional fraction and exponent, `2.5e-1` (a scientific literal: `OfScientific`, 1/4 in ℝ)
-_NUMBER = r"0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?"
+# decimals with an optional fraction and exponent, `2.5e-1` (a scientific literal: `OfScientific`, 1/4 in ℝ). Digits
+# are ASCII (`Char.isDigit`): Python's `\d` also matches `１` or `٣`, which Lean rejects
+_NUMBER = r"0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 _TOKEN = re.compile(
     rf"(?P<ws>\s+)|(?P<num>{_NUMBER})|(?P<op>(?:{'|'.join(SCALAR_ARROWS)})(?=\s*\[))|(?P<ident>{_IDENT})"
     rf"|(?P<op2>{'|'.join(re.escape(o) for o in _OPS)})"
@@ -316,6 +317,7 @@ KEYWORDS = {
     "Sort",
     "True",
     "False",
+    "sorry",  # a term of any type that Lean never equates with another (no name: `(sorry : ℝ)` is no binder)
 }
 
 # Mathlib classes whose instance on a type gives it an element: `1` (`One`: monoids, groups, rings, fields), `0`

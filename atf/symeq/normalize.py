@@ -377,6 +377,18 @@ def _simplify(t: Term, system: str) -> Term:
             return simplify(App("and", tuple(parts), BOOL), system)
         if ir.alpha_key(a) == ir.alpha_key(b):
             return TRUE_B
+    if op == "idiv" and system == "isabelle" and ty in _FIELDS:
+        # Isabelle's `div` is the class `divide` (Rings.thy), and on a field `/` abbreviates it (Fields.thy:
+        # `inverse_divide ≡ divide`): `(7::real) div 2 = 7 / 2`
+        return simplify(App("div", args, ty), system)
+    if op in ("prime", "even", "odd", "dvd") and ir.type_of(args[0]) in _FIELDS:
+        # number theory's predicates on a field are not the integers' (read on ℤ they merged `Prime (2 : ℝ)` with
+        # True): every nonzero element is a unit, so `a ∣ b` is `a ≠ 0 ∨ b = 0` (Mathlib `Dvd.dvd` is `∃ c, b =
+        # a * c`, Isabelle's Rings.thy `dvd_def` the same); in Mathlib nothing is `Prime` (`Prime p` asks `¬IsUnit
+        # p`, Algebra/Prime/Defs.lean) and everything is `Even` (`∃ r, a = r + r`) and `Odd` (`∃ m, a = 2 * m +
+        # 1`, Algebra/Group/Even.lean); Isabelle's `even`/`odd` need `semiring_parity` (Parity.thy) and `prime`
+        # a `normalization_semidom`, so there they stay as written
+        return _field_predicate(op, args, system) or t
     if op == "card":
         return _card(t, system)
     if op == "powr" and system == "isabelle":
@@ -404,6 +416,20 @@ def _simplify(t: Term, system: str) -> Term:
 
 
 _FOLDABLE = {NAT, INT, RAT, REAL, ir.COMPLEX, None}
+_FIELDS = {RAT, REAL, ir.COMPLEX}
+
+
+def _field_predicate(op: str, args: tuple[Term, ...], system: str) -> Term | None:
+    """`op` (prime, even, odd, dvd) of operands in a field, as `system` defines it there; None where it is not read."""
+    if op == "dvd":
+        a, b = args
+        zero_a, zero_b = (App("eq", (x, _num(0, ir.type_of(x))), BOOL) for x in (a, b))
+        return simplify(App("or", (App("not", (zero_a,), BOOL), zero_b), BOOL), system)
+    if system == "lean":
+        return FALSE_B if op == "prime" else TRUE_B
+    return None
+
+
 # op -> (its unit, whether the unit may stand on either side): the terms one side and the unit make, exactly
 _UNITS = {
     "add": (0, True),
@@ -703,11 +729,9 @@ def _fold(t: App, v: list[Fraction], system: str) -> Term:
         if op == "ceil":
             return _num(math.ceil(v[0]), ty)
         if op == "round":
-            # Isabelle: round x = ⌊x + 1/2⌋; Lean's `round` rounds half away from zero
-            x = v[0]
-            if system == "lean" and x < 0:
-                return _num(-math.floor(-x + Fraction(1, 2)), ty)
-            return _num(math.floor(x + Fraction(1, 2)), ty)
+            # halves round up in both systems: Isabelle's Archimedean_Field.thy `round x = ⌊x + 1/2⌋`, Mathlib's
+            # `round_eq` (`round (-1/2) = 0`, `round_neg_two_inv`; not away from zero, as this read Lean before)
+            return _num(math.floor(v[0] + Fraction(1, 2)), ty)
         if op == "sqrt":
             r = _rational_sqrt(abs(v[0]))
             if r is None:

@@ -676,7 +676,9 @@ class Translator:
         if op == "natabs":
             return z3.If(a[0] >= 0, a[0], -a[0])
         if op in ("gcd", "lcm"):
-            x, y = _int(a[0]), _int(a[1])
+            if not (z3.is_int(a[0]) and z3.is_int(a[1])):
+                raise Untranslatable(f"{op} of a non-integer")
+            x, y = a[0], a[1]
             out = self.uf(f"uf:{op}", (INT, INT), INT, [x, y])
             self.side(out >= 0)
             # Mathlib `Nat.gcd_mul_lcm`, `Int.gcd_mul_lcm` (gcd m n * lcm m n = natAbs (m * n)); Isabelle
@@ -712,7 +714,9 @@ class Translator:
                 raise Untranslatable("parity of a non-integer")
             return a[0] % 2 == (0 if op == "even" else 1)
         if op == "prime":
-            return self.uf("uf:prime", (INT,), BOOL, [_int(a[0])])
+            if not z3.is_int(a[0]):  # not "⌊x⌋ is prime": on a field normalize reads it, or it stays unread
+                raise Untranslatable("primality of a non-integer")
+            return self.uf("uf:prime", (INT,), BOOL, [a[0]])
         raise Untranslatable(op)
 
     def eq(self, lt: Term, rt: Term, a: Any, b: Any, env: dict[str, Any]) -> Any:
@@ -1227,10 +1231,6 @@ def _integer_exponent(e: Term) -> Term | None:
 
 def _real(x: Any) -> Any:
     return z3.ToReal(x) if z3.is_int(x) else x
-
-
-def _int(x: Any) -> Any:
-    return x if z3.is_int(x) else z3.ToInt(x)
 
 
 def _coerce_pair(a: Any, b: Any) -> tuple[Any, Any]:
