@@ -163,3 +163,18 @@ def test_isabelle_div_on_a_field_is_division(a, b):
 def test_isabelle_div_on_integers_still_floors():
     assert not same_isabelle('"(7::int) div 2 = 3.5"', '"True"')
     assert same_isabelle('"(-7::int) div 2 = -4"', '"True"')
+
+
+def test_walk_reaches_every_subterm_of_a_deep_tree_in_preorder():
+    # a flat sum of n terms is a tree n deep: nested generators passed each term up through every level (and
+    # stopped at Python's recursion limit)
+    x = ir.Var("x", ir.REAL)
+    t = x
+    for k in range(3000):
+        t = ir.App("add", (t, ir.Num(Fraction(k), ir.REAL)), ir.REAL)
+    seen = list(ir.walk(t))
+    assert len(seen) == 1 + 2 * 3000
+    assert seen[0] is t and seen[3000] is x  # (`is`: a failing `==` would print a tree deeper than repr goes)
+    assert [s.value for s in seen[3001:]] == list(range(3000))
+    small = ir.App("mul", (ir.App("neg", (x,), ir.REAL), ir.Num(Fraction(2), ir.REAL)), ir.REAL)
+    assert [type(s).__name__ for s in ir.walk(small)] == ["App", "App", "Var", "Num"]

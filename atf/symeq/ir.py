@@ -288,9 +288,13 @@ def map_children(t: Term, f: Callable[[Term], Term]) -> Term:
 
 
 def walk(t: Term) -> Iterator[Term]:
-    yield t
-    for c in t.children():
-        yield from walk(c)
+    """t and its subterms, in preorder. A stack, not nested generators: each of those passes every term up through
+    every level above it, quadratic in a deep tree's depth (a flat sum of n terms is n deep)."""
+    stack = [t]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(reversed(x.children()))
 
 
 def free_vars(t: Term, bound: frozenset[str] = frozenset()) -> set[str]:
