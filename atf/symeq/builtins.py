@@ -163,6 +163,7 @@ LEAN: dict[str, Builtin] = {
     "Int.div": _b("tdiv", "int2"),
     "Int.mod": _b("tmod", "int2"),
     "Nat.succ": _b("succ", "succ"),
+    "Nat.pred": _b("sub", "pred"),  # Init/Prelude.lean: `Nat.pred 0 = 0`, `Nat.pred (n + 1) = n`, i.e. `n - 1`
     "Nat.sqrt": _b("uf:natsqrt", "nat1"),
     "Nat.totient": _b("uf:totient", "nat1"),  # Mathlib `def Nat.totient (n : ℕ) : ℕ`
     # `structure Rat where num : Int; den : Nat; den_nz : den ≠ 0; reduced : num.natAbs.Coprime den` (Batteries'

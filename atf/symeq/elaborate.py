@@ -584,6 +584,12 @@ class Elaborator:
             # `x = n ^ b` makes it `↑n : ℝ`), so `(4 : ℤ) ^ b = 16` and `4 ^ b = 16` (numerals default to ℕ) with
             # b : ℝ fail to elaborate; read as real powers they merged with `(4 : ℝ) ^ b = 16`
             raise IllTyped(f"{ir.show(base)[:40]} :: {self.resolve(target)} to the power of a {et}")
+        if et == REAL and self.system == "lean" and isinstance(e, App) and e.op == "cast":
+            src = self.resolve(ir.type_of(e.args[0]))
+            if src in (NAT, INT) and self.resolve(target) == REAL:
+                # a real power at a cast natural or integer exponent is the monoid or group power, at every base
+                # (Mathlib `Real.rpow_natCast : x ^ (n : ℝ) = x ^ n`, `Real.rpow_intCast : x ^ (n : ℝ) = x ^ n`)
+                return self.typed_pow(base, e.args[0], src, target)
         if et in (REAL, RAT) and self.system == "lean":
             return App("rpow", (base, e), target)
         if self.system == "isabelle" and et != NAT and (is_numeric(et) or et == BOOL):
@@ -1576,6 +1582,8 @@ class Elaborator:
         if rule in ("tonat", "natabs") and need(1):
             x = self.elab(args[0], INT)
             return App(op, (x,), NAT)
+        if rule == "pred" and need(1):
+            return App("sub", (self.elab(args[0], NAT), Num(Fraction(1), NAT)), NAT)
         if rule == "succ" and need(1):
             x = self.elab(args[0], expected if expected is not None else NAT)
             t = self.resolve(ir.type_of(x))

@@ -933,10 +933,23 @@ def _card(t: App, system: str) -> Term:
         return _num(len(elems), NAT)
     if isinstance(s, App) and s.op == "range":
         return s.args[0]
-    if isinstance(s, App) and s.op == "icc" and ir.type_of(s.args[0]) == NAT:
+    if isinstance(s, App) and s.op in _INTERVAL_CARD and ir.type_of(s.args[0]) in (NAT, INT):
+        # Mathlib `Nat.card_Icc : (Icc a b).card = b + 1 - a`, `card_Ico`/`card_Ioc` `b - a`, `card_Ioo` `b - a - 1`,
+        # on ℤ the same through `toNat` (`Int.card_Icc : (Icc a b).card = (b + 1 - a).toNat`, ...); Isabelle's
+        # `card_atLeastAtMost : card {l..u} = Suc u - l`, `card_atLeastLessThan`, `card_atLeastAtMost_int : card
+        # {l..u} = nat (u - l + 1)`, ...
         lo, hi = s.args
-        return simplify(App("sub", (App("add", (hi, _num(1, NAT)), NAT), lo), NAT), system)
+        ty = ir.type_of(lo)
+        lo_add, hi_add = _INTERVAL_CARD[s.op]
+        upper = App("add", (hi, _num(hi_add, ty)), ty) if hi_add else hi
+        lower = App("add", (lo, _num(lo_add, ty)), ty) if lo_add else lo
+        count = App("sub", (upper, lower), ty)
+        return simplify(count if ty == NAT else App("tonat", (count,), NAT), system)
     return t
+
+
+# op -> (what the lower bound gains, what the upper bound gains): the count is (hi + b) - (lo + a), truncated at 0
+_INTERVAL_CARD = {"icc": (0, 1), "ico": (0, 0), "ioc": (0, 0), "ioo": (1, 0)}
 
 
 # ----------------------------------------------------------------------------------------------- statements

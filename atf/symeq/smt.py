@@ -685,6 +685,10 @@ class Translator:
             # `gcd_mult_lcm` (nat), `prod_gcd_lcm_int` (|m| * |n| = gcd m n * lcm m n)
             g, lc = (self.function(f"uf:{f}", Fun((INT, INT), INT))(x, y) for f in ("gcd", "lcm"))
             self.side(g * lc == _abs(x * y))
+            # and with a zero operand: Mathlib `Nat.gcd_zero_right : gcd n 0 = n`, `Int.gcd_zero_right : gcd i 0 =
+            # natAbs i`, `lcm_zero_right : lcm m 0 = 0`; Isabelle `gcd_0_int : gcd x 0 = ¦x¦`, `lcm_0_right`
+            for zero, other in ((y, x), (x, y)):
+                self.side(z3.Implies(zero == 0, z3.And(g == _abs(other), lc == 0)))
             return out
         if op == "fact":
             out = self.uf("uf:fact", (INT,), INT, [a[0]])
