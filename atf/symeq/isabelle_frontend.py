@@ -1052,15 +1052,17 @@ def _fixes(toks, i, notes) -> tuple[list[tuple[str, Ty | None]], int]:
     return out, i
 
 
-def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[str], set[str]]:
-    """Constants defined before the theorem: their declarations and defining equations."""
+def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[list[str]], set[str]]:
+    """Constants defined before the theorem: their declarations and the defining equations of each."""
     consts: list[tuple[str, Ty | None]] = []
-    eqs: list[str] = []
+    groups: list[list[str]] = []
     names: set[str] = set()
     i = 0
     while i < len(toks):
         kind, word = toks[i]
         if kind == "word" and word in DEFINITION_WORDS:
+            eqs: list[str] = []
+            groups.append(eqs)
             i += 1
             if i < len(toks) and toks[i][0] == "word" and toks[i][1] not in ("where",):
                 name = toks[i][1]
@@ -1087,17 +1089,22 @@ def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[str], s
             i += 1
         else:
             i += 1
-    return consts, eqs, names
+    return consts, [g for g in groups if g], names
 
 
 def parse_statement(text: str) -> RawStatement:
     """Read an Isabelle `theorem fixes/assumes/shows` (or `theorem "prop"`) statement."""
     toks = _outer_tokens(text.translate(_GREEK_LETTERS))  # `fixes θ` declares the `\<theta>` used inside
-    start = next((k for k, (kind, w) in enumerate(toks) if kind == "word" and w in THEOREM_WORDS), None)
-    if start is None:
+    starts = [
+        k for k, (kind, w) in enumerate(toks) if kind == "word" and w in THEOREM_WORDS and _opens_statement(toks, k)
+    ]
+    if not starts:
         raise ParseError("no theorem/lemma keyword")
+    # the last: a helper lemma comes before the theorem that uses it (the first read `lemma l: "True" by simp`
+    # as the statement), and prose ("the lemma below says ...") opens no statement
+    start = starts[-1]
     notes: list[str] = []
-    consts, def_eqs, def_names = _definitions(toks[:start], notes)
+    consts, def_groups, def_names = _definitions(toks[:start], notes)
     i = start + 1
     # optional theorem name and attributes
     if i < len(toks) and toks[i][0] == "word" and toks[i][1] not in ELEMENT_WORDS:
@@ -1106,20 +1113,39 @@ def parse_statement(text: str) -> RawStatement:
     variables = list(consts)
     premises: list[Term] = []
     conclusions: list[Term] = []
-    for eq in def_eqs:
-        premises.append(_closure(parse_prop(eq, notes), {n for n, _ in consts}))
+    defined = {n for n, _ in consts}
+    for group in def_groups:
+        eqs = [parse_prop(eq, notes) for eq in group]
+        guarded = _sequential(eqs, defined) if len(eqs) > 1 else eqs
+        if guarded is None:
+            notes.append(f"unread equations {group!r}: patterns this reader does not match")
+            continue
+        premises.extend(_closure(eq, defined) for eq in guarded)
     while i < len(toks):
         kind, word = toks[i]
         if kind == "str" and not conclusions:
+            # the short form `lemma "P" if "Q" for x :: T` (isar-ref, statements: the `if` props are premises, the
+            # `for` names fixed variables)
             props, i = _props(toks, i, notes)
             conclusions.extend(parse_prop(p, notes) for p in props)
+            if i < len(toks) and toks[i] == ("word", "if"):
+                props, i = _props(toks, i + 1, notes)
+                premises.extend(parse_prop(p, notes) for p in props)
+            if i < len(toks) and toks[i] == ("word", "for"):
+                vs, i = _fixes(toks, i + 1, notes)
+                variables.extend(vs)
             break
         if word == "fixes":
             vs, i = _fixes(toks, i + 1, notes)
             variables.extend(vs)
-        elif word in ("assumes", "defines"):
+        elif word == "assumes":
             props, i = _props(toks, i + 1, notes)
             premises.extend(parse_prop(p, notes) for p in props)
+        elif word == "defines":
+            # `defines "f x ≡ t"` defines f as `λx. t` (isar-ref, context elements: the left-hand side's additional
+            # arguments are abstracted): the equation holds at every x, not at one
+            props, i = _props(toks, i + 1, notes)
+            premises.extend(_closure(parse_prop(p, notes), set()) for p in props)
         elif word == "shows":
             props, i = _props(toks, i + 1, notes)
             conclusions.extend(parse_prop(p, notes) for p in props)
@@ -1137,12 +1163,85 @@ def parse_statement(text: str) -> RawStatement:
 
 
 def _closure(eq: Term, defined: set[str]) -> Term:
-    """A definition's equation holds for all values of its pattern variables."""
+    """A definition's equation holds for all values of its pattern variables (`eq` may be guarded: `G ⟶ lhs = rhs`)."""
     from atf.symeq.builtins import is_builtin
 
-    if isinstance(eq, App) and eq.op == "eq":
-        lhs = eq.args[0]
+    core = eq.args[1] if isinstance(eq, App) and eq.op == "implies" else eq
+    if isinstance(core, App) and core.op == "eq":
+        lhs = core.args[0]
         pattern_vars = sorted(v for v in ir.free_vars(lhs) if v not in defined and not is_builtin("isabelle", v))
         if pattern_vars:
             return Bind("forall", tuple((v, None) for v in pattern_vars), eq)
     return eq
+
+
+def _opens_statement(toks: list[tuple[str, str]], k: int) -> bool:
+    """Whether the theorem word at k opens a statement: after an optional `name:`/`[attrs]:` comes a proposition or
+    a context element, not prose."""
+
+    def opens(j: int) -> bool:
+        return j < len(toks) and (toks[j][0] == "str" or toks[j][1] in ("fixes", "assumes", "defines", "shows"))
+
+    j = _skip_name(toks, k + 1)
+    return opens(j) or (j == k + 1 and j < len(toks) and toks[j][0] == "word" and opens(j + 1))  # `theorem t fixes`
+
+
+def _pattern_match(pattern: Term, arg: Term) -> Term | bool | None:
+    """When `arg` matches `pattern` (an equation's argument pattern of `fun`): True, False, a condition on arg, or
+    None where the pattern is none this reads (a variable, a numeral, `Suc v`)."""
+    if isinstance(pattern, Var):
+        return None if pattern.name in ("True", "False", "Nil", "None", "Suc") else True
+    if isinstance(pattern, Num):
+        if isinstance(arg, Num):
+            return arg.value == pattern.value
+        return App("eq", (arg, pattern))
+    if isinstance(pattern, App) and pattern.op == "call" and pattern.args[0] == Var("Suc") and len(pattern.args) == 2:
+        if not isinstance(pattern.args[1], Var):
+            return None
+        if isinstance(arg, Num):
+            return arg.value >= 1
+        if isinstance(arg, App) and arg.op == "call" and arg.args[0] == Var("Suc"):
+            return True
+        return App("lt", (Num(Fraction(0)), arg))
+    return None
+
+
+def _sequential(eqs: list[Term], defined: set[str]) -> list[Term] | None:
+    """A `fun`'s equations as they hold: `fun` is `function (sequential)` (isar-ref, Function Definitions), so an
+    equation applies only where no earlier one's patterns match (`f 0 = 1 | f n = 0` says `f n = 0` for n ≠ 0;
+    read as two facts they contradicted each other and made every statement about f vacuous). An equation an earlier
+    catch-all covers says nothing. None where a pattern is none `_pattern_match` reads."""
+    pats: list[tuple[Term, ...]] = []
+    for eq in eqs:
+        if not (isinstance(eq, App) and eq.op == "eq"):
+            return None
+        lhs = eq.args[0]
+        if not (isinstance(lhs, App) and lhs.op == "call" and isinstance(lhs.args[0], Var)):
+            return None
+        pats.append(lhs.args[1:])
+    out: list[Term] = []
+    for k, eq in enumerate(eqs):
+        guards: list[Term] = []
+        reachable = True
+        for j in range(k):
+            if len(pats[j]) != len(pats[k]):
+                return None
+            conds: list[Term] = []
+            for p, a in zip(pats[j], pats[k]):
+                c = _pattern_match(p, a)
+                if c is None:
+                    return None
+                if c is False:
+                    break
+                if c is not True:
+                    conds.append(c)
+            else:
+                if not conds:  # an earlier equation matches whatever this one does
+                    reachable = False
+                    break
+                guards.append(ir.conj(conds))
+        if not reachable:
+            continue
+        earlier = guards[0] if len(guards) == 1 else App("or", tuple(guards))
+        out.append(App("implies", (App("not", (earlier,)), eq)) if guards else eq)
+    return out

@@ -1,0 +1,58 @@
+"""How an Isabelle statement is put together, from the session-27 probe's false merges:
+
+- the short form `lemma "P" if "Q" for x :: T` (isar-ref, statements): the `if` props are premises and the `for`
+  names fixed variables (they were dropped: `lemma "x ≥ 0" for x :: nat` merged with the same `for x :: int`);
+- `defines "f x ≡ t"` defines f as `λx. t` (isar-ref, context elements): the equation holds at every x;
+- `fun` is `function (sequential)`: an equation applies where no earlier one's patterns match (read as independent
+  facts, `f 0 = 1 | f n = 0` contradicted itself and every statement about f merged with False);
+- the statement is the last theorem/lemma that opens one: a helper lemma comes first (`lemma l: "True" by simp`
+  was read as the statement), and prose ("the lemma below says ...") opens none.
+"""
+
+import pytest
+
+from tests.symeq_pairs import same_isabelle
+
+F = 'fun f :: "nat \\<Rightarrow> nat" where "f 0 = 1" | "f n = 0"\n'
+G = 'fun g :: "nat \\<Rightarrow> nat" where "g 0 = 1" | "g n = n * g (n - 1)"\n'
+PROSE = 'The lemma below says "x = 3" for the answer.\n'
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ('lemma "x \\<ge> 0" for x :: nat', 'lemma "x \\<ge> 0" for x :: int'),
+        ('lemma "x - 1 + 1 = x" for x :: nat', 'lemma "True"'),
+        ('lemma "x = 1" if "x > 0 \\<and> x < 2" for x :: int', 'lemma "x = 1" for x :: int'),
+        (
+            'theorem fixes f :: "real \\<Rightarrow> real" defines "f x \\<equiv> 2 * x" shows "f 1 = 2"',
+            'theorem fixes f :: "real \\<Rightarrow> real" and x :: real assumes "f x = 2 * x" shows "f 1 = 2"',
+        ),
+        (F + 'lemma "f 0 = 1"', F + 'lemma "False"'),
+        (G + 'lemma "g 5 = 120"', G + 'lemma "g 5 = 7"'),
+        ('lemma l: "True" by simp\ntheorem "(1::nat) = 2"', 'theorem "True"'),
+        (PROSE + 'theorem fixes x :: nat assumes "x + 1 = 4" shows "x = 3"', 'theorem fixes x :: nat shows "x = 3"'),
+    ],
+)
+def test_statement_structure_false_merges(a, b):
+    assert not same_isabelle(a, b)
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        (
+            'lemma "x = 1" if "x > 0 \\<and> x < 2" for x :: int',
+            'theorem fixes x :: int assumes "x > 0 \\<and> x < 2" shows "x = 1"',
+        ),
+        (F + 'lemma "f 0 = 1 \\<and> f 3 = 0"', F + 'lemma "True"'),
+        (G + 'lemma "g 5 = 120"', G + 'lemma "True"'),
+        (
+            PROSE + 'theorem fixes x :: nat assumes "x + 1 = 4" shows "x = 3"',
+            'theorem fixes x :: nat assumes "x + 1 = 4" shows "True"',
+        ),
+        ('lemma l: "True" by simp\ntheorem "(1::nat) = 1"', 'theorem "True"'),
+    ],
+)
+def test_statement_structure_read_as_isabelle_does(a, b):
+    assert same_isabelle(a, b)
