@@ -635,7 +635,8 @@ class _Parser(TokenCursor):
             if text in ("fun", "λ"):
                 self.next()
                 vars_ = self.binders(stop=("=>", "↦", ","))
-                self.next()
+                if self.next()[1] == ",":  # Lean 3's `λ x, e`: Lean 4's `fun` takes `=>` or `↦` (Term.lean, basicFun)
+                    raise ParseError("`λ x, e` is Lean 3; Lean 4 writes `fun x => e`")
                 return eta(Bind("lambda", tuple(vars_), self.expr(0)))
             if text in ("∑", "∏"):
                 return self.big_operator()
@@ -1668,6 +1669,95 @@ def overload_resolution(opens: Iterable[str], names: Iterable[str]) -> dict[str,
     return out
 
 
+def _unshadow(groups: list, concl: list[tuple[str, str]]) -> tuple[list, list[tuple[str, str]]]:
+    """Binders with a name declared again later renamed apart: in `(n : ℕ) (hn : n = 2) (n : ℕ) : n = 2` the second n
+    shadows the first (Lean makes it inaccessible, `n✝`), so hn speaks of one n and the conclusion of the other
+    (read as one variable, the statement merged with True). Each earlier declaration and the uses up to the next
+    become `n'shadowedK` (`'` may continue a Lean name; no binder of a statement is written so)."""
+    total: dict[str, int] = {}
+    for _, names, _ in groups:
+        for n in names:
+            total[n] = total.get(n, 0) + 1
+    if all(c == 1 for c in total.values()):
+        return groups, concl
+    seen: dict[str, int] = {}
+    current: dict[str, str] = {}
+
+    def rename(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return [(kd, current.get(t, t) if kd == "ident" else t) for kd, t in toks]
+
+    out = []
+    for kind, names, toks in groups:
+        toks = rename(toks)
+        renamed = []
+        for n in names:
+            seen[n] = seen.get(n, 0) + 1
+            current[n] = n if seen[n] == total[n] else f"{n}'shadowed{seen[n]}"
+            renamed.append(current[n])
+        out.append((kind, renamed, toks))
+    return out, rename(concl)
+
+
+_LOCAL_NOTATIONS = {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix", "macro", "syntax"}
+
+
+def names_in_scope(st: LeanStatement) -> tuple[list[str], dict[str, str], set[str]]:
+    """What the theorem's unqualified names may resolve to, as Lean scopes it: the namespaces opened (a plain `open N`
+    in force at the theorem: one inside a `section`/`namespace` that has ended is not, and the namespaces the
+    theorem sits in count as open, `namespace Nat` making `sqrt` `Nat.sqrt`), explicit single names (`open Real (pi)`
+    opens `pi` alone; `open N renaming a → b` makes b `N.a`; `open N hiding a` is read as these too: N stays closed,
+    so no name is guessed from it), and the names the text's own commands declare (`def choose`, `local notation
+    "π" => ...`, `macro "π" : term => ...`): those shadow Mathlib's, so no builtin reads them."""
+    scopes: list[tuple[list[str], dict[str, str], list[str]]] = [([], {}, [])]  # opens, explicit, namespace parts
+    declared: set[str] = set()
+
+    def open_words(words: list[str]) -> None:
+        opens, explicit, _ = scopes[-1]
+        words = [w for w in words if w not in ("in",)]
+        if not words or words[0] == "scoped":
+            return
+        if len(words) > 1 and words[1] in ("hiding", "renaming", "("):
+            ns = words[0]
+            if words[1] == "(":
+                for w in words[2:]:
+                    if w != ")":
+                        explicit[w] = f"{ns}.{w}"
+            elif words[1] == "renaming":
+                rest = words[2:]
+                for k in range(len(rest) - 2):
+                    if rest[k + 1] in ("→", "->"):
+                        explicit[rest[k + 2]] = f"{ns}.{rest[k]}"
+            return
+        opens.extend(words)
+
+    main = st.commands[st.main_index]
+    for cmd in st.commands[: st.main_index]:
+        toks = cmd.body_tokens
+        words = [t.text for t in toks]
+        if cmd.keyword in ("namespace", "section"):
+            parts = words[1].split(".") if cmd.keyword == "namespace" and len(words) > 1 else [""]
+            for part in parts:
+                scopes.append(([], {}, [part] if cmd.keyword == "namespace" else []))
+        elif cmd.keyword == "end" and len(scopes) > 1:
+            named = len(toks) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
+            for _ in range(min(len(scopes) - 1, len(words[1].split(".")) if named else 1)):
+                scopes.pop()
+        elif cmd.keyword == "open" and not cmd.scopes:
+            open_words(words[1:])
+        elif cmd.keyword in lean_statement.DECLARATION_KEYWORDS and len(toks) > 1 and toks[1].kind == "ident":
+            declared.add(toks[1].text.replace("«", "").replace("»", "").rsplit(".", 1)[-1])
+        if cmd.keyword in _LOCAL_NOTATIONS:
+            declared.update(t.text.strip('"').strip() for t in toks if t.kind == "string" and t.text.strip('"').strip())
+    for scope in main.scopes:
+        if scope.split()[:1] == ["open"]:
+            open_words(scope.split()[1:])
+    opens = [o for sc in scopes for o in sc[0]]
+    explicit = {k: v for sc in scopes for k, v in sc[1].items()}
+    namespace = [p for sc in scopes for p in sc[2] if p]
+    opens.extend(".".join(namespace[: k + 1]) for k in range(len(namespace)))
+    return list(dict.fromkeys(opens)), explicit, declared
+
+
 def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     """Read the last theorem/lemma/example of a Lean 4 text. qualified: the dotted names written in the
     statements it is compared with (see `open_resolution`); the text's own are always included."""
@@ -1676,17 +1766,23 @@ def parse_statement(text: str, qualified: Iterable[str] = ()) -> RawStatement:
     if not concl_tokens:
         raise ParseError("empty conclusion")
     groups = [(kind, names, tokenize(ty)) for kind, names, ty in binder_groups(st, section_variables=True)]
+    groups, concl_tokens = _unshadow(groups, concl_tokens)
     resolve: dict[str, str] = {}
     every = [*concl_tokens, *(t for _, _, toks in groups for t in toks)]
     written = frozenset({*qualified, *(t for kind, t in every if kind == "ident" and "." in t)})
-    if st.names_opened:
-        protected = {n for _, names, _ in groups for n in names} | bound_names(every)
-        overloaded = overload_resolution(st.names_opened, {t for kind, t in every if kind == "ident"} - protected)
+    opened, explicit, declared = names_in_scope(st)
+    protected = {n for _, names, _ in groups for n in names} | bound_names(every)
+    if opened:
+        overloaded = overload_resolution(opened, {t for kind, t in every if kind == "ident"} - protected)
         # a name the builtins read already (`sqrt`, `exp`, `card`) keeps that reading: which namespace's `sqrt`
         # Lean picks depends on the argument's type, and the statement naming `Nat.sqrt` may apply it elsewhere
-        protected |= {t for kind, t in every if kind == "ident" and builtins.is_builtin("lean", t)}
-        resolve = open_resolution(st.names_opened, written, protected)
+        builtin = {t for kind, t in every if kind == "ident" and builtins.is_builtin("lean", t)}
+        resolve = open_resolution(opened, written, protected | builtin)
         resolve.update(overloaded)
+    resolve.update({short: full for short, full in explicit.items() if short not in protected})
+    # the text's own declarations shadow Mathlib's names: one opaque constant each (the compared texts declare the
+    # same, `statement_context`), never the builtin of that name
+    resolve.update({n: f"_local_.{n}" for n in declared if n not in protected})
 
     notes: list[str] = []
     type_vars: dict[str, str] = {}

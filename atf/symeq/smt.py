@@ -1051,9 +1051,7 @@ class Translator:
             and (out := self.read_function(head.name, args[0], env)) is not None
         ):
             return out
-        if head.name.startswith("uf:") or head.name == "sqrt":
-            if head.name == "sqrt":
-                return self.sqrt(vals[0])
+        if head.name.startswith("uf:"):  # (a variable may be called `sqrt`: √ is the op, never this name)
             return self.uf(head.name, fty.args, fty.ret, vals)
         f = self.free_var(head.name, fty)
         flat = [x for v in vals for x in (_flat(v) if isinstance(v, tuple) else (v,))]
