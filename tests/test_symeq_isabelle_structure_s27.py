@@ -52,6 +52,22 @@ def test_statement_structure_false_merges(a, b):
             'theorem fixes x :: nat assumes "x + 1 = 4" shows "True"',
         ),
         ('lemma l: "True" by simp\ntheorem "(1::nat) = 1"', 'theorem "True"'),
+        # a `defines` without arguments is one equation (quantifying the defined name made it contradictory)
+        ('theorem fixes x y :: real defines "y \\<equiv> x + 1" shows "y - x = 1"', 'theorem "True"'),
+        (
+            'theorem fixes x :: real defines "y \\<equiv> x + 1" shows "y > x"',
+            'theorem fixes x y :: real assumes "y = x + 1" shows "y > x"',
+        ),
+        ('theorem defines "f \\<equiv> \\<lambda>x::real. x + 1" shows "f 2 = 3"', 'theorem "True"'),
+        # patterns that cannot overlap need no guard (`Suc n ≠ 0`), and primrec's never do
+        (
+            'fun f :: "nat \\<Rightarrow> nat" where "f 0 = 0" | "f (Suc n) = f n + 2"\ntheorem "f 3 = 6"',
+            'theorem "True"',
+        ),
+        (
+            'primrec q :: "nat \\<Rightarrow> nat" where "q 0 = 1" | "q (Suc n) = 3 * q n"\ntheorem "q 2 = 9"',
+            'theorem "True"',
+        ),
     ],
 )
 def test_statement_structure_read_as_isabelle_does(a, b):

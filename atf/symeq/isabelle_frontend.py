@@ -1052,17 +1052,18 @@ def _fixes(toks, i, notes) -> tuple[list[tuple[str, Ty | None]], int]:
     return out, i
 
 
-def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[list[str]], set[str]]:
-    """Constants defined before the theorem: their declarations and the defining equations of each."""
+def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[tuple[str, list[str]]], set[str]]:
+    """Constants defined before the theorem: their declarations and the defining equations of each (with the
+    keyword that defines it)."""
     consts: list[tuple[str, Ty | None]] = []
-    groups: list[list[str]] = []
+    groups: list[tuple[str, list[str]]] = []
     names: set[str] = set()
     i = 0
     while i < len(toks):
         kind, word = toks[i]
         if kind == "word" and word in DEFINITION_WORDS:
             eqs: list[str] = []
-            groups.append(eqs)
+            groups.append((word, eqs))
             i += 1
             if i < len(toks) and toks[i][0] == "word" and toks[i][1] not in ("where",):
                 name = toks[i][1]
@@ -1089,7 +1090,7 @@ def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[list[st
             i += 1
         else:
             i += 1
-    return consts, [g for g in groups if g], names
+    return consts, [(w, g) for w, g in groups if g], names
 
 
 def parse_statement(text: str) -> RawStatement:
@@ -1114,9 +1115,9 @@ def parse_statement(text: str) -> RawStatement:
     premises: list[Term] = []
     conclusions: list[Term] = []
     defined = {n for n, _ in consts}
-    for group in def_groups:
+    for keyword, group in def_groups:
         eqs = [parse_prop(eq, notes) for eq in group]
-        guarded = _sequential(eqs, defined) if len(eqs) > 1 else eqs
+        guarded = _sequential(eqs, defined) if len(eqs) > 1 and keyword != "primrec" else eqs
         if guarded is None:
             notes.append(f"unread equations {group!r}: patterns this reader does not match")
             continue
@@ -1145,7 +1146,7 @@ def parse_statement(text: str) -> RawStatement:
             # `defines "f x ≡ t"` defines f as `λx. t` (isar-ref, context elements: the left-hand side's additional
             # arguments are abstracted): the equation holds at every x, not at one
             props, i = _props(toks, i + 1, notes)
-            premises.extend(_closure(parse_prop(p, notes), set()) for p in props)
+            premises.extend(_defines_closure(parse_prop(p, notes)) for p in props)
         elif word == "shows":
             props, i = _props(toks, i + 1, notes)
             conclusions.extend(parse_prop(p, notes) for p in props)
@@ -1175,6 +1176,18 @@ def _closure(eq: Term, defined: set[str]) -> Term:
     return eq
 
 
+def _defines_closure(eq: Term) -> Term:
+    """`defines "f x y ≡ t"`: the equation at every x and y (the arguments, never the defined name: `defines "y ≡
+    x + 1"` is the one equation `y = x + 1`)."""
+    if isinstance(eq, App) and eq.op == "eq":
+        lhs = eq.args[0]
+        if isinstance(lhs, App) and lhs.op == "call" and isinstance(lhs.args[0], Var):
+            args = lhs.args[1:]
+            if args and all(isinstance(a, Var) for a in args) and len({a.name for a in args}) == len(args):
+                return Bind("forall", tuple((a.name, None) for a in args), eq)
+    return eq
+
+
 def _opens_statement(toks: list[tuple[str, str]], k: int) -> bool:
     """Whether the theorem word at k opens a statement: after an optional `name:`/`[attrs]:` comes a proposition or
     a context element, not prose."""
@@ -1194,6 +1207,8 @@ def _pattern_match(pattern: Term, arg: Term) -> Term | bool | None:
     if isinstance(pattern, Num):
         if isinstance(arg, Num):
             return arg.value == pattern.value
+        if isinstance(arg, App) and arg.op == "call" and arg.args[0] == Var("Suc") and pattern.value == 0:
+            return False  # Nat.thy: `Suc n ≠ 0` (nat.distinct)
         return App("eq", (arg, pattern))
     if isinstance(pattern, App) and pattern.op == "call" and pattern.args[0] == Var("Suc") and len(pattern.args) == 2:
         if not isinstance(pattern.args[1], Var):
