@@ -5,6 +5,7 @@
 - `defines "f x ≡ t"` defines f as `λx. t` (isar-ref, context elements): the equation holds at every x;
 - `fun` is `function (sequential)`: an equation applies where no earlier one's patterns match (read as independent
   facts, `f 0 = 1 | f n = 0` contradicted itself and every statement about f merged with False);
+- a `fixes a` after `definition a` is a new a (the definition speaks of the constant);
 - the statement is the last theorem/lemma that opens one: a helper lemma comes first (`lemma l: "True" by simp`
   was read as the statement), and prose ("the lemma below says ...") opens none.
 """
@@ -32,6 +33,7 @@ PROSE = 'The lemma below says "x = 3" for the answer.\n'
         (G + 'lemma "g 5 = 120"', G + 'lemma "g 5 = 7"'),
         ('lemma l: "True" by simp\ntheorem "(1::nat) = 2"', 'theorem "True"'),
         (PROSE + 'theorem fixes x :: nat assumes "x + 1 = 4" shows "x = 3"', 'theorem fixes x :: nat shows "x = 3"'),
+        ('definition a :: real where "a = 5"\ntheorem fixes a :: real shows "a = 5"', 'theorem "True"'),
     ],
 )
 def test_statement_structure_false_merges(a, b):
@@ -66,6 +68,12 @@ def test_statement_structure_false_merges(a, b):
         ),
         (
             'primrec q :: "nat \\<Rightarrow> nat" where "q 0 = 1" | "q (Suc n) = 3 * q n"\ntheorem "q 2 = 9"',
+            'theorem "True"',
+        ),
+        # a fixed variable shadows a constant of that name, and only in the theorem
+        (
+            'definition a :: real where "a = 5"\ndefinition b :: real where "b = a + 1"\n'
+            'theorem fixes a :: real shows "b = 6"',
             'theorem "True"',
         ),
     ],

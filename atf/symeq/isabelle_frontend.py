@@ -1122,6 +1122,7 @@ def parse_statement(text: str) -> RawStatement:
             notes.append(f"unread equations {group!r}: patterns this reader does not match")
             continue
         premises.extend(_closure(eq, defined) for eq in guarded)
+    n_defs = len(premises)
     while i < len(toks):
         kind, word = toks[i]
         if kind == "str" and not conclusions:
@@ -1160,6 +1161,13 @@ def parse_statement(text: str) -> RawStatement:
             i += 1
     if not conclusions:
         raise ParseError("no conclusion (shows)")
+    shadowed = defined & {n for n, _ in variables[len(consts) :]}
+    if shadowed:
+        # `fixes a` after `definition a where "a = 5"` is a new a: the theorem speaks of it, the definition of the
+        # constant (read as one, `shows "a = 5"` merged with True)
+        other = {n: Var(f"{n}'const") for n in shadowed}
+        premises[:n_defs] = [ir.substitute(t, other) for t in premises[:n_defs]]
+        variables[: len(consts)] = [(f"{n}'const" if n in shadowed else n, ty) for n, ty in consts]
     return RawStatement("isabelle", variables, premises, conclusions, notes, text)
 
 
