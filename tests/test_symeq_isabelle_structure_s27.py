@@ -70,6 +70,12 @@ def test_statement_structure_false_merges(a, b):
             'primrec q :: "nat \\<Rightarrow> nat" where "q 0 = 1" | "q (Suc n) = 3 * q n"\ntheorem "q 2 = 9"',
             'theorem "True"',
         ),
+        # the theorem, before an unfinished lemma after it (miniF2F imo_1983_p6's candidate 1)
+        (
+            'theorem fixes a :: real assumes h0 : "a > 0" shows "a powr 2 = a * a"\n'
+            'lemma equal_case fixes a :: real assumes h0 : "a > 0"',
+            'theorem fixes a :: real assumes h0 : "a > 0" shows "True"',
+        ),
         # a fixed variable shadows a constant of that name, and only in the theorem
         (
             'definition a :: real where "a = 5"\ndefinition b :: real where "b = a + 1"\n'

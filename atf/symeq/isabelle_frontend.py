@@ -1101,9 +1101,23 @@ def parse_statement(text: str) -> RawStatement:
     ]
     if not starts:
         raise ParseError("no theorem/lemma keyword")
-    # the last: a helper lemma comes before the theorem that uses it (the first read `lemma l: "True" by simp`
-    # as the statement), and prose ("the lemma below says ...") opens no statement
-    start = starts[-1]
+    # which one is the statement: a `theorem` before a `lemma` (a helper lemma may come before the theorem that
+    # uses it: the first read `lemma l: "True" by simp` as the statement; or after it, unfinished, as in miniF2F
+    # imo_1983_p6's candidate 1), the last of a kind, and one that has a conclusion; prose ("the lemma below says
+    # ...") opens none
+    order = [k for k in reversed(starts) if toks[k][1] == "theorem"] + [
+        k for k in reversed(starts) if toks[k][1] != "theorem"
+    ]
+    error = ParseError("no theorem/lemma keyword")
+    for start in order:
+        try:
+            return _statement_at(toks, start, text)
+        except ParseError as err:
+            error = err
+    raise error
+
+
+def _statement_at(toks: list[tuple[str, str]], start: int, text: str) -> RawStatement:
     notes: list[str] = []
     consts, def_groups, def_names = _definitions(toks[:start], notes)
     i = start + 1
