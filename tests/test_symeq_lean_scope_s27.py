@@ -84,3 +84,12 @@ def test_names_the_text_scopes_are_not_mathlibs(preamble, signature, true_signat
 )
 def test_names_in_scope_still_resolve(a, b):
     assert same_texts(a, b)
+
+
+def test_the_metamorphic_probe_skips_a_statement_that_declares_a_binder_twice():
+    from atf.symeq.metamorphic import REWRITES, variants
+
+    twice = "theorem t (t s : ℝ) (n : ℤ) (h₁ : s = n ^ 2) (n) (_ : n = 3) : s = 9 := by sorry"
+    once = "theorem t (t s : ℝ) (n : ℤ) (h₁ : s = n ^ 2) (m : ℤ) (_ : m = 3) : s = 9 := by sorry"
+    assert variants(twice, REWRITES) == {}
+    assert "reorder" in variants(once, REWRITES)

@@ -105,6 +105,11 @@ def cut(text: str) -> Parts | None:
         return None
     if st.kind not in ("theorem", "lemma") or not st.name:
         return None
+    names = [n for b in st.binders for n in b.names if n != "_"]
+    if len(names) != len(set(names)):
+        # a binder declared twice (miniF2F's `mathd_algebra_247`: `(n : ℤ) ... (n) (_ : n = 3)`): the later one
+        # shadows the earlier, so reordering or currying the binders changes which one a hypothesis names
+        return None
     binders = [tokenize_lines(strip_comments(b.text)) for b in st.binders]
     concl = conclusion_tokens(st)
     if not concl or not all(binders):
