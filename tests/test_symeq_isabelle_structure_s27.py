@@ -86,3 +86,26 @@ def test_statement_structure_false_merges(a, b):
 )
 def test_statement_structure_read_as_isabelle_does(a, b):
     assert same_isabelle(a, b)
+
+
+@pytest.mark.parametrize(
+    "a,b,same",
+    [
+        (
+            'fixes f :: "real \\<Rightarrow> real" assumes "\\<And>x. f x = 2 * x" shows "f 3 = 6"',
+            'fixes f :: "real \\<Rightarrow> real" assumes "\\<forall>x. f x = 2 * x" shows "f 3 = 6"',
+            True,
+        ),
+        ('fixes x :: real shows "\\<And>y. y > x \\<Longrightarrow> y > x - 1"', '"True"', True),
+        ('fixes x :: real shows "\\<And>y. y > x \\<Longrightarrow> y > x + 1"', '"True"', False),
+        ('fixes x :: real shows "⋀y. y > x ⟹ y > x - 1"', '"True"', True),
+        (
+            'fixes f :: "nat \\<Rightarrow> nat" assumes "\\<And>n. f (n + 1) = f n + 2" and "f 0 = 1" shows "f 2 = 5"',
+            'fixes f :: "nat \\<Rightarrow> nat" assumes "\\<And>n. f (n + 1) = f n + 2" and "f 0 = 1" shows "f 2 = 6"',
+            False,
+        ),
+    ],
+)
+def test_pures_universal_quantifier_is_read_as_hols(a, b, same):
+    # HOL.thy `atomize_all`: (⋀x. P x) ≡ Trueprop (∀x. P x)
+    assert same_isabelle(a, b) == same

@@ -34,6 +34,9 @@ SYMBOLS = {
     r"\<ge>": ">=",
     r"\<noteq>": "~=",
     r"\<forall>": "ALL",
+    # Pure's `⋀x. P x`: for a theorem's premises and conclusion the same as HOL's `∀x. P x` (HOL.thy `atomize_all`:
+    # `(⋀x. P x) ≡ Trueprop (∀x. P x)`); its body reaches as far, over `⟹`
+    r"\<And>": "ALL",
     r"\<exists>": "EX",
     r"\<nexists>": "NEX",
     r"\<and>": "&",
@@ -75,6 +78,7 @@ SYMBOLS = {
     "≥": ">=",
     "≠": "~=",
     "∀": "ALL",
+    "⋀": "ALL",
     "∃": "EX",
     "∄": "NEX",
     "∧": "&",
