@@ -8,7 +8,8 @@ every value (so reading it can merge nothing that differs):
   Isabelle `card_atLeastLessThan`, `card_atLeastAtMost_int`, ...;
 - `Nat.pred n` is `n - 1` (Init/Prelude.lean);
 - gcd and lcm with a zero operand: `Nat.gcd_zero_right`, `Int.gcd_zero_right`, `lcm_zero_right`; Isabelle
-  `gcd_0_int`, `lcm_0_right`.
+  `gcd_0_int`, `lcm_0_right`;
+- `Nat.sqrt` at a literal (⌊√n⌋, `Nat.sqrt_eq'`), and the sum of `Nat.digits` once a premise gave the literal.
 """
 
 import pytest
@@ -30,6 +31,7 @@ from tests.symeq_pairs import same_isabelle, same_lean
         "(n : ℕ) : Nat.gcd n 0 = n",
         "(n : ℕ) : Nat.lcm 0 n = 0",
         "(i : ℤ) : Int.gcd i 0 = i.natAbs",
+        ": Nat.sqrt 10 = 3",
     ],
 )
 def test_lean_identities_that_hold_at_every_value(a):
@@ -46,6 +48,8 @@ def test_lean_identities_that_hold_at_every_value(a):
         "(n : ℕ) : Nat.pred n = n + 1",
         "(n : ℕ) : Nat.gcd n 1 = n",
         "(n : ℕ) : Nat.lcm 1 n = 0",
+        ": Nat.sqrt 10 = 4",
+        "(n : ℕ) : Nat.sqrt n = 3",
     ],
 )
 def test_lean_near_misses_stay_apart(a):
@@ -65,3 +69,16 @@ def test_lean_near_misses_stay_apart(a):
 )
 def test_isabelle_interval_cards_and_gcd_with_zero(a, same):
     assert same_isabelle(a, '"True"') == same
+
+
+@pytest.mark.parametrize(
+    "a,b,same",
+    [
+        ("(n : ℕ) (h : n = 45) : (Nat.digits 10 n).sum = 9", "(n : ℕ) (h : n = 45) : True", True),
+        ("(n : ℕ) (h : n = 45) : (Nat.digits 10 n).sum = 10", "(n : ℕ) (h : n = 45) : True", False),
+        ("(n : ℕ) (h : n = 10) : Nat.sqrt n = 3", "(n : ℕ) (h : n = 10) : True", True),
+        ("(n : ℕ) (h : n = 10) : Nat.sqrt n = 2", "(n : ℕ) (h : n = 10) : True", False),
+    ],
+)
+def test_natural_functions_at_a_literal_a_premise_gives(a, b, same):
+    assert same_lean(a, b) == same

@@ -184,6 +184,25 @@ def _spend(work: int) -> bool:
 _LIST_FOLDS = {"uf:sum_list": "add", "uf:prod_list": "mul", "uf:length": ""}
 
 
+def _natural_fold(name: str, arg: Term) -> Term | None:
+    """`Nat.sqrt` of a natural literal, or the sum of `Nat.digits b n` at literal b ≥ 2 and n (None otherwise)."""
+    from atf.symeq.mathlib import digits
+
+    def literal(x: Term) -> int | None:
+        ok = isinstance(x, Num) and x.value.denominator == 1 and 0 <= x.value < 10**100
+        return int(x.value) if ok else None
+
+    if name == "uf:natsqrt":
+        n = literal(arg)
+        return None if n is None else _num(math.isqrt(n), NAT)
+    head = arg.args[0] if isinstance(arg, App) and arg.op == "call" else None
+    if isinstance(head, Var) and head.name == "uf:digits" and len(arg.args) == 3:
+        b, n = literal(arg.args[1]), literal(arg.args[2])
+        if b is not None and n is not None and b >= 2:
+            return _num(sum(digits(b, n)), NAT)
+    return None
+
+
 def _list_value(fn: str, xs: Term, ty: Ty | None, system: str) -> Term | None:
     """sum_list / prod_list / length of a literal list (a variable the premises define as one, substituted)."""
     if not (isinstance(xs, App) and xs.op == "list"):
@@ -319,6 +338,10 @@ def _simplify(t: Term, system: str) -> Term:
         if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args) - 1:
             body = ir.beta(head, args[1:])
             return t if body is None else simplify(body, system)
+        if isinstance(head, Var) and head.name in ("uf:natsqrt", "uf:listsum") and len(args) == 2:
+            # at a literal, once a premise gave one (`(h : n = 45) : (Nat.digits 10 n).sum = 9`): Mathlib's
+            # `Nat.sqrt n` is ⌊√n⌋ (`Nat.sqrt_eq'`), and the digits' sum as `mathlib.elab_digits` folds it
+            return _natural_fold(head.name, args[1]) or t
         if isinstance(head, Var) and head.name in _LIST_FOLDS and len(args) == 2:
             return _list_value(head.name, args[1], ty, system) or t
         if isinstance(head, Var) and head.name == "uf:suminf" and system == "isabelle" and len(args) == 2:
