@@ -75,10 +75,6 @@ _SAME_TYPE_OPERANDS = frozenset({"op:subseteq", "op:ssubset", "op:union", "op:in
 _SAME_TYPE_RESULT = {"op:union": 2, "op:inter": 2, "op:sdiff": 2, "compl": 1}
 
 
-# the numeric types in the order Isabelle's coercions (Complex_Main) and Lean's casts widen them
-_WIDTH = {NAT: 0, INT: 1, RAT: 2, REAL: 3, COMPLEX: 4}
-
-
 class IllTyped(ParseError):
     """A proposition Isabelle rejects as ill-typed: it becomes one opaque proposition, never a guessed reading."""
 
@@ -1567,7 +1563,7 @@ class Elaborator:
             src = b.src or NAT
             if isinstance(t, TVar):
                 self.unify(t, src)
-            elif self.system == "isabelle" and _WIDTH.get(t, -1) > _WIDTH[src]:
+            elif self.system == "isabelle" and is_numeric(t) and ir.numeric_join(t, src) != src:
                 # Complex_Main's coercions only widen (nat → int → rat → real → complex): `real (k :: int)` is
                 # rejected, as `real` takes a nat
                 raise IllTyped(f"{ir.show(x)[:40]} :: {t} given to a cast that takes a {src}")

@@ -26,9 +26,17 @@ def digits(base: int, n: int) -> list[int]:
     return out
 
 
-def _literal(t: Term) -> int | None:
+def nat_literal(t: Term) -> int | None:
     if isinstance(t, Num) and t.value.denominator == 1 and t.value >= 0:
         return int(t.value)
+    return None
+
+
+def digit_sum(base: Term, n: Term) -> int | None:
+    """The sum of `Nat.digits base n` at literals base ≥ 2 and n < 10^100; None otherwise."""
+    b, m = nat_literal(base), nat_literal(n)
+    if b is not None and m is not None and b >= 2 and m < 10**100:
+        return sum(digits(b, m))
     return None
 
 
@@ -52,10 +60,8 @@ def elab_digits(el: Elaborator, rule: str, args: list[Term], expected: Ty | None
     if len(args) != 1:
         return el.fallback(orig, expected)
     lst = args[0]
-    if _is_digits(lst):
-        b, n = _literal(lst.args[1]), _literal(lst.args[2])
-        if b is not None and n is not None and b >= 2 and n < 10**100:
-            return el.elab(Num(Fraction(sum(digits(b, n)))), expected if expected is not None else NAT)
+    if _is_digits(lst) and (total := digit_sum(lst.args[1], lst.args[2])) is not None:
+        return el.elab(Num(Fraction(total)), expected if expected is not None else NAT)
     x = el.elab(lst, None)
     if el.resolve(x.ty if hasattr(x, "ty") else None) != LIST_NAT:
         return el.fallback(orig, expected)

@@ -38,6 +38,7 @@ from atf.symeq.ir import (
     Ty,
     Var,
 )
+from atf.symeq.mathlib import digit_sum, nat_literal
 
 MAX_UNROLL = 200
 MAX_LITERAL_SUM = 5000  # terms of a sum over a literal range added up when every term is a number
@@ -185,21 +186,14 @@ _LIST_FOLDS = {"uf:sum_list": "add", "uf:prod_list": "mul", "uf:length": ""}
 
 
 def _natural_fold(name: str, arg: Term) -> Term | None:
-    """`Nat.sqrt` of a natural literal, or the sum of `Nat.digits b n` at literal b ≥ 2 and n (None otherwise)."""
-    from atf.symeq.mathlib import digits
-
-    def literal(x: Term) -> int | None:
-        ok = isinstance(x, Num) and x.value.denominator == 1 and 0 <= x.value < 10**100
-        return int(x.value) if ok else None
-
+    """`Nat.sqrt` of a natural literal below 10^100, or the sum of `Nat.digits b n` (`mathlib.digit_sum`)."""
     if name == "uf:natsqrt":
-        n = literal(arg)
-        return None if n is None else _num(math.isqrt(n), NAT)
+        n = nat_literal(arg)
+        return None if n is None or n >= 10**100 else _num(math.isqrt(n), NAT)
     head = arg.args[0] if isinstance(arg, App) and arg.op == "call" else None
     if isinstance(head, Var) and head.name == "uf:digits" and len(arg.args) == 3:
-        b, n = literal(arg.args[1]), literal(arg.args[2])
-        if b is not None and n is not None and b >= 2:
-            return _num(sum(digits(b, n)), NAT)
+        total = digit_sum(arg.args[1], arg.args[2])
+        return None if total is None else _num(total, NAT)
     return None
 
 
