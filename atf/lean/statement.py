@@ -282,14 +282,10 @@ class LeanStatement:
         forced: set[str] = set()
         for cmd in self.commands[: self.main_index]:
             toks = cmd.body_tokens
-            words = [t.name or t.text for t in toks[:2]]
-            if cmd.keyword in ("namespace", "section"):
-                depth = len(words[1].split(".")) if cmd.keyword == "namespace" and len(words) > 1 else 1
-                scopes.extend([] for _ in range(depth))
-            elif cmd.keyword == "end" and len(scopes) > 1:
-                named = len(words) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
-                for _ in range(min(len(scopes) - 1, len(words[1].split(".")) if named else 1)):
-                    scopes.pop()
+            opened, closed = scope_step(cmd)
+            if opened or closed:
+                scopes.extend([] for _ in opened)
+                del scopes[len(scopes) - min(len(scopes) - 1, closed) :]
             elif cmd.keyword == "include":
                 forced.update(t.name or t.text for t in toks[1:] if t.kind == "ident")
             elif cmd.keyword == "omit":
@@ -620,20 +616,30 @@ def parse_commands(text: str, commands: list[Command]) -> LeanStatement:
     )
 
 
+def scope_step(cmd: Command) -> tuple[list[tuple[str, bool]], int]:
+    """What a command does to the stack of sections and namespaces: the levels it opens, each a name component and
+    whether it is a namespace's (`namespace A.B` opens A and B, `section` one level named "", `section S` S), and how
+    many levels it closes (`end` one, `end A.B` two; more than the stack holds is the caller's to cap)."""
+    toks = cmd.body_tokens
+    words = [t.name or t.text for t in toks[:3]]
+    if cmd.keyword == "namespace" and len(words) > 1:
+        return [(w, True) for w in words[1].split(".")], 0
+    if cmd.keyword == "section":
+        k = 2 if words[0] == "noncomputable" else 1
+        named = len(words) > k and toks[k].kind == "ident" and toks[k].line == toks[0].line
+        return [(w, False) for w in (words[k].split(".") if named else [""])], 0
+    if cmd.keyword == "end":
+        named = len(words) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
+        return [], len(words[1].split(".")) if named else 1
+    return [], 0
+
+
 def _closers(commands: list[Command]) -> list[str]:
     stack: list[str] = []  # one name component per namespace level, "" for an anonymous section
     for cmd in commands:
-        toks = cmd.body_tokens
-        words = [t.name or t.text for t in toks[:3]]
-        if cmd.keyword == "namespace" and len(words) > 1:
-            stack.extend(words[1].split("."))
-        elif cmd.keyword == "section":
-            k = 2 if words[0] == "noncomputable" else 1
-            named = len(words) > k and toks[k].kind == "ident" and toks[k].line == toks[0].line
-            stack.extend(words[k].split(".") if named else [""])
-        elif cmd.keyword == "end":
-            named = len(words) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
-            del stack[len(stack) - min(len(stack), len(words[1].split(".")) if named else 1) :]
+        opened, closed = scope_step(cmd)
+        stack.extend(name for name, _ in opened)
+        del stack[len(stack) - min(len(stack), closed) :]
     return [f"end {name}" if name else "end" for name in reversed(stack)]
 
 

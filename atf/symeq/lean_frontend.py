@@ -1734,14 +1734,10 @@ def names_in_scope(st: LeanStatement) -> tuple[list[str], dict[str, str], set[st
     for cmd in st.commands[: st.main_index]:
         toks = cmd.body_tokens
         words = [t.text for t in toks]
-        if cmd.keyword in ("namespace", "section"):
-            parts = words[1].split(".") if cmd.keyword == "namespace" and len(words) > 1 else [""]
-            for part in parts:
-                scopes.append(([], {}, [part] if cmd.keyword == "namespace" else []))
-        elif cmd.keyword == "end" and len(scopes) > 1:
-            named = len(toks) > 1 and toks[1].kind == "ident" and toks[1].line == toks[0].line
-            for _ in range(min(len(scopes) - 1, len(words[1].split(".")) if named else 1)):
-                scopes.pop()
+        opened, closed = lean_statement.scope_step(cmd)
+        if opened or closed:
+            scopes.extend(([], {}, [name] if of_namespace else []) for name, of_namespace in opened)
+            del scopes[len(scopes) - min(len(scopes) - 1, closed) :]
         elif cmd.keyword == "open" and not cmd.scopes:
             open_words(words[1:])
         elif cmd.keyword in lean_statement.DECLARATION_KEYWORDS and len(toks) > 1 and toks[1].kind == "ident":
