@@ -1225,6 +1225,10 @@ def _opens_statement(toks: list[tuple[str, str]], k: int) -> bool:
     return opens(j) or (j == k + 1 and j < len(toks) and toks[j][0] == "word" and opens(j + 1))  # `theorem t fixes`
 
 
+def _is_suc(t: Term) -> bool:
+    return isinstance(t, App) and t.op == "call" and t.args[0] == Var("Suc") and len(t.args) == 2
+
+
 def _pattern_match(pattern: Term, arg: Term) -> Term | bool | None:
     """When `arg` matches `pattern` (an equation's argument pattern of `fun`): True, False, a condition on arg, or
     None where the pattern is none this reads (a variable, a numeral, `Suc v`)."""
@@ -1233,15 +1237,15 @@ def _pattern_match(pattern: Term, arg: Term) -> Term | bool | None:
     if isinstance(pattern, Num):
         if isinstance(arg, Num):
             return arg.value == pattern.value
-        if isinstance(arg, App) and arg.op == "call" and arg.args[0] == Var("Suc") and pattern.value == 0:
+        if _is_suc(arg) and pattern.value == 0:
             return False  # Nat.thy: `Suc n ≠ 0` (nat.distinct)
         return App("eq", (arg, pattern))
-    if isinstance(pattern, App) and pattern.op == "call" and pattern.args[0] == Var("Suc") and len(pattern.args) == 2:
+    if _is_suc(pattern):
         if not isinstance(pattern.args[1], Var):
             return None
         if isinstance(arg, Num):
             return arg.value >= 1
-        if isinstance(arg, App) and arg.op == "call" and arg.args[0] == Var("Suc"):
+        if _is_suc(arg):
             return True
         return App("lt", (Num(Fraction(0)), arg))
     return None
