@@ -20,10 +20,11 @@ from atf.symeq.equivalence import PairCache, SymEq, fresh_z3_context
 
 
 def hard_query():
-    a, b, c = z3.Reals("a b c")
-    return z3.Implies(
-        z3.And(a * a * a + b * b * b + c * c * c == 3 * a * b * c + 1, a * b * c > 7, a + b + c < 1), a > c
-    )
+    """A query Z3 decides (valid) in about 725 ms of its step budget, about 0.25 s of CPU here: long enough that a 1 ms
+    backstop cuts it at any load. (The cubic query these tests used first took about 40 ms; a watchdog thread that
+    waited that long for a core under a parallel test run woke after Z3 had answered, and the "cut" try was not cut.)"""
+    x, y, z = z3.Ints("x y z")
+    return z3.Implies(z3.And(x > 0, y > 0, z > 0, x * x * x + y * y * y == z * z * z + 7, x < 60, y < 60), x + y > z)
 
 
 def test_the_verdict_says_when_the_clock_cut_the_query():
@@ -49,7 +50,10 @@ def test_a_query_the_clock_cut_is_asked_again_with_a_longer_backstop(monkeypatch
     fresh_z3_context()
     cache = PairCache(clock_retry_s=1000)
     v = cache.solve(tr, hard_query(), 1000, [])
-    assert v.status == quiet.status and not v.clock and v.work_ms == quiet.work_ms
+    # decided within its step budget, as on a quiet machine (the step count itself is not compared: the retry runs in
+    # a Z3 context of its own, and with this nonlinear integer query Z3's count there also moved with how far the cut
+    # try had gone, 724.8 quiet against 684.3 and 636.2 beside two busy loops)
+    assert quiet.status == "valid" and v.status == "valid" and not v.clock and v.work_ms < 1000
     assert cache.clock_retry_left_s == pytest.approx(1000 - 100)
 
 
