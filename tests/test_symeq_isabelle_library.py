@@ -117,7 +117,11 @@ CASES_APART = [
 
 PP = 'A B M :: "real * real"'
 POINTS = ["A = (-5, 5)", "B = (3, 7)"]
-MID = "ALL x1 y1 x2 y2. midpoint (x1, y1) (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2)"
+MID = "ALL (x1::real) (y1::real) x2 y2. midpoint (x1, y1) (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2)"
+# untyped, the bound names are of a type Isabelle leaves a variable (HOL-Analysis' `midpoint :: 'a ⇒ 'a ⇒ 'a` on
+# real_vector fixes none, and the `fixes` type no bound name): the premise is about pairs of another type than A's
+UNTYPED_MID = "ALL x1 y1 x2 y2. midpoint (x1, y1) (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2)"
+UNTYPED_PAIR_MID = "ALL p q. midpoint p q = ((fst p + fst q) / 2, (snd p + snd q) / 2)"
 PATTERN_MERGE = [
     pytest.param(
         thm(PP, [*POINTS, "M = ((fst A + fst B) / 2, (snd A + snd B) / 2)"], "M = (-1, 6)"),
@@ -127,7 +131,7 @@ PATTERN_MERGE = [
     pytest.param(
         thm(
             PP,
-            [*POINTS, "ALL p q. midpoint p q = ((fst p + fst q) / 2, (snd p + snd q) / 2)"],
+            [*POINTS, "ALL (p::real * real) q. midpoint p q = ((fst p + fst q) / 2, (snd p + snd q) / 2)"],
             "midpoint A B = (-1, 6)",
         ),
         thm(PP, POINTS, "((fst A + fst B) / 2, (snd A + snd B) / 2) = (-1, 6)"),
@@ -155,6 +159,16 @@ PATTERN_APART = [
         thm(PP + ' and f :: "real * real => real"', ["ALL x. f (x, x) = x + x"], "f A = 3"),
         thm(PP, [], "fst A + snd A = 3"),
         id="repeated-pattern-variable",
+    ),
+    pytest.param(
+        thm(PP, [*POINTS, "M = ((fst A + fst B) / 2, (snd A + snd B) / 2)"], "M = (-1, 6)"),
+        thm(PP, [*POINTS, UNTYPED_MID], "midpoint A B = (-1, 6)"),
+        id="pattern-of-another-type",
+    ),
+    pytest.param(
+        thm(PP, [*POINTS, UNTYPED_PAIR_MID], "midpoint A B = (-1, 6)"),
+        thm(PP, POINTS, "((fst A + fst B) / 2, (snd A + snd B) / 2) = (-1, 6)"),
+        id="definition-at-another-type",
     ),
 ]
 
@@ -324,14 +338,16 @@ SERIES_APART = [
 # meaning must merge, near misses stay apart.
 
 POWR_MERGE = [
-    pytest.param(thm("n :: nat", [], "2 powr n = 32"), thm("n :: nat", [], "2 ^ n = 32"), id="nat-exponent"),
+    pytest.param(thm("n :: nat", [], "2 powr n = 32"), thm("n :: nat", [], "(2::real) ^ n = 32"), id="nat-exponent"),
     pytest.param(
         thm("theta :: real", [], "(\\<Sum>n. cos (n * theta) / 2^n) = 6 / 7"),
         thm("theta :: real", [], "suminf (%n. cos (n * theta) / 2 powr n) = 6 / 7"),
         id="series-term",
     ),
     pytest.param(
-        thm("n :: nat", [], "(1/2) powr n < 1 / 100"), thm("n :: nat", [], "(1/2) ^ n < 1 / 100"), id="fraction-base"
+        thm("n :: nat", [], "(1/2) powr n < 1 / 100"),
+        thm("n :: nat", [], "(1/2::real) ^ n < 1 / 100"),
+        id="fraction-base",
     ),
 ]
 
@@ -341,6 +357,8 @@ POWR_APART = [
     pytest.param(thm("n :: nat", [], "(-2) powr n = 4"), thm("n :: nat", [], "(-2) ^ n = 4"), id="negative-base"),
     pytest.param(thm("n :: int", [], "2 powr n = 1 / 4"), thm("n :: int", [], "n = -3"), id="int-exponent"),
     pytest.param(thm("x :: real", [], "2 powr x = 32"), thm("x :: real", [], "x = 6"), id="real-exponent"),
+    # `powr` is real's (or complex's, class ln); `2 ^ n = 32` untyped is at a type of its own (its numerals')
+    pytest.param(thm("n :: nat", [], "2 powr n = 32"), thm("n :: nat", [], "2 ^ n = 32"), id="untyped-power"),
 ]
 
 

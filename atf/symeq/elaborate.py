@@ -113,6 +113,8 @@ class Elaborator:
         # not, so an unconstrained one becomes an uninterpreted sort of its own, never a guessed ℕ
         # (every name given to a type variable is kept: the sort is named by the least, whatever the order of uses)
         self.unknown_types: dict[int, set[str]] = {}
+        # Isabelle: the type variables inference leaves free, by first use (see `_default`)
+        self.type_variables: dict[int, Sort] = {}
         self.unsettled_powers = False  # Lean: a power postponed by `elab_pow` waits for `settle_powers`
 
     def is_unknown(self, t: Ty | None) -> bool:
@@ -425,7 +427,7 @@ class Elaborator:
             target = exp if isinstance(exp, TVar) else self.fresh(numeral=is_arith)
             if is_arith:
                 self.numeral_ids.add(target.id)
-            if has_decimal:
+            if has_decimal and self.system == "lean":  # (Isabelle's `0.5` is `5 / 10` in any field: `type_variable`)
                 self.unify(target, REAL)
         if (
             self.system == "isabelle"
@@ -944,6 +946,16 @@ class Elaborator:
         # of the set, whose dependent binder stays opaque (`dependent_bind`).
         if isinstance(s, Bind) and s.kind == "setof":
             typed, ty = x, s.vars[0][1]
+            if ty is None and s.dom is not None and self.system == "isabelle":
+                # `{(x, y) ∈ A. x < y}` is `{p. p ∈ A ∧ (case p of (x, y) ⇒ x < y)}` (Set.thy): the pattern's names
+                # have A's element type, and so has x in both conjuncts (each elaborates its own copy of x: read
+                # apart, `(2, 3) ∈ {(x, y) ∈ A. x < y}` with A an `(int × int) set` compared 2 < 3 in a type of its
+                # own). The domain is read once for its type (what that reading noted is dropped: read again below).
+                noted = len(self.notes)
+                el = elem_of_set(self.deep(ir.type_of(self.elab(s.dom, None))))
+                del self.notes[noted:]
+                if el is not None and self.ground(el):
+                    ty = el
             # The element has the binder's type: Lean's `1 / 2 ∈ {u : ℝ | 2 * u = 1}` is `Membership ℝ (Set ℝ)`, so
             # 1 / 2 is real (substituted bare, its numerals defaulted to ℕ, 1 / 2 = 0, and `1 / 3 ∈ …` read the same);
             # Isabelle's `x ∈ {y :: int. P y}` is `x ∈ (… :: int set)`, `op ∈ :: 'a ⇒ 'a set ⇒ bool` makes x an int
@@ -1541,10 +1553,11 @@ class Elaborator:
         if rule in ("pred1", "natpred1") and need(1):
             x = self.elab(args[0], NAT if rule == "natpred1" else None)
             t = self.resolve(ir.type_of(x))
-            if isinstance(t, TVar) and not (self.system == "lean" and op != "prime" and self.is_unknown(t)):
-                # (Lean's `Even : α → Prop` [Add α] fixes no type: an argument of an unknown function's, which Lean's
-                # signature typed, is not read at a guessed ℕ; see `unknown`)
-                self.unify(t, NAT if op == "prime" else self.default_num if self.system == "lean" else INT)
+            # (Lean's `Even : α → Prop` [Add α] fixes no type: an argument of an unknown function's, which Lean's
+            # signature typed, is not read at a guessed ℕ; see `unknown`. Isabelle's are polymorphic, Factorial_Ring's
+            # `prime` on normalization_semidom, Parity's `even` on semiring_parity: the type stays a variable)
+            if self.system == "lean" and isinstance(t, TVar) and not (op != "prime" and self.is_unknown(t)):
+                self.unify(t, NAT if op == "prime" else self.default_num)
             return App(op, (x,), BOOL)
         if rule in ("floor", "natfloor") and need(1):
             x = self.elab(args[0], None)
@@ -1880,18 +1893,31 @@ class Elaborator:
 
         return go(t)
 
+    def type_variable(self, t: TVar) -> Sort:
+        """Isabelle: a type no binder, signature or literal fixed (`theorem "x - 1 + 1 = x"`, `shows "3 * (6 * 8) = 5"`)
+        is a type variable, with the sort its operations need ('a::{minus,one,plus}); Isabelle has no numeric default,
+        and a theorem holds for every type of its sort (free type variables are generalized when it is stored), so the
+        statement above says nothing about int or real: it fails for nat at x = 0, and the sorts of `+` and `-` alone
+        (`plus`, `minus`) carry no axioms. It is read as an uninterpreted sort whose operations are uninterpreted
+        functions (`smt.Translator.uf`), which ignores the axioms of the sort the operations need (`numeral`'s
+        semigroup_add, `2 + 3 = 5`): every equivalence proved over all interpretations holds for every instance.
+        (It was read as real: `x - 1 + 1 = x` merged with True, and with the same text at `x :: int`.) The sorts are
+        named by order of first use, `'?1`, `'?2`, ..., which no written type variable (`'a`) can be."""
+        if t.id not in self.type_variables:
+            self.type_variables[t.id] = Sort(f"'?{len(self.type_variables) + 1}")
+        return self.type_variables[t.id]
+
     def _default(self, t: Ty | None) -> Ty | None:
         if isinstance(t, TVar):
             # Lean: an argument of a function we do not know first, `image f (Icc (3 / 2) 2)` is typed by f, not by
-            # the default of the interval's numerals (read as ℕ, 3 / 2 was 1). (Isabelle's reading, as measured for
-            # Table 1, keeps an interval's index a natural number.)
-            index = any(self.resolve(v) == t for v in self.index_vars)
-            if index and self.system != "lean":
-                return NAT
+            # the default of the interval's numerals (read as ℕ, 3 / 2 was 1). Isabelle has no default: a type
+            # variable (`type_variable`), an interval's index too (`∑ k = 1..10. k` is no sum of naturals there).
             names = sorted(self.unknown_names(t))
             if names:
                 return Sort("?" + names[0])
-            if index:
+            if self.system == "isabelle":
+                return self.type_variable(t)
+            if any(self.resolve(v) == t for v in self.index_vars):
                 return NAT
             return self.default_num
         if isinstance(t, Fun):
