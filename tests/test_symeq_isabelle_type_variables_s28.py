@@ -90,3 +90,50 @@ def test_a_pattern_with_a_domain_has_the_domain_element_type(symeq):
     st = symeq.parse(a)
     assert not any(isinstance(getattr(x, "ty", None), ir.Sort) for x in ir.walk(st.conclusion)), ir.show(st.conclusion)
     assert symeq.compare(a, thm('A :: "(int * int) set"', [], "(2, 3) \\<in> A")).equivalent
+
+
+# Which names a statement's type variables have is no part of its meaning (a theorem holds at every instance): the
+# inferred ones are named by order of first use (`'?1`, `'?2`), so swapping two conjuncts swaps them, and a written
+# `'a` may be a `'b` elsewhere. A one-to-one renaming, as the matched variables pair them, compares the statements.
+TYPE_RENAMED_MERGE = [
+    pytest.param('theorem "x + 1 = 2 \\<and> y * 3 = 4"', 'theorem "y * 3 = 4 \\<and> x + 1 = 2"', id="swapped"),
+    pytest.param('theorem "x + 1 = 2 \\<and> y * 3 = 4"', 'theorem "b * 3 = 4 \\<and> a + 1 = 2"', id="renamed-too"),
+    pytest.param(
+        thm('x :: "\'a::field"', [], "x + 1 > x"), thm('y :: "\'b::field"', [], "y < y + 1"), id="written-names"
+    ),
+]
+TYPE_RENAMED_APART = [
+    pytest.param('theorem "x + 1 = 2 \\<and> y * 3 = 4"', 'theorem "y * 3 = 4 \\<and> x + 1 = 3"', id="other-value"),
+    # one type for both against two: no one-to-one renaming pairs them
+    pytest.param('theorem "x + 1 = 2 \\<and> y * 3 = 4"', 'theorem "x + y = 2 \\<and> y * 3 = 4"', id="one-type"),
+    pytest.param(
+        thm('x :: "\'a::field"', [], "x * 2 = x + x"), thm('y :: "\'b::ring"', [], "y * 2 = y + y"), id="other-sort"
+    ),
+]
+
+
+@pytest.mark.parametrize("a,b", TYPE_RENAMED_MERGE)
+def test_type_variables_are_renamed_to_match(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize("a,b", TYPE_RENAMED_APART)
+def test_a_type_variable_renaming_is_one_to_one(symeq, a, b):
+    res = symeq.compare(a, b)
+    assert not res.equivalent, res.describe()
+
+
+def test_the_type_variables_of_one_statement_stay_apart_under_renaming():
+    from atf.symeq.equivalence import _type_variable_renaming, parse
+
+    a = parse('theorem "x + 1 = 2 \\<and> y * 3 = 4 \\<and> 2 + 3 = 5"', "isabelle")
+    b = parse('theorem "2 + 3 = 5 \\<and> y * 3 = 4 \\<and> x + 1 = 2"', "isabelle")
+    renaming = _type_variable_renaming(a, b, {"x": "x", "y": "y"})
+    assert renaming is not None
+    full = {n: renaming.get(n, n) for n in ("'?1", "'?2", "'?3")}
+    # B's three type variables go to A's three, one each: x's and y's as the variables pair them, the numerals' own
+    # type to the one no variable pairs
+    assert sorted(full.values()) == ["'?1", "'?2", "'?3"]
+    assert all(full[b.variables[n].name] == a.variables[n].name for n in ("x", "y"))
+    assert SymEq("isabelle").compare(a.source, b.source).equivalent

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 62
+VERSION = 63
 
 
 @dataclass
@@ -110,7 +110,8 @@ def peer_names(texts: Iterable[str], language: str) -> frozenset[str]:
     return qualified_names(texts)
 
 
-def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
+def _rename_statement(st: Statement, mapping: dict[str, str], types: dict[str, str] | None = None) -> Statement:
+    """st with its free variables renamed by `mapping`, its type variables by `types` (`_type_variable_renaming`)."""
     out = replace(
         st,
         variables={mapping.get(n, n): t for n, t in st.variables.items()},
@@ -123,7 +124,72 @@ def _rename_statement(st: Statement, mapping: dict[str, str]) -> Statement:
         out.variables = {n: ir.rename_type(t, dependent) for n, t in out.variables.items()}
         out.premises = [ir.rename_types_in(p, dependent) for p in out.premises]
         out.conclusion = ir.rename_types_in(out.conclusion, dependent)
+    if types:  # (the names are whole tokens of the sorts, `'?2`, `'a::field`, as `rename_type` maps them)
+        out.variables = {n: ir.rename_type(t, types) for n, t in out.variables.items()}
+        out.premises = [ir.rename_types_in(p, types) for p in out.premises]
+        out.conclusion = ir.rename_types_in(out.conclusion, types)
     return out
+
+
+def _type_variables(st: Statement) -> set[str]:
+    """The Isabelle type variables of a statement, written (`'a`, `'a::field`) or left by inference (`'?1`)."""
+    return ir.sort_names(st.variables.values(), [*st.premises, st.conclusion], ir.type_variable_names)
+
+
+def _type_variable_renaming(a: Statement, b: Statement, matching: dict[str, str]) -> dict[str, str] | None:
+    """B's type variables -> A's, as the matched variables' types pair them, or None where they pair one with two.
+
+    A theorem holds at every instance of its type variables, so renaming them one-to-one keeps its meaning, and
+    which names inference gives them (`'?1`, `'?2` by order of first use, `Elaborator.type_variable`) or the text
+    wrote (`'a`, `'b`) is no part of it: `x + 1 = 2 ∧ y * 3 = 4` and its conjuncts swapped name x's and y's types
+    the other way round. (Alignment matches such variables by type shape, where a type variable's name is
+    `ir.type_shape`'s wildcard.) The type variables no matched variable pairs go to A's unpaired ones in order, then
+    to fresh names: every renaming is one-to-one."""
+    tv_a, tv_b = _type_variables(a), _type_variables(b)
+    if not tv_b:
+        return {}
+    out: dict[str, str] = {}
+    for nb, na in matching.items():
+        for tb, ta in _paired_type_variables(b.variables[nb], a.variables[na]):
+            if out.setdefault(tb, ta) != ta:
+                return None
+    if len(set(out.values())) != len(out):
+        return None
+    spare = sorted(tv_a - set(out.values()), key=_type_variable_order)
+    taken = tv_a | tv_b
+    for tb in sorted(tv_b - set(out), key=_type_variable_order):
+        if spare and _type_variable_sort(spare[0]) == _type_variable_sort(tb):
+            out[tb] = spare.pop(0)
+        else:
+            out[tb] = ir.fresh_name(tb.split("::")[0] + "'", taken) + tb[len(tb.split("::")[0]) :]
+            taken.add(out[tb])
+    return {k: v for k, v in out.items() if k != v}
+
+
+def _type_variable_sort(name: str) -> str:
+    """The sort written after a type variable (`field` in `'a::field`; nothing for an inferred one)."""
+    return name.split("::", 1)[1] if "::" in name else ""
+
+
+def _type_variable_order(name: str) -> tuple:
+    head = name.split("::")[0]
+    return (0, int(head[2:]), name) if head[2:].isdigit() and head.startswith("'?") else (1, 0, name)
+
+
+def _paired_type_variables(tb: ir.Ty | None, ta: ir.Ty | None) -> list[tuple[str, str]]:
+    """The type variables at the same places of two types of one shape (`'?2 set` and `'?1 set`: ('?2, '?1))."""
+    if isinstance(tb, ir.Sort) and isinstance(ta, ir.Sort):
+        wb, wa = tb.name.split(), ta.name.split()
+        if len(wb) != len(wa):
+            return []
+        return [(x, y) for x, y in zip(wb, wa) if x.startswith("'") and y.startswith("'")]
+    if isinstance(tb, ir.Fun) and isinstance(ta, ir.Fun) and len(tb.args) == len(ta.args):
+        return [p for x, y in zip((*tb.args, tb.ret), (*ta.args, ta.ret)) for p in _paired_type_variables(x, y)]
+    if isinstance(tb, ir.Tup) and isinstance(ta, ir.Tup) and len(tb.items) == len(ta.items):
+        return [p for x, y in zip(tb.items, ta.items) for p in _paired_type_variables(x, y)]
+    if isinstance(tb, ir.SetTy) and isinstance(ta, ir.SetTy):
+        return _paired_type_variables(tb.elem, ta.elem)
+    return []
 
 
 def _full_mapping(a: Statement, b: Statement, matching: dict[str, str]) -> dict[str, str]:
@@ -256,9 +322,11 @@ def equivalence(
     first: PairResult | None = None
     for _, matching in matchings:
         mapping = _full_mapping(a, b, matching)
-        bkey = (j, tuple(sorted((k, v) for k, v in mapping.items() if k != v)))
-        b2 = cache.get(("renamed", *bkey), lambda m=mapping: _rename_statement(b, m))
-        if any(b2.variables[x] != a.variables[x] for x in matching.values()):
+        types = _type_variable_renaming(a, b, matching)
+        renaming = sorted((k, v) for k, v in mapping.items() if k != v) + sorted((types or {}).items())
+        bkey = (j, tuple(renaming))  # (a type variable's name starts with `'`, no term variable's does)
+        b2 = cache.get(("renamed", *bkey), lambda m=mapping, t=types: _rename_statement(b, m, t or {}))
+        if types is None or any(b2.variables[x] != a.variables[x] for x in matching.values()):
             # matched by type shape, but `Fin n` became `Fin k` under this matching: not an alignment
             res = PairResult(i, j, "different", "", dict(matching), None, "variable types", exact=False)
         else:

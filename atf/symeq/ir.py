@@ -727,19 +727,37 @@ def instance_sorts(premises: Iterable[Term], classes: frozenset[str]) -> frozens
     return frozenset(out)
 
 
-def sort_names(types: Iterable[Ty], terms: Iterable[Term]) -> set[str]:
+def sort_names(
+    types: Iterable[Ty], terms: Iterable[Term], names: Callable[[Ty | None], set[str]] | None = None
+) -> set[str]:
     """Names written inside the uninterpreted sorts of these types and of every node and binder of the terms
-    (a variable of type `Subgroup (D n)` inlined away leaves terms of that type behind)."""
+    (a variable of type `Subgroup (D n)` inlined away leaves terms of that type behind); `names` reads them from
+    one type (default `type_names`)."""
+    names = names or type_names
     out: set[str] = set()
     for t in types:
-        out |= type_names(t)
+        out |= names(t)
     for p in terms:
         for x in walk(p):
-            out |= type_names(getattr(x, "ty", None))
+            out |= names(getattr(x, "ty", None))
             if isinstance(x, Bind):
                 for _, ty in x.vars:
-                    out |= type_names(ty)
+                    out |= names(ty)
     return out
+
+
+def type_variable_names(ty: Ty | None) -> set[str]:
+    """The Isabelle type variables inside a type: the tokens of its sorts that start with `'` (written, `'a`,
+    `'a::field`, or left by inference, `'?1`; `Elaborator.type_variable`)."""
+    if isinstance(ty, Sort):
+        return {w for w in ty.name.split() if w.startswith("'")}
+    if isinstance(ty, Fun):
+        return {w for a in (*ty.args, ty.ret) for w in type_variable_names(a)}
+    if isinstance(ty, Tup):
+        return {w for a in ty.items for w in type_variable_names(a)}
+    if isinstance(ty, SetTy):
+        return type_variable_names(ty.elem)
+    return set()
 
 
 def rename_type(ty: Ty | None, mapping: dict[str, str]) -> Ty | None:
@@ -764,8 +782,12 @@ def rename_type(ty: Ty | None, mapping: dict[str, str]) -> Ty | None:
 
 
 def type_shape(ty: Ty | None, names: set[str]) -> Ty | None:
-    """The type with every variable it depends on replaced by `_` (what alignment compares)."""
-    return rename_type(ty, {n: "_" for n in type_names(ty) & names})
+    """The type with every variable it depends on replaced by `_` (what alignment compares), and every Isabelle type
+    variable's name by `'` (`'?1`, `'a::field` -> `'::field`: the statement compared renames them to match,
+    `equivalence._type_variable_renaming`)."""
+    renaming = {n: "_" for n in type_names(ty) & names}
+    renaming.update({n: "'" + (n[n.index("::") :] if "::" in n else "") for n in type_variable_names(ty)})
+    return rename_type(ty, renaming)
 
 
 def rename_types_in(t: Term, mapping: dict[str, str]) -> Term:
