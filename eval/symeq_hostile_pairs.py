@@ -1,4 +1,5 @@
-"""Hand-written pairs of Lean statements on SymEq's typing and arithmetic, each with the verdict Lean's semantics gives.
+"""Hand-written pairs of Lean (and Isabelle) statements on SymEq's typing and arithmetic, each with the verdict the
+system's semantics gives.
 
     nice python eval/symeq_hostile_pairs.py            # how many pairs SymEq gets right, and every one it gets wrong
 
@@ -285,18 +286,62 @@ PAIRS = [
     ("(x : ℝ) (h : x = 7) : Prime x", "(x : ℝ) (h : x = 7) : True", False),
 ]
 
+# Isabelle/HOL theorems (whole texts). Session 28: a type no binder, signature or literal fixes is a type variable, and
+# the theorem holds at every type of its sort (Isabelle has no numeric default; free type variables are generalized),
+# so an untyped statement is not its reading at real or int; bound names take no type from `fixes` of the same name.
+ISABELLE_PAIRS = [
+    ('theorem "n - 2 + 2 = n"', 'theorem fixes n :: real shows "n - 2 + 2 = n"', False),
+    ('theorem "n - 2 + 2 = n"', 'theorem "m - 2 + 2 = m"', True),
+    ('theorem "2 * x = x + x"', 'theorem "True"', False),
+    ('theorem fixes x :: int shows "2 * x = x + x"', 'theorem "True"', True),
+    ('theorem "x / 3 * 3 = x"', 'theorem fixes x :: rat shows "x / 3 * 3 = x"', False),
+    ('theorem fixes x :: rat shows "x / 3 * 3 = x"', 'theorem "True"', True),
+    ('theorem "(a::real) * b = b * a"', 'theorem "True"', True),
+    ('theorem "a * b = b * a"', 'theorem "True"', False),
+    ('theorem "4 * 5 = 20"', 'theorem "(4::nat) * 5 = 20"', False),
+    ('theorem "(4::nat) * 5 = 20"', 'theorem "True"', True),
+    ('theorem assumes "x = 0.25" shows "4 * x = 1"', 'theorem "True"', False),
+    ('theorem assumes "x = (0.25::real)" shows "4 * x = 1"', 'theorem "True"', True),
+    ('theorem "(\\<Sum>i = 1..4. i) = 10"', 'theorem "(\\<Sum>i::nat = 1..4. i) = 10"', False),
+    ('theorem "(\\<Sum>i::int = 1..4. i) = 10"', 'theorem "True"', True),
+    ('theorem "cos x \\<le> 1"', 'theorem fixes x :: real shows "cos x \\<le> 1"', False),
+    ('theorem "exp (ln x) = x"', 'theorem fixes x :: real shows "exp (ln x) = x"', False),
+    ('theorem "\\<lfloor>x\\<rfloor> = 2"', 'theorem fixes x :: real shows "\\<lfloor>x\\<rfloor> = 2"', False),
+    ('theorem "even k \\<Longrightarrow> k \\<noteq> 1"', 'theorem "True"', False),
+    (
+        'theorem fixes P Q :: real assumes "\\<forall>P Q. P * Q = P + Q" shows "P * Q = P + Q"',
+        'theorem fixes P Q :: real shows "P * Q = P + Q"',
+        False,
+    ),
+    (
+        'theorem fixes P Q :: real assumes "\\<forall>P Q. P * Q = P + Q" shows "P * Q = P + Q"',
+        'theorem fixes P Q :: real assumes "\\<forall>P Q. P * Q = P + Q" shows "Q * P = Q + P"',
+        True,
+    ),
+    ('theorem "a + 1 = 2 \\<and> b * 2 = 6"', 'theorem "v * 2 = 6 \\<and> u + 1 = 2"', True),
+    ('theorem "a + 1 = 2 \\<and> b * 2 = 6"', 'theorem "v * 2 = 6 \\<and> v + 1 = 2"', False),
+]
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_seconds(ap, "--timeout-s", 1.0, "Z3's budget per query in nominal seconds")
     args = ap.parse_args(argv)
     eq = SymEq("lean", timeout_ms=round(args.timeout_s * 1000))
+    isa = SymEq("isabelle", timeout_ms=round(args.timeout_s * 1000))
     wrong = []
     for a, b, same in PAIRS:
-        got = eq.compare(f"theorem t {a} := by sorry", f"theorem t {b} := by sorry").equivalent
-        if got != same:
+        if eq.compare(f"theorem t {a} := by sorry", f"theorem t {b} := by sorry").equivalent != same:
             wrong.append((a, b, same))
-    print(f"{len(PAIRS) - len(wrong)} of {len(PAIRS)} pairs right")
+    lean_wrong = len(wrong)
+    for a, b, same in ISABELLE_PAIRS:
+        if isa.compare(a, b).equivalent != same:
+            wrong.append((a, b, same))
+    total = len(PAIRS) + len(ISABELLE_PAIRS)
+    print(
+        f"{total - len(wrong)} of {total} pairs right (Lean {len(PAIRS) - lean_wrong} of {len(PAIRS)}, Isabelle "
+        f"{len(ISABELLE_PAIRS) - len(wrong) + lean_wrong} of {len(ISABELLE_PAIRS)})"
+    )
     for a, b, same in wrong:
         print(f"  {'MERGED, differ' if not same else 'APART, same'}: {a}  |  {b}")
     return 0

@@ -37,6 +37,12 @@ APART = [
     ),
     # numerals alone: `2 ^ n = 32` is at the numerals' type, powr's is real
     pytest.param(thm("n :: nat", [], "2 powr n = 32"), thm("n :: nat", [], "2 ^ n = 32"), id="numerals-alone"),
+    # Transcendental.thy's `exp`, `sin`, `cos`, `tan` (real_normed_algebra_1, banach) and `ln` (class ln) are
+    # polymorphic, real and complex instances; Archimedean_Field.thy's `floor` is on floor_ceiling (real, rat)
+    pytest.param('theorem "exp x = 1 \\<Longrightarrow> x = 0"', TRUE, id="exp-at-complex"),
+    pytest.param('theorem "sin x \\<le> 1"', thm("x :: real", [], "sin x \\<le> 1"), id="sin"),
+    pytest.param('theorem "ln x = 0"', thm("x :: real", [], "ln x = 0"), id="ln"),
+    pytest.param('theorem "floor x = 2"', thm("x :: real", [], "floor x = 2"), id="floor"),
     # `x + 3` and `3 + x`: `numeral`'s class is a semigroup under +, not a commutative one
     pytest.param(
         'theorem assumes "x + 3 = 5" shows "x = 2"', 'theorem assumes "3 + x = 5" shows "x = 2"', id="no-commutation"
@@ -54,6 +60,9 @@ MERGE = [
     pytest.param('theorem "(x::real) - 1 + 1 = x"', TRUE, id="typed-once-inside"),
     pytest.param(thm("x :: real", [], "x / 2 * 2 = x"), TRUE, id="typed-by-fixes"),
     pytest.param(thm("n :: nat", [], "(2::int) ^ n > 0"), TRUE, id="typed-numeral"),
+    pytest.param('theorem "sin (x::real) \\<le> 1"', TRUE, id="typed-sin"),
+    pytest.param('theorem "exp x > (0::real)"', TRUE, id="typed-by-the-other-side"),
+    pytest.param('theorem "sin x = 0"', 'theorem "sin y = 0"', id="polymorphic-renamed"),
 ]
 
 

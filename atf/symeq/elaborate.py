@@ -1516,6 +1516,16 @@ class Elaborator:
             self.partial.append(out)
             return out
         if rule == "real1" and need(1):
+            if self.system == "isabelle" and op in _ISABELLE_POLYMORPHIC:
+                # `exp x` with x of no type written: Transcendental.thy's `exp :: 'a ⇒ 'a` (real_normed_algebra_1,
+                # banach), `sin`, `cos`, `tan` alike, `ln :: 'a::ln ⇒ 'a`: real and complex are instances, and the
+                # type stays a variable (`type_variable`: `exp x = 1 ⟹ x = 0` holds at real, not at complex)
+                noted = len(self.notes)
+                x = self.elab(args[0], expected if is_numeric(self.resolve(expected)) else None)
+                t = self.resolve(ir.type_of(x))
+                if isinstance(t, TVar):
+                    return uf(op, (t,), t, [x])
+                del self.notes[noted:]  # (read again below, at real)
             x = self.elab(args[0], REAL)
             if op == "sqrt":
                 return App("sqrt", (x,), REAL)
@@ -1562,6 +1572,9 @@ class Elaborator:
         if rule in ("floor", "natfloor") and need(1):
             x = self.elab(args[0], None)
             t = self.resolve(ir.type_of(x))
+            if isinstance(t, TVar) and self.system == "isabelle":
+                # Archimedean_Field.thy: `floor :: 'a::floor_ceiling ⇒ int` (real, rat, ...), `ceiling`, `round` too
+                return uf("uf:" + op, (t,), INT, [x])
             if isinstance(t, TVar):
                 self.unify(t, REAL)
             elif t in (NAT, INT):
@@ -2175,6 +2188,8 @@ _NOTATION_FUNCTIONS = {
 }
 
 _BINARY_RULES = {"real2", "root", "same2", "nat2", "int2", "gcd_int"}  # builtins of two arguments
+# Isabelle's polymorphic `real1` builtins (Transcendental.thy; `sqrt`, `arctan`, `arcsin`, `arccos` are real's alone)
+_ISABELLE_POLYMORPHIC = {"uf:exp", "uf:sin", "uf:cos", "uf:tan", "uf:ln"}
 _ARITY = {"real1": 1, "nat1": 1, **dict.fromkeys(_BINARY_RULES, 2)}
 _NUMBER_RULES = {"real1", "real2", "root", "nat1", "nat2", "int2"}  # their value is a number of a fixed type
 
