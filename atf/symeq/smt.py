@@ -1317,38 +1317,6 @@ class Verdict:
     clock: bool = False  # unknown because the wall-clock backstop fired before the step budget was spent
 
 
-class CounterModels(list):
-    """A problem's latest Z3 counter-models, newest last (`check_valid` tries them before the solver), and how the
-    costly ones fare. Evaluating a formula at a model whose values are irrational algebraic numbers is exact algebraic
-    arithmetic, and can take milliseconds where a rational model takes microseconds: on MATH problem 956, 632
-    evaluations of models with cubic algebraic values took 4.3 s and refuted nothing (on the paper's 400 problems such
-    models refute 20% of the queries they are tried on, most of them elsewhere). After ALGEBRAIC_MISSES evaluations of
-    such models in a row refuted nothing, the problem's algebraic models are no longer tried: the solver decides
-    those queries, as it does every query no stored model refutes. Counted, not timed, so which models are tried
-    does not depend on the machine."""
-
-    ALGEBRAIC_MISSES = 64
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.misses = 0  # evaluations of algebraic models in a row that refuted nothing
-        self._algebraic: dict[int, tuple[z3.ModelRef, bool]] = {}  # (the model is kept: its id stays its own)
-
-    def algebraic(self, m: z3.ModelRef) -> bool:
-        hit = self._algebraic.get(id(m))
-        if hit is None:
-            values = (m[d] for d in m.decls() if d.arity() == 0)
-            hit = self._algebraic[id(m)] = (m, any(z3.is_algebraic_value(v) for v in values))
-        return hit[1]
-
-    def worth(self, m: z3.ModelRef) -> bool:
-        return self.misses < self.ALGEBRAIC_MISSES or not self.algebraic(m)
-
-    def record(self, m: z3.ModelRef, refuted: bool) -> None:
-        if self.algebraic(m):
-            self.misses = 0 if refuted else self.misses + 1
-
-
 def check_valid(
     tr: Translator,
     formula: z3.BoolRef,
@@ -1374,16 +1342,11 @@ def check_valid(
     negated = z3.Not(formula)
     if models:
         query = _conj([*tr.axioms, *tr.domain, negated], negated.ctx)
-        rationed = models if isinstance(models, CounterModels) else None
         for m in reversed(models):
-            if rationed is not None and not rationed.worth(m):
-                continue
             try:
                 hit = z3.is_true(m.eval(query, model_completion=True))
             except z3.Z3Exception:
                 continue
-            if rationed is not None:
-                rationed.record(m, hit)
             if hit:
                 return Verdict("invalid", _model_values(tr, m, show_vars), exact=tr.exact)
     # A query asked again runs in a context of its own: Z3's search depends on the terms its context built before
