@@ -134,11 +134,11 @@ def test_a_type_variable_renaming_is_one_to_one(symeq, a, b):
 
 
 def test_the_type_variables_of_one_statement_stay_apart_under_renaming():
-    from atf.symeq.equivalence import _type_variable_renaming, parse
+    from atf.symeq.equivalence import _type_variable_renaming, _type_variables, parse
 
     a = parse('theorem "x + 1 = 2 \\<and> y * 3 = 4 \\<and> 2 + 3 = 5"', "isabelle")
     b = parse('theorem "2 + 3 = 5 \\<and> y * 3 = 4 \\<and> x + 1 = 2"', "isabelle")
-    renaming = _type_variable_renaming(a, b, {"x": "x", "y": "y"})
+    renaming = _type_variable_renaming(a, b, {"x": "x", "y": "y"}, _type_variables(a), _type_variables(b))
     assert renaming is not None
     full = {n: renaming.get(n, n) for n in ("'?1", "'?2", "'?3")}
     # B's three type variables go to A's three, one each: x's and y's as the variables pair them, the numerals' own

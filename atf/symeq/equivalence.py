@@ -136,7 +136,9 @@ def _type_variables(st: Statement) -> set[str]:
     return ir.sort_names(st.variables.values(), [*st.premises, st.conclusion], ir.type_variable_names)
 
 
-def _type_variable_renaming(a: Statement, b: Statement, matching: dict[str, str]) -> dict[str, str] | None:
+def _type_variable_renaming(
+    a: Statement, b: Statement, matching: dict[str, str], tv_a: set[str], tv_b: set[str]
+) -> dict[str, str] | None:
     """B's type variables -> A's, as the matched variables' types pair them, or None where they pair one with two.
 
     A theorem holds at every instance of its type variables, so renaming them one-to-one keeps its meaning, and
@@ -144,8 +146,7 @@ def _type_variable_renaming(a: Statement, b: Statement, matching: dict[str, str]
     wrote (`'a`, `'b`) is no part of it: `x + 1 = 2 ∧ y * 3 = 4` and its conjuncts swapped name x's and y's types
     the other way round. (Alignment matches such variables by type shape, where a type variable's name is
     `ir.type_shape`'s wildcard.) The type variables no matched variable pairs go to A's unpaired ones in order, then
-    to fresh names: every renaming is one-to-one."""
-    tv_a, tv_b = _type_variables(a), _type_variables(b)
+    to fresh names: every renaming is one-to-one. tv_a, tv_b: the statements' type variables (`_type_variables`)."""
     if not tv_b:
         return {}
     out: dict[str, str] = {}
@@ -319,10 +320,12 @@ def equivalence(
         return PairResult(i, j, "different", "", detail="different declarations before the theorem", exact=True)
     t0 = time.perf_counter()
     matchings = top_matchings(a.variables, b.variables, k=top_k) or [(0.0, {})]
+    # (each statement's type variables, once per candidate: the walk is over every node)
+    tv_a, tv_b = (cache.get(("type variables", n), lambda st=st: _type_variables(st)) for n, st in ((i, a), (j, b)))
     first: PairResult | None = None
     for _, matching in matchings:
         mapping = _full_mapping(a, b, matching)
-        types = _type_variable_renaming(a, b, matching)
+        types = _type_variable_renaming(a, b, matching, tv_a, tv_b)
         renaming = sorted((k, v) for k, v in mapping.items() if k != v) + sorted((types or {}).items())
         bkey = (j, tuple(renaming))  # (a type variable's name starts with `'`, no term variable's does)
         b2 = cache.get(("renamed", *bkey), lambda m=mapping, t=types: _rename_statement(b, m, t or {}))
