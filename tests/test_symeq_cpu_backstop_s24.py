@@ -53,18 +53,22 @@ def test_a_query_the_quiet_machine_decides_is_decided_with_its_core_shared(busy_
         v, _ = ask(slow_query(), 60_000)
         cpu.append(time.thread_time() - c0)
         assert v.status == "invalid"
-    need_s = max(cpu)  # (the slowest of three: the backstop below is 1.5 times it)
+    # The backstop is 3 times the slowest of three quiet runs. The same steps cost more CPU time on a shared core
+    # (each switch to a busy loop evicts the query's caches): at 1.5 times, a CI run beside a parallel test worker
+    # cut the query after 179 ms of CPU time against a quiet 120 ms. Beside 8 busy loops the thread gets about 1/9
+    # of the core, so the wall clock still passes 3 times the CPU time the query needs.
+    need_s = max(cpu)
     before = os.sched_getaffinity(0)
     core = min(before)
-    with busy_core(5, core):
-        os.sched_setaffinity(0, {core})  # this thread (Linux: pid 0 is the calling thread) shares the core with 5
+    with busy_core(8, core):
+        os.sched_setaffinity(0, {core})  # this thread (Linux: pid 0 is the calling thread) shares the core with 8
         try:
             fresh_z3_context()
-            v, wall_s = ask(slow_query(), 1.5 * need_s * 1000)
+            v, wall_s = ask(slow_query(), 3 * need_s * 1000)
         finally:
             os.sched_setaffinity(0, before)
     # the wall clock passed the backstop (a wall-clock backstop cut this query); the CPU time did not
-    assert wall_s > 1.5 * need_s, (wall_s, need_s)
+    assert wall_s > 3 * need_s, (wall_s, need_s)
     assert v.status == "invalid" and not v.clock, v
 
 
