@@ -1525,6 +1525,11 @@ class Elaborator:
                 t = self.resolve(ir.type_of(x))
                 if isinstance(t, TVar) or t == REAL:  # (a real argument is read as at real: not read again, which
                     return uf(op, (t,), t, [x])  # made `sin (sin (… x))` exponential in its depth, 6 s at 16)
+                if isinstance(x, App) and x.op in _SELF_TYPED and is_numeric(t):
+                    # `sin ⌊y⌋`: floor reads its argument at a type of its own whatever is expected of it, so read at
+                    # real it is this int cast (`elab`), and is not read again: `sin (floor (sin (floor …)))` read
+                    # each floor's argument twice, 2^depth readings
+                    return uf(op, (REAL,), REAL, [App("cast", (x,), REAL)])
                 del self.notes[noted:]  # (read again below, at real, where its numbers are cast: `sin (n - 1)`)
             x = self.elab(args[0], REAL)
             if op == "sqrt":
@@ -2190,6 +2195,9 @@ _NOTATION_FUNCTIONS = {
 _BINARY_RULES = {"real2", "root", "same2", "nat2", "int2", "gcd_int"}  # builtins of two arguments
 # Isabelle's polymorphic `real1` builtins (Transcendental.thy; `sqrt`, `arctan`, `arcsin`, `arccos` are real's alone)
 _ISABELLE_POLYMORPHIC = {"uf:exp", "uf:sin", "uf:cos", "uf:tan", "uf:ln"}
+# what the floor, nat1, nat2 and gcd rules build: their arguments are read at a type that does not depend on the
+# type expected of the result (`elab_builtin`), so the result read at another number type is only cast
+_SELF_TYPED = {"floor", "ceil", "tonat", "fact", "choose"}
 _ARITY = {"real1": 1, "nat1": 1, **dict.fromkeys(_BINARY_RULES, 2)}
 _NUMBER_RULES = {"real1", "real2", "root", "nat1", "nat2", "int2"}  # their value is a number of a fixed type
 
