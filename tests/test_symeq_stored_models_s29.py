@@ -103,3 +103,20 @@ def test_the_model_text_is_split_into_definitions_by_symbol():
     forms, rest = smt._model_forms(text)
     assert [n for n, _ in forms] == ["S!val!0", "uf:exp_ln_negative:(real)", "x", "a (b)"]
     assert forms[1][1].endswith("1))") and "universe for S" in rest and "S!val!0" in rest
+
+
+def test_the_symbols_of_a_problems_recurring_propositions_are_collected_once(monkeypatch):
+    """The query's symbols are what the points compare; a problem's queries share their propositions (premises,
+    conclusions), whose symbols `smt.CounterModels` keeps."""
+    fresh_z3_context()
+    x, y, z = z3.Reals("x y z")
+    models = smt.CounterModels([smt.StoredModel(model_of(x * x == 2, x > 0, y == 1, z == 1))] * 2)
+    walked = []
+    real = smt._atom_symbol_names
+    monkeypatch.setattr(smt, "_atom_symbol_names", lambda e: walked.append(e.sexpr()) or real(e))
+    premise, conclusion = x * y > 0, z > 1
+    tr = smt.Translator("isabelle")
+    smt.check_valid(tr, z3.Implies(premise, conclusion), 1000.0, [], models)
+    first = len(walked)
+    smt.check_valid(tr, z3.Implies(premise, z3.Not(conclusion)), 1000.0, [], models)
+    assert first == 2 and walked[first:] == []  # x * y > 0 and z > 1, each once

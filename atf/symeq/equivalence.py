@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever a change can alter verdicts, so that cached evaluation results are not reused.
-VERSION = 66
+VERSION = 67
 
 
 @dataclass
@@ -234,7 +234,7 @@ class PairCache:
         self.clock_retry_left_s = clock_retry_s  # for asking again what Z3's clock cut (`solve`)
         self.solver_left_s = solver_budget_s
         self.undecided: dict[int, int] = {}  # candidate -> undecided queries at the full timeout
-        self.models: list = []  # the problem's latest Z3 counter-models, tried first on every query
+        self.models = smt.CounterModels()  # the problem's latest Z3 counter-models, tried first on every query
         self.first_pass = False  # set by SymEq.events while it makes its quick pass over the pairs
         self.cut_short = 0  # queries left undecided at a shortened timeout (more time might decide them)
 

@@ -1303,6 +1303,17 @@ def _rlimit_count(s: z3.Solver) -> int:
     return next((int(st.get_key_value(k)) for k in st.keys() if k == "rlimit count"), 0)
 
 
+class CounterModels(list):
+    """A problem's stored counter-models (`StoredModel`), newest last, which `check_valid` tries on each query, and
+    the uninterpreted symbols of the Boolean terms its queries were built from (`_symbol_names`): one problem's
+    queries share their parts (the candidates' premises and conclusions, the axioms)."""
+
+    def __init__(self, *models):
+        super().__init__(*models)
+        # a term's id -> (the term, its symbols' names): the term is held so that Z3 cannot reuse its id
+        self.names: dict[int, tuple[z3.ExprRef, frozenset[str]]] = {}
+
+
 class StoredModel:
     """A counter-model kept for a problem's later queries (`check_valid`). algebraic: some value is an irrational
     algebraic number. Evaluating a query at such a model is exact algebraic arithmetic, milliseconds where a
@@ -1311,21 +1322,24 @@ class StoredModel:
     query's symbols (`point`) are compared with those of the algebraic models already tried on that query: the same
     point gives the same value, and is not evaluated again.
 
-    The point is read from the model's SMT-LIB text, not through z3py's accessors: those build terms (an array's
-    value, for one), and Z3's search depends on the terms its context built before (a query's verdict could move)."""
+    The point is the model's SMT-LIB text as Z3 gave it, read once, not through z3py's accessors: those build terms
+    (an array's value, for one), and Z3's search depends on the terms its context built before. An evaluation with
+    completion adds definitions to a model later, but what it adds depends only on what the model held (a symbol
+    without one gets its sort's first value), so two models that agreed at first agree at every later query."""
 
-    __slots__ = ("model", "algebraic")
+    __slots__ = ("model", "algebraic", "_forms", "_rest")
 
     def __init__(self, model: z3.ModelRef):
         self.model = model
-        self.algebraic = "root-obj" in model.sexpr()  # (SMT-LIB's text of an irrational algebraic number)
+        text = model.sexpr()
+        self.algebraic = "root-obj" in text  # (SMT-LIB's text of an irrational algebraic number)
+        forms, self._rest = _model_forms(text) if self.algebraic else ([], "")
+        self._forms = dict(forms)
 
     def point(self, names: frozenset[str]) -> tuple:
-        """The model's definitions of these symbols, with every line that is not a definition (the universes of the
-        uninterpreted sorts, which quantifiers range over). Read each time: an evaluation with completion adds
-        definitions to the model."""
-        forms, rest = _model_forms(self.model.sexpr())
-        return tuple(sorted(f for name, f in forms if name in names)), rest
+        """The model's definitions of these symbols, with every line of its text that is no definition (the
+        universes of the uninterpreted sorts, which quantifiers range over)."""
+        return tuple(sorted(self._forms[n] for n in names if n in self._forms)), self._rest
 
 
 def _model_forms(text: str) -> tuple[list[tuple[str, str]], str]:
@@ -1370,8 +1384,31 @@ def _model_forms(text: str) -> tuple[list[tuple[str, str]], str]:
 _DEFINED = re.compile(r"\((?:define|declare)-\w+\s+(?:\|([^|]*)\||([^\s()|]+))")
 
 
-def _symbol_names(e: z3.ExprRef) -> frozenset[str]:
-    """The names of the uninterpreted constants and functions e mentions."""
+def _symbol_names(e: z3.ExprRef, memo: dict[int, tuple[z3.ExprRef, frozenset[str]]]) -> frozenset[str]:
+    """The names of the uninterpreted constants and functions e mentions, memoised in memo for e, each Boolean
+    connective below it and each proposition under those (`CounterModels.names`)."""
+    stack = [(e, False)]
+    while stack:
+        x, ready = stack.pop()
+        key = x.get_id()
+        if key in memo:
+            continue
+        if _connective(x):
+            if ready:
+                memo[key] = (x, frozenset().union(*(memo[c.get_id()][1] for c in x.children())))
+            else:
+                stack.append((x, True))
+                stack.extend((c, False) for c in x.children())
+        else:
+            memo[key] = (x, _atom_symbol_names(x))
+    return memo[e.get_id()][1]
+
+
+def _connective(x: z3.ExprRef) -> bool:
+    return z3.is_and(x) or z3.is_or(x) or z3.is_not(x) or z3.is_implies(x) or (z3.is_eq(x) and z3.is_bool(x.arg(0)))
+
+
+def _atom_symbol_names(e: z3.ExprRef) -> frozenset[str]:
     seen: set[int] = set()
     out: set[str] = set()
     todo = [e]
@@ -1409,7 +1446,7 @@ def check_valid(
     formula: z3.BoolRef,
     timeout_ms: float,
     show_vars: list[str],
-    models: list[StoredModel] | None = None,
+    models: list[StoredModel] | CounterModels | None = None,
     rlimit_per_ms: int = RLIMIT_PER_MS,
     wall_factor: float | None = None,
     own_context: bool = False,
@@ -1430,10 +1467,11 @@ def check_valid(
     if models:
         query = _conj([*tr.axioms, *tr.domain, negated], negated.ctx)
         names: frozenset[str] | None = None  # the query's uninterpreted symbols, once an algebraic model needs them
+        memo = models.names if isinstance(models, CounterModels) else {}
         tried: set[tuple] = set()
         for sm in reversed(models):
             if sm.algebraic:
-                names = _symbol_names(query) if names is None else names
+                names = _symbol_names(query, memo) if names is None else names
                 point = sm.point(names)
                 if point in tried:
                     continue  # the same values as a model that did not refute the query: it does not either
