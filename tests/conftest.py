@@ -59,3 +59,15 @@ def busy_core():
                 p.wait()
 
     return busy
+
+
+@pytest.fixture
+def elaborations(monkeypatch):
+    """The calls of SymEq's `Elaborator.elab` (one element each) while the test runs: a statement's cost in
+    readings, counted rather than timed."""
+    from atf.symeq import elaborate
+
+    calls: list[int] = []
+    real = elaborate.Elaborator.elab
+    monkeypatch.setattr(elaborate.Elaborator, "elab", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    return calls

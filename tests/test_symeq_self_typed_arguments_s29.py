@@ -7,7 +7,6 @@ readings (4,068 at depth 14), a hostile statement's cost that only the pool's ki
 
 import pytest
 
-from atf.symeq import elaborate as elab_module
 from atf.symeq.equivalence import SymEq, parse
 
 
@@ -19,16 +18,13 @@ def alternating(depth: int, inner: str = "floor ({})") -> str:
 
 
 @pytest.mark.parametrize("inner", ["floor ({})", "ceiling ({})", "\\<lfloor>{}\\<rfloor>", "nat (floor ({}))"])
-def test_alternating_floors_and_sines_are_read_in_linear_time(monkeypatch, inner):
-    calls = []
-    real = elab_module.Elaborator.elab
-    monkeypatch.setattr(elab_module.Elaborator, "elab", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+def test_alternating_floors_and_sines_are_read_in_linear_time(elaborations, inner):
     counts = {}
     for depth in (8, 16):
-        calls.clear()
+        elaborations.clear()
         st = parse(f'theorem fixes x :: real shows "{alternating(depth, inner)} = 0"', "isabelle")
         assert not st.opaque, st.opaque
-        counts[depth] = len(calls)
+        counts[depth] = len(elaborations)
     assert counts[16] <= 2 * counts[8] + 8, counts  # 2^depth before: 4,068 readings at depth 14
 
 
