@@ -91,12 +91,14 @@ def test_rational_models_are_each_evaluated(evaluations):
 def test_the_model_text_is_split_into_definitions_by_symbol():
     text = (
         ";; universe for S:\n;;   S!val!0\n(declare-fun S!val!0 () S)\n"
+        ";; cardinality constraint:\n(forall ((x S)) (= x S!val!0))\n"
         "(define-fun |uf:exp_ln_negative:(real)| () Real\n  (root-obj (+ (^ x 3) (- 5)) 1))\n"
         "(define-fun x () Real (- 1.0))\n(define-fun |a (b)| () Int 0)\n"
     )
     forms, rest = smt._model_forms(text)
     assert [n for n, _ in forms] == ["S!val!0", "uf:exp_ln_negative:(real)", "x", "a (b)"]
     assert forms[1][1].endswith("1))") and "universe for S" in rest and "S!val!0" in rest
+    assert "(forall ((x S)) (= x S!val!0))" in rest  # a form that defines no symbol stays in the point
 
 
 def test_the_symbols_of_a_problems_recurring_propositions_are_collected_once(monkeypatch):

@@ -1343,8 +1343,8 @@ class StoredModel:
 
 
 def _model_forms(text: str) -> tuple[list[tuple[str, str]], str]:
-    """The top-level forms of a model's SMT-LIB text, each with the symbol it declares or defines, and the rest of
-    the text (comments)."""
+    """The definitions and declarations of a model's SMT-LIB text, each with the symbol it defines, and the rest of
+    the text (comments, and any other top-level form)."""
     forms: list[tuple[str, str]] = []
     rest: list[str] = []
     i, n = 0, len(text)
@@ -1374,7 +1374,10 @@ def _model_forms(text: str) -> tuple[list[tuple[str, str]], str]:
                 i += 1
             form = text[start : i + 1]
             m = _DEFINED.match(form)
-            forms.append((m.group(1) or m.group(2) if m else "", form))
+            if m:
+                forms.append((m.group(1) or m.group(2), form))
+            else:
+                rest.append(form)  # (a sort's cardinality constraint, which its universe already says)
             i += 1
         else:
             i += 1
