@@ -257,6 +257,15 @@ def conj(items: Iterable[Term]) -> Term:
     return items[0] if len(items) == 1 else App("and", tuple(items), BOOL)
 
 
+def chained(op: str, parts: Iterable[Term]) -> App:
+    """The n-ary `op` ("and" or "or", associative) of parts, with any part that is itself an `op` spliced in: `(a ∧ b) ∧
+    c`, `a ∧ (b ∧ c)` and `a ∧ b ∧ c` are one term, also where it stays opaque text."""
+    out: list[Term] = []
+    for p in parts:
+        out.extend(p.args if isinstance(p, App) and p.op == op else (p,))
+    return App(op, tuple(out))
+
+
 def flatten_and(t: Term) -> list[Term]:
     if isinstance(t, App) and t.op == "and":
         return [x for a in t.args for x in flatten_and(a)]
@@ -595,6 +604,29 @@ class ParseError(ValueError):
     """The text is not a statement the front-end can read at all."""
 
 
+MAX_DEPTH = 150
+"""The deepest term a front-end passes on (`depth`). The statement compiler's passes recurse once per level, several
+Python frames each, so a term a few hundred levels deep overran Python's stack somewhere between parsing and Z3, after
+work quadratic in its depth (a hostile `x + 1 + 1 + …`, `¬ ¬ ¬ …`, `((((…))))`). A chain of `∧` or `∨` is one level
+however long (`chained`). Of the 15,129 statements `eval/symeq_readings.py` reads (benchmarks and candidates), none
+nests deeper than 23 levels as parsed; their standard forms, sums unrolled, reach 203 levels, which the passes after
+the parser handle."""
+
+
+class TooDeep(ParseError):
+    """A proposition nests deeper than `MAX_DEPTH` (or than Python's stack allows the parser)."""
+
+
+def depth(t: Term) -> int:
+    """The number of nodes on t's longest path from the root (a variable: 1), without recursion."""
+    best, stack = 0, [(t, 1)]
+    while stack:
+        x, d = stack.pop()
+        best = max(best, d)
+        stack.extend((c, d + 1) for c in x.children())
+    return best
+
+
 def opaque_from_tokens(tokens: list[tuple[str, str]], ty: Ty | None = None) -> Opaque:
     """An Opaque term from (kind, text) tokens: identifier tokens become arguments.
 
@@ -637,9 +669,15 @@ class TokenCursor:
             raise ParseError(f"expected {text!r}, found {t[1]!r}")
 
     def parse(self) -> Term:
-        e = self.expr(0)
+        """The whole token stream as one term; TooDeep past `MAX_DEPTH` levels."""
+        try:
+            e = self.expr(0)
+        except RecursionError:
+            raise TooDeep(f"nests deeper than {MAX_DEPTH} levels") from None
         if self.peek() is not None:
             raise ParseError(f"unexpected {self.peek()[1]!r}")
+        if (d := depth(e)) > MAX_DEPTH:
+            raise TooDeep(f"nests {d} levels deep, more than {MAX_DEPTH}")
         return e
 
     def expr(self, min_bp: int) -> Term:

@@ -378,6 +378,10 @@ class _Parser(TokenCursor):
             if after_relation and lbp == 50 and text != "=":
                 raise ParseError(f"{text!r} after a relation (HOL's relations are non-associative, infix 50)")
             self.next()
+            if op in ("and", "or"):
+                left = ir.chained(op, (left, *self.chain(text, lbp)))
+                after_relation = False
+                continue
             right = self.expr(rbp)
             if op.startswith("op:"):
                 left = App("call", (Var(op), left, right))
@@ -385,6 +389,16 @@ class _Parser(TokenCursor):
                 left = App(op, (left, right))
             after_relation = lbp == 50
         return left
+
+    def chain(self, text: str, bp: int) -> list[Term]:
+        """The operands after the first `∧` (or `∨`) of a chain `A ∧ B ∧ C`, in a loop: HOL.thy's `infixr "∧" 35`
+        is `A ∧ (B ∧ C)`, the same proposition as the n-ary `and` this reads, which is one level deep however long
+        the chain (`ir.MAX_DEPTH`). Each operand is read at the connective's own priority, so it stops at the next."""
+        parts = [self.expr(bp)]
+        while (t := self.peek()) is not None and t[0] in ("op", "ident") and t[1] == text:
+            self.next()
+            parts.append(self.expr(bp))
+        return parts
 
     def prefix(self) -> Term:
         t = self.peek()

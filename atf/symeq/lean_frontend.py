@@ -535,6 +535,9 @@ def iterate(args: list[Term]) -> Term:
     return App("call", (Var("Nat.iterate"), *args))
 
 
+_CHAINED = frozenset({"and", "or"})  # associative connectives read as one n-ary node (`_Parser.chain`)
+
+
 class _Parser(TokenCursor):
     """names: the dotted names written in the statements compared (see `field`)."""
 
@@ -549,7 +552,8 @@ class _Parser(TokenCursor):
         return t is not None and t[1] == text and t[0] != "num"
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, min_bp: int) -> Term:
+    def expr(self, min_bp: int, stop: str | None = None) -> Term:
+        """The term from here whose operators bind tighter than min_bp; `stop`: an op that ends it too (`chain`)."""
         left = self.prefix()
         while True:
             t = self.peek()
@@ -576,9 +580,12 @@ class _Parser(TokenCursor):
             if spec is None:
                 break
             lbp, rbp, op = spec
-            if lbp <= min_bp:
+            if lbp <= min_bp or op == stop:
                 break
             self.next()
+            if op in _CHAINED:
+                left = ir.chained(op, (left, *self.chain(op, rbp)))
+                continue
             right = self.expr(rbp)
             if op == "modeq":
                 left = self.modeq(left, right)
@@ -595,6 +602,17 @@ class _Parser(TokenCursor):
             else:
                 left = pointwise(op, left, right) or App(op, (left, right))
         return left
+
+    def chain(self, op: str, bp: int) -> list[Term]:
+        """The operands after the first `∧` (or `∨`) of a chain `a ∧ b ∧ c`, in a loop: Lean's `infixr:35 " ∧ "`
+        (Init/Core.lean) is `a ∧ (b ∧ c)`, the same proposition as the n-ary `and` this reads, which is one level
+        deep however long the chain (`ir.MAX_DEPTH`). Each operand is what the right operand of `∧` reads, bp, up to
+        the next `∧` (`a ∧ b × c ∧ d`: × is `infixr:35` too, so the operands are a, `b × (c ∧ d)`)."""
+        parts = [self.expr(bp, stop=op)]
+        while (t := self.peek()) is not None and t[0] != "num" and INFIX.get(t[1], (0, 0, ""))[2] == op:
+            self.next()
+            parts.append(self.expr(bp, stop=op))
+        return parts
 
     def arrow(self, left: Term) -> Term:
         """`A →* B` is `MonoidHom A B`, `M →ₗ[R] N` is `LinearMap (RingHom.id R) M N` (see ARROWS)."""
@@ -1507,12 +1525,13 @@ def parse_prop(tokens: list[tuple[str, str]], notes: list[str], names: frozenset
     try:
         return _Parser(tokens, names).parse()
     except (ParseError, ValueError, ZeroDivisionError, RecursionError) as err:
-        split = _logical_split(tokens)
+        split = None if isinstance(err, (ir.TooDeep, RecursionError)) else _logical_split(tokens)
         if split is not None:
             op, parts = split
             if op == "paren":
                 return parse_prop(parts[0], notes, names)
-            return App(op, tuple(parse_prop(p, notes, names) for p in parts))
+            read = [parse_prop(p, notes, names) for p in parts]
+            return ir.chained(op, read) if op in _CHAINED else App(op, tuple(read))
         notes.append(f"unparsed {' '.join(t for _, t in tokens)[:80]!r}: {err}")
         return opaque_from_tokens(tokens, ir.BOOL)
 
@@ -1544,6 +1563,9 @@ def _logical_split(tokens: list[tuple[str, str]]) -> tuple[str, list[list[tuple[
         at = [k for k, t in top if t == sym or (sym == "→" and t == "->")]
         if not at or (sym == "↔" and len(at) > 1):
             continue
+        if op in _CHAINED:  # every operand of the chain at once, as `chain` reads it: no re-reading of the rest
+            parts = [tokens[a + 1 : b] for a, b in zip([-1, *at], [*at, len(tokens)])]
+            return (op, parts) if all(parts) else None
         k = at[0]
         left, right = tokens[:k], tokens[k + 1 :]
         return (op, [left, right]) if left and right else None
