@@ -8,6 +8,7 @@ are given for positive arguments only, where the two systems agree).
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import z3
@@ -89,6 +90,33 @@ def _pow(x: Any, n: Any, out: Any) -> list[Any]:
 def _prime(x: Any, out: Any) -> list[Any]:
     # Lean's `Prime (-3 : ℤ)` holds, so only |x| is known to be at least 2 (ℕ variables are ≥ 0 anyway)
     return [z3.Implies(out, _abs(x) >= 2), z3.Implies(z3.And(out, x % 2 == 0), _abs(x) == 2)]
+
+
+# sin and cos at k·π/6 for k in -6..12 where the value is rational: Mathlib `Real.sin_zero`, `Real.sin_pi_div_six`,
+# `Real.sin_pi_div_two`, `Real.sin_pi`, `Real.cos_zero`, `Real.cos_pi_div_three`, `Real.cos_pi_div_two`, `Real.cos_pi`;
+# Isabelle Transcendental.thy `sin_zero`, `sin_30`, `sin_pi_half`, `sin_pi`, `cos_zero`, `cos_60`, `cos_pi_half`,
+# `cos_pi`; the other points by `sin_neg`/`cos_neg` (Mathlib `Real.sin_neg`, `Real.cos_neg`) and `sin_pi_sub`,
+# `cos_pi_sub`, `sin_add_pi`, `cos_add_pi` (the same names in Mathlib's `Real` namespace). Where the value is
+# irrational (√3/2 at π/3 for sin) nothing is said.
+_SIN_SIXTHS = {0: 0, 1: Fraction(1, 2), 3: 1, 5: Fraction(1, 2), 6: 0, 7: Fraction(-1, 2), 9: -1, 11: Fraction(-1, 2)}
+AT_PI_MULTIPLES = frozenset({"uf:sin", "uf:cos"})
+
+
+def _sin_sixths(k: int) -> Fraction | None:
+    """sin (k·π/6), where rational."""
+    v = _SIN_SIXTHS.get(k % 12)
+    return None if v is None else Fraction(v)
+
+
+def at_pi_multiples(name: str, x: Any, pi: Any, out: Any) -> list[Any]:
+    """`x = k·π/6 ⟹ f x = v` for sin and cos at the points of -π..2π where v is rational."""
+    out_facts = []
+    for k in range(-6, 13):
+        v = _sin_sixths(k) if name == "uf:sin" else _sin_sixths(k + 3)  # cos t = sin (t + π/2)
+        if v is not None:
+            at = x == pi * z3.RealVal(f"{k}/6")
+            out_facts.append(z3.Implies(at, out == z3.RealVal(f"{v.numerator}/{v.denominator}")))
+    return out_facts
 
 
 FACTS: dict[str, Callable[..., list[Any]]] = {

@@ -193,6 +193,10 @@ class Translator:
             self.side(out >= 0)
         for fact in facts.about(name, flat, out):
             self.side(fact)
+        if name in facts.AT_PI_MULTIPLES and len(flat) == 1:
+            pi = self.var(Var("uf:pi", REAL), {})
+            for fact in facts.at_pi_multiples(name, flat[0], pi, out):
+                self.side(fact)
         return out
 
     # ------------------------------------------------------------------ terms
