@@ -98,14 +98,13 @@ def _prime(x: Any, out: Any) -> list[Any]:
 # `cos_pi`; the other points by `sin_neg`/`cos_neg` (Mathlib `Real.sin_neg`, `Real.cos_neg`) and `sin_pi_sub`,
 # `cos_pi_sub`, `sin_add_pi`, `cos_add_pi` (the same names in Mathlib's `Real` namespace). Where the value is
 # irrational (√3/2 at π/3 for sin) nothing is said.
-_SIN_SIXTHS = {0: 0, 1: Fraction(1, 2), 3: 1, 5: Fraction(1, 2), 6: 0, 7: Fraction(-1, 2), 9: -1, 11: Fraction(-1, 2)}
+_SIN_SIXTHS = {k: Fraction(v) for k, v in {0: 0, 1: "1/2", 3: 1, 5: "1/2", 6: 0, 7: "-1/2", 9: -1, 11: "-1/2"}.items()}
 AT_PI_MULTIPLES = frozenset({"uf:sin", "uf:cos"})
 
 
 def _sin_sixths(k: int) -> Fraction | None:
     """sin (k·π/6), where rational."""
-    v = _SIN_SIXTHS.get(k % 12)
-    return None if v is None else Fraction(v)
+    return _SIN_SIXTHS.get(k % 12)
 
 
 def at_pi_multiples(name: str, x: Any, pi: Any, out: Any) -> list[Any]:

@@ -257,6 +257,9 @@ def conj(items: Iterable[Term]) -> Term:
     return items[0] if len(items) == 1 else App("and", tuple(items), BOOL)
 
 
+CHAINED = frozenset({"and", "or"})  # the associative connectives the front-ends read as one n-ary node (`chained`)
+
+
 def chained(op: str, parts: Iterable[Term]) -> App:
     """The n-ary `op` ("and" or "or", associative) of parts, with any part that is itself an `op` spliced in: `(a ∧ b) ∧
     c`, `a ∧ (b ∧ c)` and `a ∧ b ∧ c` are one term, also where it stays opaque text."""

@@ -378,7 +378,7 @@ class _Parser(TokenCursor):
             if after_relation and lbp == 50 and text != "=":
                 raise ParseError(f"{text!r} after a relation (HOL's relations are non-associative, infix 50)")
             self.next()
-            if op in ("and", "or"):
+            if op in ir.CHAINED:
                 left = ir.chained(op, (left, *self.chain(text, lbp)))
                 after_relation = False
                 continue

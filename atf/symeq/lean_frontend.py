@@ -535,9 +535,6 @@ def iterate(args: list[Term]) -> Term:
     return App("call", (Var("Nat.iterate"), *args))
 
 
-_CHAINED = frozenset({"and", "or"})  # associative connectives read as one n-ary node (`_Parser.chain`)
-
-
 class _Parser(TokenCursor):
     """names: the dotted names written in the statements compared (see `field`)."""
 
@@ -583,7 +580,7 @@ class _Parser(TokenCursor):
             if lbp <= min_bp or op == stop:
                 break
             self.next()
-            if op in _CHAINED:
+            if op in ir.CHAINED:
                 left = ir.chained(op, (left, *self.chain(op, rbp)))
                 continue
             right = self.expr(rbp)
@@ -1531,7 +1528,7 @@ def parse_prop(tokens: list[tuple[str, str]], notes: list[str], names: frozenset
             if op == "paren":
                 return parse_prop(parts[0], notes, names)
             read = [parse_prop(p, notes, names) for p in parts]
-            return ir.chained(op, read) if op in _CHAINED else App(op, tuple(read))
+            return ir.chained(op, read) if op in ir.CHAINED else App(op, tuple(read))
         notes.append(f"unparsed {' '.join(t for _, t in tokens)[:80]!r}: {err}")
         return opaque_from_tokens(tokens, ir.BOOL)
 
@@ -1563,7 +1560,7 @@ def _logical_split(tokens: list[tuple[str, str]]) -> tuple[str, list[list[tuple[
         at = [k for k, t in top if t == sym or (sym == "→" and t == "->")]
         if not at or (sym == "↔" and len(at) > 1):
             continue
-        if op in _CHAINED:  # every operand of the chain at once, as `chain` reads it: no re-reading of the rest
+        if op in ir.CHAINED:  # every operand of the chain at once, as `chain` reads it: no re-reading of the rest
             parts = [tokens[a + 1 : b] for a, b in zip([-1, *at], [*at, len(tokens)])]
             return (op, parts) if all(parts) else None
         k = at[0]
