@@ -64,6 +64,7 @@ ISABELLE: dict[str, Builtin] = {
     "ln": _b("uf:ln", "real1"),
     "log": _b("uf:logb", "real2"),
     "root": _b("uf:root", "root"),
+    "inverse": _b("inv", "inverse"),
     "floor": _b("floor", "floor"),
     "ceiling": _b("ceil", "floor"),
     "round": _b("round", "floor"),
@@ -208,7 +209,7 @@ ISABELLE_CONSTANTS = frozenset(
     """
     length distinct sorted set rev hd tl last butlast nth take drop map filter zip concat replicate upt count
     sorted_list_of_set list_all list_ex foldr foldl size upto
-    Complex complex_of_real cis arg Arg norm dist inverse cot sec csc tanh sinh cosh arcsinh arccosh arctanh
+    Complex complex_of_real cis arg Arg norm dist cot sec csc tanh sinh cosh arcsinh arccosh arctanh
     range image vimage bij inj surj inj_on bij_betw inv id Domain Range dom ran UNIV undefined infinity
     infinite Sup Inf lim suminf prodinf summable sums convergent deriv integral has_derivative has_field_derivative
     continuous_on continuous differentiable det poly coeff degree pCons vector matrix mat transpose

@@ -1539,6 +1539,10 @@ class Elaborator:
             return uf(op, (REAL, REAL), REAL, [self.elab(args[0], REAL), self.elab(args[1], REAL)])
         if rule == "root" and need(2):
             return uf(op, (NAT, REAL), REAL, [self.elab(args[0], NAT), self.elab(args[1], REAL)])
+        if rule == "inverse" and need(1):
+            # Fields.thy: `inverse :: 'a ⇒ 'a` (class inverse, `inverse 0 = 0` in a field) is the `x⁻¹` of an
+            # arithmetic tree, read there as `/` is (a tree of nat or int leaves is coerced to real)
+            return self.arith_tree([App("inv", (args[0],))], expected)[0]
         if rule == "same1" and need(1):
             if op == "abs" and self.system == "lean" and self.resolve(ir.type_of(self.elab(args[0], None))) == COMPLEX:
                 # ℂ has no lattice, so the root `abs` (|x|) does not apply: Lean resolves `abs z` to Complex.abs
@@ -2198,7 +2202,7 @@ _ISABELLE_POLYMORPHIC = {"uf:exp", "uf:sin", "uf:cos", "uf:tan", "uf:ln"}
 # what the floor, nat1, nat2 and gcd rules build: their arguments are read at a type that does not depend on the
 # type expected of the result (`elab_builtin`), so the result read at another number type is only cast
 _SELF_TYPED = {"floor", "ceil", "tonat", "fact", "choose"}
-_ARITY = {"real1": 1, "nat1": 1, **dict.fromkeys(_BINARY_RULES, 2)}
+_ARITY = {"real1": 1, "nat1": 1, "inverse": 1, **dict.fromkeys(_BINARY_RULES, 2)}
 _NUMBER_RULES = {"real1", "real2", "root", "nat1", "nat2", "int2"}  # their value is a number of a fixed type
 
 _DIRECT_RULES = {

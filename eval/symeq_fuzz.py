@@ -1,0 +1,883 @@
+"""Differential fuzzing of SymEq's Lean 4 reading of arithmetic against an independent evaluator of Lean's semantics.
+
+    nice python eval/symeq_fuzz.py --seed 1000 --pairs 3000           # a report: merges, suspect merges, misses
+    nice python eval/symeq_fuzz.py --seed 0 --pairs 500 --show 20      # a development run (seeds below 1000)
+
+Random statements `theorem t (x : T) (y : T') (h : P) : Q := by sorry` over ℕ, ℤ, ℚ and ℝ are written as Lean text:
++ - * / %, unary minus, powers, `⁻¹`, `|…|`, `min`, `max`, `⌊…⌋`, `⌈…⌉`, `Nat.factorial`, `Nat.choose`, `Nat.gcd`,
+`Nat.lcm`, `Int.natAbs`, `Int.toNat`, `∑`/`∏` over `Finset.range n` and `Finset.Icc a b` (`∈` and the older `in`),
+type ascriptions, the six relations, `∣`, `Even`, `Odd`, `Nat.Prime`, `∀ i : ℕ, i < n → …`, `∃ i : ℕ, i < n ∧ …` and
+the connectives. A second statement is made from the first by one or two small edits: a literal, an operator, a
+relation, an ascription added, removed or changed, a binder's type, a bound variable renamed, a range rewritten as
+an interval, a hypothesis moved into the conclusion or two joined by `∧`, operands swapped. SymEq compares the pair
+in its worker pool (`SymEqConfig`'s defaults).
+
+The oracle is written apart from SymEq's reader. Its elaborator follows Lean's `binop%`/`binrel%` (Lean.Elab.Extra):
+the leaves of one arithmetic tree, both sides of a relation included, are elaborated first without an expected type
+(`processLeaf`), the largest of their types and the expected type wins, coercions `↑` go on the leaves, a tree of
+numerals only is ℕ; a leaf whose type only numerals fix (`|2 - 5|`, `∑ i ∈ s, 2`) takes the tree's type; `x ^ n`
+puts its base in the tree and elaborates the exponent apart. An application (`min a b`, `a ∣ b`, `Finset.Icc a b`)
+is typed by its first argument that has a type of its own, the others are elaborated at that type; `Nat.factorial`
+and its kin elaborate their arguments at ℕ (ℤ for `Int.natAbs`, `Int.toNat`); a big operator's body is typed by
+itself (`∑ i ∈ Finset.range 3, i / 5` is a natural number, cast where it meets a real). Statements Lean rejects (`-x`
+or `|x|` at ℕ, `%` or `Finset.Icc` at a field, `⁻¹` at ℕ or ℤ, an ascription to a smaller type) are dropped. Values are
+exact (Fractions): ℕ subtraction truncates; ℕ and ℤ division and remainder are Lean's (`Nat.div`, `Int.ediv`/`Int.emod`:
+the remainder is never negative; `x / 0 = 0`, `x % 0 = x`); a field's `x / 0 = 0` and `0⁻¹ = 0`; `a ∣ b` in a field
+holds iff `a ≠ 0 ∨ b = 0` (Mathlib's `semigroupDvd`); `Even` and `Odd` hold of every element of a field;
+`Nat.choose n k = 0` for k > n; `Int.toNat` of a negative is 0.
+
+Each statement means `∀ vars, hyps → concl`. The oracle evaluates both on a grid (ℕ 0..13, 16, 25; ℤ 23 values
+in -13..25; ℚ and ℝ 28 values in -9..25 with halves and thirds; 3,000 seeded points of a larger product; a point where
+a value grows past 10^12 is left out) under every alignment SymEq could take (binders of one type may be exchanged):
+- a merge is **suspect** when no alignment makes the two agree at every grid point and not both are false at
+  some point (two false propositions are one proposition, as SymEq's closed statements are): one is then false
+  and the other may be true. Suspects are printed for reading: a value off the grid can still make the second
+  false, so a suspect is a finding only once read.
+- a pair left apart that agrees at every grid point is counted as a possible **miss**: an upper bound, since the
+  grid proves no equivalence, and SymEq keeps candidates with contradictory premises out of every class.
+Seeds below 1000 are for development, 1000 and above for reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+N, Z, Q, R = 0, 1, 2, 3
+TYNAME = {N: "ℕ", Z: "ℤ", Q: "ℚ", R: "ℝ"}
+GRID = {
+    N: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 25],
+    Z: [-13, -9, -7, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 25],
+    Q: [Fraction(v) for v in (-9, -7, -4, -3, -2, -1, Fraction(-1, 2), Fraction(-1, 3), 0, Fraction(1, 3))]
+    + [Fraction(v) for v in (Fraction(1, 2), Fraction(2, 3), 1, Fraction(3, 2), 2, Fraction(5, 2), 3, 4, 5, 6, 7)]
+    + [Fraction(v) for v in (8, 9, 10, 12, 13, 16, 25)],
+}
+MAX_POINTS = 3000  # a larger product is sampled (seeded), its first points always included
+GRID[R] = GRID[Q]
+ARITH = ("+", "-", "*", "/", "%")
+RELS = ("=", "≠", "<", "≤", ">", "≥")
+CONVERSE = {"=": "=", "≠": "≠", "<": ">", ">": "<", "≤": "≥", "≥": "≤"}
+
+
+class Ill(Exception):
+    """Lean would reject the statement (no instance, no coercion down the tower, a name out of scope)."""
+
+
+class Skip(Exception):
+    """A value too large to evaluate here (the grid point is left out for both statements)."""
+
+
+# ------------------------------------------------------------------------------------------ syntax
+# terms: ("var", x) ("num", n) ("asc", e, T) ("bin", op, a, b) ("neg", a) ("pow", a, e) ("inv", a)
+#   ("hom", f, args): f = abs, min, max (one type α for the arguments and the value)
+#   ("nat", f, args): Nat.factorial, Nat.choose, Nat.gcd, Nat.lcm (ℕ → ℕ); Int.natAbs, Int.toNat (ℤ → ℕ)
+#   ("round", f, a): Int.floor ⌊a⌋, Int.ceil ⌈a⌉ (ℤ, ℚ or ℝ → ℤ)
+#   ("big", op, i, dom, body, notation): op ∑ or ∏, dom ("range", t) or ("Icc", a, b), notation "∈" or "in"
+# propositions: ("rel", op, a, b) ("dvd", a, b) ("pred", f, a) (Even, Odd, Nat.Prime)
+#   ("and"|"or"|"imp"|"iff", p, q) ("not", p) ("all"|"ex", i, bound, p): ∀ i : ℕ, i < bound → p / ∃ i : ℕ, i < bound ∧ p
+
+PREC = {"+": 65, "-": 65, "*": 70, "/": 70, "%": 70}
+NAT_FUNS = {"Nat.factorial": 1, "Nat.choose": 2, "Nat.gcd": 2, "Nat.lcm": 2, "Int.natAbs": 1, "Int.toNat": 1}
+
+
+def show(t, ctx: int = 0) -> str:
+    """Lean text; `ctx` is the precedence the context needs (parentheses where the term binds weaker)."""
+    kind = t[0]
+    if kind == "var":
+        return t[1]
+    if kind == "num":
+        return str(t[1])
+    if kind == "asc":
+        return f"({show(t[1])} : {TYNAME[t[2]]})"
+    if kind == "hom" and t[1] == "abs":
+        return f"|{show(t[2][0])}|"
+    if kind in ("hom", "nat"):
+        text = " ".join([t[1], *(show(a, 1024) for a in t[2])])
+        return f"({text})" if ctx > 1023 else text
+    if kind == "round":
+        return f"⌊{show(t[2])}⌋" if t[1] == "Int.floor" else f"⌈{show(t[2])}⌉"
+    if kind == "inv":
+        return f"{show(t[1], 1024)}⁻¹"
+    if kind == "bin":
+        p = PREC[t[1]]
+        text = f"{show(t[2], p)} {t[1]} {show(t[3], p + 1)}"  # infixl: the right operand binds tighter
+        return f"({text})" if p < ctx else text
+    if kind == "neg":
+        text = f"-{show(t[1], 76)}"
+        return f"({text})" if ctx > 75 else text
+    if kind == "pow":
+        text = f"{show(t[1], 76)} ^ {show(t[2], 75)}"  # infixr:75
+        return f"({text})" if ctx > 75 else text
+    if kind == "big":
+        _, op, i, dom, body, notation = t
+        s = (
+            f"Finset.range {show(dom[1], 1024)}"
+            if dom[0] == "range"
+            else (f"Finset.Icc {show(dom[1], 1024)} {show(dom[2], 1024)}")
+        )
+        # Mathlib's `∑ x ∈ s, f` reads its body at precedence 67: `∑ i ∈ s, f i + 1` is `(∑ i ∈ s, f i) + 1`
+        text = f"{op} {i} {notation} {s}, {show(body, 67)}"
+        return f"({text})" if ctx > 67 else text
+    if kind == "rel":
+        text = f"{show(t[2], 51)} {t[1]} {show(t[3], 51)}"
+        return f"({text})" if ctx > 50 else text
+    if kind == "dvd":
+        text = f"{show(t[1], 51)} ∣ {show(t[2], 51)}"
+        return f"({text})" if ctx > 50 else text
+    if kind == "pred":
+        text = f"{t[1]} {show(t[2], 1024)}"
+        return f"({text})" if ctx > 1023 else text
+    if kind == "not":
+        text = f"¬{show(t[1], 40)}"
+        return f"({text})" if ctx > 40 else text
+    if kind in ("all", "ex"):
+        _, i, bound, body = t
+        link = "→" if kind == "all" else "∧"
+        text = f"{'∀' if kind == 'all' else '∃'} {i} : ℕ, {i} < {show(bound, 51)} {link} {show(body, 25)}"
+        return f"({text})" if ctx > 0 else text
+    op, p, left, right = {"and": ("∧", 35, 36, 35), "or": ("∨", 30, 31, 30), "imp": ("→", 25, 26, 25)}.get(
+        kind, ("↔", 20, 21, 21)
+    )
+    text = f"{show(t[1], left)} {op} {show(t[2], right)}"
+    return f"({text})" if ctx > p else text
+
+
+def statement(binders: dict[str, int], hyps: list, concl) -> str:
+    groups: list[tuple[list[str], int]] = []
+    for name, ty in binders.items():
+        if groups and groups[-1][1] == ty:
+            groups[-1][0].append(name)
+        else:
+            groups.append(([name], ty))
+    parts = [f"({' '.join(names)} : {TYNAME[ty]})" for names, ty in groups]
+    parts += [f"(h{i} : {show(h)})" for i, h in enumerate(hyps)]
+    return f"theorem t {' '.join(parts)} : {show(concl)} := by sorry"
+
+
+# ------------------------------------------------------------------------------------------ elaboration
+# typed terms end with their type: ("var", x, T) ("num", n, T) ("cast", e, T) ("bin", op, a, b, T) ("neg", a, T)
+# ("pow", a, e, T) ("inv", a, T) ("hom", f, args, T) ("nat", f, args, N) ("round", f, a, Z)
+# ("big", op, i, dom, body, T); typed propositions keep the syntax shapes with typed terms inside.
+
+
+def _leaves(t, out: list) -> None:
+    if t[0] == "bin":
+        _leaves(t[2], out)
+        _leaves(t[3], out)
+    elif t[0] in ("neg", "pow"):
+        _leaves(t[1], out)  # a power's base is in the tree, its exponent is elaborated apart
+    else:
+        out.append(t)
+
+
+def _numerals_only(t) -> bool:
+    """No leaf with a type of its own: Lean leaves the type a metavariable until something fixes it."""
+    kind = t[0]
+    if kind == "num":
+        return True
+    if kind in ("bin",):
+        return _numerals_only(t[2]) and _numerals_only(t[3])
+    if kind in ("neg", "pow", "inv"):
+        return _numerals_only(t[1])
+    if kind == "hom":
+        return all(_numerals_only(a) for a in t[2])
+    if kind == "big":
+        return _numerals_only(t[4])
+    return False
+
+
+class Elab:
+    def __init__(self, scope: dict[str, int]):
+        self.scope = scope
+
+    def under(self, name: str, ty: int) -> Elab:
+        return Elab({**self.scope, name: ty})
+
+    def var(self, name: str) -> int:
+        if name not in self.scope:
+            raise Ill(f"{name} is not in scope")
+        return self.scope[name]
+
+    def leaf(self, t):
+        """A leaf elaborated without an expected type (Lean's `processLeaf`: `elabTerm s none`): its typed term,
+        or None while only numerals fix its type (the tree's type reaches it then)."""
+        kind = t[0]
+        if kind == "var":
+            return ("var", t[1], self.var(t[1]))
+        if kind == "asc":
+            return self.coerce(self.tree([t[1]], t[2])[0], t[2])
+        if kind == "nat":
+            arg = Z if t[1].startswith("Int.") else N
+            return ("nat", t[1], [self.coerce(self.tree([a], arg)[0], arg) for a in t[2]], N)
+        if kind == "round":
+            if _numerals_only(t[2]):
+                raise Ill("⌊numeral⌋ defaults to ℕ, which is no FloorRing")
+            a = self.tree([t[2]], None)[0]
+            if a[-1] == N:
+                raise Ill("⌊·⌋ at ℕ")
+            return ("round", t[1], a, Z)
+        if _numerals_only(t):
+            return None
+        if kind in ("hom", "inv"):
+            return self.homogeneous(t, None)
+        if kind == "big":
+            return self.big(t, None)
+        raise AssertionError(t)
+
+    def homogeneous(self, t, ty: int | None):
+        """`abs a`, `min a b`, `max a b`, `a⁻¹`: an ordinary application at one type α, the first argument that has a
+        type of its own fixing α and the others elaborated at α (Lean's `elabAppArgs`, left to right)."""
+        args = list(t[2]) if t[0] == "hom" else [t[1]]
+        if ty is None:
+            first = next(a for a in args if not _numerals_only(a))
+            ty = self.tree([first], None)[0][-1]
+        typed = [self.tree([a], ty)[0] for a in args]
+        if any(a[-1] != ty for a in typed):
+            raise Ill("an argument of a larger type")
+        if (t[0] == "inv" and ty in (N, Z)) or (t[0] == "hom" and t[1] == "abs" and ty == N):
+            raise Ill("no instance at this type")
+        return ("inv", typed[0], ty) if t[0] == "inv" else ("hom", t[1], typed, ty)
+
+    def big(self, t, ty: int | None):
+        _, op, i, dom, body, _ = t
+        if dom[0] == "range":
+            typed_dom = ("range", self.coerce(self.tree([dom[1]], N)[0], N))
+            ity = N
+        else:
+            a, b = self.same_type([dom[1], dom[2]])
+            if a[-1] not in (N, Z):
+                raise Ill("Finset.Icc over a field is not finite")
+            typed_dom, ity = ("Icc", a, b), a[-1]
+        inner = self.under(i, ity).tree([body], ty)[0]
+        if ty is not None and inner[-1] != ty:
+            raise Ill("a body of a larger type")
+        return ("big", op, i, typed_dom, inner, inner[-1])
+
+    def same_type(self, args: list):
+        """Arguments of `f : α → α → …` (Dvd.dvd, Finset.Icc): the first with a type of its own fixes α."""
+        first = next((a for a in args if not _numerals_only(a)), None)
+        ty = N if first is None else self.tree([first], None)[0][-1]
+        typed = [self.tree([a], ty)[0] for a in args]
+        if any(a[-1] != ty for a in typed):
+            raise Ill("arguments of two types")
+        return typed
+
+    def coerce(self, e, ty: int):
+        if e[-1] == ty:
+            return e
+        if e[-1] > ty:
+            raise Ill(f"no coercion from {TYNAME[e[-1]]} to {TYNAME[ty]}")
+        return ("cast", e, ty)
+
+    def tree(self, roots: list, expected: int | None) -> list:
+        """Elaborate the roots as one binop% tree (binrel% passes both sides); expected seeds the max type."""
+        leaves: list = []
+        for r in roots:
+            _leaves(r, leaves)
+        typed = {id(leaf): (None if leaf[0] == "num" else self.leaf(leaf)) for leaf in leaves}
+        known = [e[-1] for e in typed.values() if e is not None]
+        if expected is not None:
+            known.append(expected)
+        ty = max(known) if known else N
+        return [self.build(r, typed, ty) for r in roots]
+
+    def build(self, t, typed: dict, ty: int):
+        if t[0] == "bin":
+            if t[1] == "%" and ty in (Q, R):
+                raise Ill("% at a field")
+            return ("bin", t[1], self.build(t[2], typed, ty), self.build(t[3], typed, ty), ty)
+        if t[0] == "neg":
+            if ty == N:
+                raise Ill("-x at ℕ")
+            return ("neg", self.build(t[1], typed, ty), ty)
+        if t[0] == "pow":
+            base = self.build(t[1], typed, ty)
+            e = t[2]
+            if e[0] == "num":
+                exp = ("num", e[1], N)
+            elif e[0] == "var" and self.var(e[1]) == N:
+                exp = ("var", e[1], N)
+            else:
+                raise Ill("a power at a non-natural exponent")
+            return ("pow", base, exp, ty)
+        leaf = typed[id(t)]
+        if leaf is None:  # numerals only: the tree's type reaches them
+            if t[0] == "num":
+                return ("num", t[1], ty)
+            if t[0] in ("hom", "inv"):
+                return self.homogeneous(t, ty)
+            if t[0] == "big":
+                return self.big(t, ty)
+            raise AssertionError(t)
+        return self.coerce(leaf, ty)
+
+    def prop(self, p):
+        kind = p[0]
+        if kind == "rel":
+            a, b = self.tree([p[2], p[3]], None)
+            return ("rel", p[1], a, b)
+        if kind == "dvd":
+            # `Dvd.dvd : α → α → Prop`, an ordinary application (numerals only on the left wait for the right)
+            a, b = self.same_type([p[1], p[2]])
+            return ("dvd", a, b)
+        if kind == "pred":
+            if p[1] == "Nat.Prime":
+                return ("pred", p[1], self.coerce(self.tree([p[2]], N)[0], N))
+            return ("pred", p[1], self.tree([p[2]], None)[0])
+        if kind == "not":
+            return ("not", self.prop(p[1]))
+        if kind in ("all", "ex"):
+            inner = self.under(p[1], N)
+            bound = inner.tree([("var", p[1]), p[2]], None)
+            return (kind, p[1], bound, inner.prop(p[3]))
+        return (kind, self.prop(p[1]), self.prop(p[2]))
+
+
+def elaborate(binders: dict[str, int], hyps: list, concl):
+    el = Elab(dict(binders))
+    return [el.prop(h) for h in hyps], el.prop(concl)
+
+
+# ------------------------------------------------------------------------------------------ evaluation
+
+LIMIT = 10**12
+
+
+def value(t, env: dict):
+    v = _value(t, env)
+    if abs(v) > LIMIT:
+        raise Skip
+    return v
+
+
+def _value(t, env: dict):
+    kind = t[0]
+    if kind == "var":
+        return env[t[1]]
+    if kind == "num":
+        return t[1] if t[2] in (N, Z) else Fraction(t[1])
+    if kind == "asc":
+        return value(t[1], env)
+    if kind == "cast":
+        v = value(t[1], env)
+        return Fraction(v) if t[2] in (Q, R) else v
+    if kind == "neg":
+        return -value(t[1], env)
+    if kind == "inv":
+        v = value(t[1], env)
+        return Fraction(0) if v == 0 else 1 / Fraction(v)
+    if kind == "pow":
+        e = value(t[2], env)
+        if e > 40:
+            raise Skip
+        return value(t[1], env) ** e
+    if kind == "hom":
+        vals = [value(a, env) for a in t[2]]
+        return {"abs": lambda: abs(vals[0]), "min": lambda: min(vals), "max": lambda: max(vals)}[t[1]]()
+    if kind == "nat":
+        return _nat_fun(t[1], [value(a, env) for a in t[2]])
+    if kind == "round":
+        v = Fraction(value(t[2], env))
+        return math.floor(v) if t[1] == "Int.floor" else math.ceil(v)
+    if kind == "big":
+        _, op, i, dom, body, ty = t
+        if dom[0] == "range":
+            idx = range(value(dom[1], env))
+        else:
+            idx = range(value(dom[1], env), value(dom[2], env) + 1)
+        if len(idx) > 60:
+            raise Skip
+        acc = 0 if op == "∑" else 1
+        for k in idx:
+            v = value(body, {**env, i: k})
+            acc = acc + v if op == "∑" else acc * v
+            if abs(acc) > LIMIT:
+                raise Skip
+        return Fraction(acc) if ty in (Q, R) else acc
+    op, a, b, ty = t[1], value(t[2], env), value(t[3], env), t[4]
+    if op == "+":
+        return a + b
+    if op == "*":
+        return a * b
+    if op == "-":
+        return max(a - b, 0) if ty == N else a - b
+    if ty in (Q, R):  # "/" (the elaborator refuses % here)
+        return Fraction(0) if b == 0 else Fraction(a) / b
+    if op in ("div", "mod"):  # Isabelle's: floor division, the remainder has the divisor's sign (Divides.thy)
+        if b == 0:
+            return 0 if op == "div" else a
+        return a // b if op == "div" else a % b
+    if b == 0:
+        return 0 if op == "/" else a
+    r = a % abs(b)  # Int.emod / Nat.mod: 0 ≤ r < |b|
+    return (a - r) // b if op == "/" else r
+
+
+def _nat_fun(f: str, v: list[int]) -> int:
+    if f == "Nat.factorial":
+        if v[0] > 20:
+            raise Skip
+        return math.factorial(v[0])
+    if f == "Nat.choose":
+        return math.comb(v[0], v[1])  # 0 when k > n, as Nat.choose
+    if f == "Nat.gcd":
+        return math.gcd(v[0], v[1])
+    if f == "Nat.lcm":
+        return math.lcm(v[0], v[1])
+    if f == "Int.natAbs":
+        return abs(v[0])
+    return max(v[0], 0)  # Int.toNat
+
+
+def _is_prime(n: int) -> bool:
+    return n >= 2 and all(n % d for d in range(2, math.isqrt(n) + 1))
+
+
+def holds(p, env: dict) -> bool:
+    kind = p[0]
+    if kind == "rel":
+        a, b = value(p[2], env), value(p[3], env)
+        return {"=": a == b, "≠": a != b, "<": a < b, "≤": a <= b, ">": a > b, "≥": a >= b}[p[1]]
+    if kind == "dvd":
+        a, b = value(p[1], env), value(p[2], env)
+        if p[1][-1] in (Q, R):
+            return a != 0 or b == 0
+        return b == 0 if a == 0 else b % a == 0
+    if kind == "pred":
+        v = value(p[2], env)
+        if p[1] == "Nat.Prime":
+            return _is_prime(v)
+        if p[2][-1] in (Q, R):  # Even x ↔ ∃ r, x = r + r; Odd x ↔ ∃ m, x = 2 * m + 1: every element of a field
+            return True
+        return (v % 2 == 0) == (p[1] == "Even")
+    if kind == "not":
+        return not holds(p[1], env)
+    if kind in ("all", "ex"):
+        _, i, (_, bound), body = p
+        b = value(bound, env)
+        top = math.ceil(b) if b > 0 else 0  # i < b for i = 0 .. top - 1
+        if top > 60:
+            raise Skip
+        outcomes = (holds(body, {**env, i: k}) for k in range(top))
+        return all(outcomes) if kind == "all" else any(outcomes)
+    x, y = holds(p[1], env), holds(p[2], env)
+    return {"and": x and y, "or": x or y, "imp": (not x) or y, "iff": x == y}[kind]
+
+
+def points(grids: list[list]) -> list[tuple]:
+    """The grid's product, or MAX_POINTS of it (the same for the same grids) when it is larger."""
+    size = 1
+    for g in grids:
+        size *= len(g)
+    if size <= MAX_POINTS:
+        return list(itertools.product(*grids))
+    rng = random.Random(size)
+    small = [g[:: max(1, len(g) // 4)] for g in grids]
+    out = list(itertools.product(*small))
+    out += [tuple(rng.choice(g) for g in grids) for _ in range(MAX_POINTS - len(out))]
+    return out
+
+
+def _truth(typed, env) -> bool | None:
+    hyps, concl = typed
+    try:
+        return not all(holds(h, env) for h in hyps) or holds(concl, env)
+    except (Skip, OverflowError, ZeroDivisionError, ValueError):
+        return None
+
+
+def false_somewhere(binders: dict[str, int], typed) -> bool:
+    names = list(binders)
+    return any(
+        _truth(typed, dict(zip(names, vals, strict=True))) is False
+        for vals in points([GRID[binders[n]] for n in names])
+    )
+
+
+def oracle(sa, sb) -> tuple[bool, bool, bool]:
+    """(agree at every grid point under some alignment, A false somewhere, B false somewhere)."""
+    (ba, ta), (bb, tb) = sa, sb
+    false_a, false_b = false_somewhere(ba, ta), false_somewhere(bb, tb)
+    names_a = list(ba)
+    for perm in _alignments(ba, bb):
+        rest = [n for n in bb if perm.get(n) is None]
+        grids = [GRID[ba[n]] for n in names_a] + [GRID[bb[n]] for n in rest]
+        agree = True
+        for vals in points(grids):
+            env_a = dict(zip(names_a, vals, strict=False))
+            free = dict(zip(rest, vals[len(names_a) :], strict=True))
+            env_b = {n: (env_a[perm[n]] if perm.get(n) else free[n]) for n in bb}
+            x, y = _truth(ta, env_a), _truth(tb, env_b)
+            if x is not None and y is not None and x != y:
+                agree = False
+                break
+        if agree:
+            return True, false_a, false_b
+    return False, false_a, false_b
+
+
+def _alignments(ba: dict[str, int], bb: dict[str, int]):
+    """B's binder -> A's binder (None: unmatched), types equal; every bijection between binders of one type."""
+    by_type: dict[int, tuple[list[str], list[str]]] = {}
+    for n, ty in ba.items():
+        by_type.setdefault(ty, ([], []))[0].append(n)
+    for n, ty in bb.items():
+        by_type.setdefault(ty, ([], []))[1].append(n)
+    options = []
+    for names_a, names_b in by_type.values():
+        maps = []
+        k = min(len(names_a), len(names_b))
+        for chosen in itertools.permutations(names_a, k):
+            for picked in itertools.combinations(names_b, k):
+                m = dict(zip(picked, chosen, strict=True))
+                maps.append({n: m.get(n) for n in names_b})
+        options.append(maps or [{}])
+    for combo in itertools.product(*options):
+        merged: dict = {}
+        for m in combo:
+            merged.update(m)
+        yield merged
+
+
+# ------------------------------------------------------------------------------------------ generation
+
+BOUND = ("i", "j", "k")
+
+
+class Gen:
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def binders(self) -> dict[str, int]:
+        k = self.rng.choice((1, 2, 2, 3))
+        tys = [self.rng.choice((N, N, Z, Z, Q, R, R))] * k
+        if self.rng.random() < 0.5:
+            tys = [self.rng.choice((N, Z, Q, R)) for _ in range(k)]
+        return dict(zip(("x", "y", "z")[:k], tys, strict=True))
+
+    def small(self, names: list[str]):
+        """A bound: a variable, a numeral or a variable plus a numeral."""
+        r = self.rng.random()
+        if r < 0.4:
+            return ("num", self.rng.choice((0, 1, 2, 3, 4, 5, 6)))
+        v = ("var", self.rng.choice(names))
+        return v if r < 0.75 else ("bin", self.rng.choice(("+", "-")), v, ("num", self.rng.choice((1, 2))))
+
+    def term(self, names: list[str], depth: int):
+        rng = self.rng
+        if depth <= 0 or rng.random() < 0.3:
+            if rng.random() < 0.6:
+                return ("var", rng.choice(names))
+            return ("num", rng.choice((0, 1, 2, 2, 3, 4, 5, 7, 10)))
+        sub = lambda: self.term(names, depth - 1)  # noqa: E731
+        r = rng.random()
+        if r < 0.45:
+            return ("bin", rng.choice(("+", "-", "-", "*", "/", "/", "%")), sub(), sub())
+        if r < 0.52:
+            return ("asc", sub(), rng.choice((N, Z, Q, R)))
+        if r < 0.58:
+            return ("neg", sub())
+        if r < 0.66:
+            e = ("num", rng.choice((0, 1, 2, 2, 3))) if rng.random() < 0.8 else ("var", rng.choice(names))
+            return ("pow", sub(), e)
+        if r < 0.73:
+            f = rng.choice(("abs", "min", "max"))
+            return ("hom", f, [sub()] if f == "abs" else [sub(), sub()])
+        if r < 0.8:
+            f = rng.choice(list(NAT_FUNS))
+            return ("nat", f, [sub() for _ in range(NAT_FUNS[f])])
+        if r < 0.85:
+            return ("round", rng.choice(("Int.floor", "Int.ceil")), sub())
+        if r < 0.88:
+            return ("inv", sub())
+        i = rng.choice([b for b in BOUND if b not in names] or ["w"])
+        dom = ("range", self.small(names)) if rng.random() < 0.6 else ("Icc", self.small(names), self.small(names))
+        body = self.term([*names, i, i], depth - 1)
+        return ("big", rng.choice(("∑", "∑", "∏")), i, dom, body, rng.choice(("∈", "in")))
+
+    def atom(self, names: list[str]):
+        r = self.rng.random()
+        if r < 0.1:
+            return ("dvd", self.term(names, 1), self.term(names, 2))
+        if r < 0.17:
+            return ("pred", self.rng.choice(("Even", "Odd", "Nat.Prime")), self.term(names, 1))
+        if r < 0.24:
+            i = self.rng.choice([b for b in BOUND if b not in names] or ["w"])
+            body = self.atom([*names, i, i])
+            return (self.rng.choice(("all", "ex")), i, self.small(names), body)
+        return ("rel", self.rng.choice(RELS), self.term(names, 2), self.term(names, 2))
+
+    def prop(self, names: list[str], depth: int):
+        if depth <= 0 or self.rng.random() < 0.6:
+            return self.atom(names)
+        kind = self.rng.choice(("and", "and", "or", "imp", "not", "iff"))
+        if kind == "not":
+            return ("not", self.prop(names, depth - 1))
+        return (kind, self.prop(names, depth - 1), self.prop(names, depth - 1))
+
+    def statement(self):
+        binders = self.binders()
+        names = list(binders)
+        hyps = [self.prop(names, 1) for _ in range(self.rng.choice((0, 1, 1, 2)))]
+        return binders, hyps, self.prop(names, 1)
+
+    # -------------------------------------------------------------------------------------- edits
+
+    def edit(self, st):
+        binders, hyps, concl = dict(st[0]), list(st[1]), st[2]
+        r = self.rng.random()
+        if r < 0.1:
+            name = self.rng.choice(list(binders))
+            binders[name] = self.rng.choice([t for t in (N, Z, Q, R) if t != binders[name]])
+            return binders, hyps, concl
+        if r < 0.17 and hyps:
+            i = self.rng.randrange(len(hyps))
+            h = hyps.pop(i)
+            return binders, hyps, ("imp", h, concl)
+        if r < 0.22 and len(hyps) >= 2:
+            a, b = hyps.pop(), hyps.pop()
+            return binders, [*hyps, ("and", b, a)], concl
+        props = [*hyps, concl]
+        i = self.rng.randrange(len(props))
+        props[i] = self.edit_prop(props[i], list(binders))
+        return binders, props[:-1], props[-1]
+
+    def edit_prop(self, p, names: list[str]):
+        sites = list(_prop_sites(p))
+        path, node = self.rng.choice(sites)
+        return _replace(p, path, self.edit_node(node, names))
+
+    def edit_node(self, node, names: list[str]):
+        kind = node[0]
+        rng = self.rng
+        if kind == "rel":
+            r = rng.random()
+            if r < 0.4:
+                return ("rel", CONVERSE[node[1]], node[3], node[2])
+            if r < 0.7:
+                return ("rel", rng.choice(RELS), node[2], node[3])
+            return ("not", ("rel", node[1], node[2], node[3]))
+        if kind in ("and", "or", "iff"):
+            return (kind, node[2], node[1]) if rng.random() < 0.6 else (rng.choice(("and", "or", "imp")), *node[1:])
+        if kind in ("not", "imp", "dvd"):
+            return node[1] if kind == "not" else (kind, node[2], node[1])
+        if kind == "pred":
+            return ("pred", rng.choice([f for f in ("Even", "Odd", "Nat.Prime") if f != node[1]]), node[2])
+        if kind in ("all", "ex"):
+            r = rng.random()
+            if r < 0.3:  # rename the bound variable
+                j = next(b for b in (*BOUND, "w") if b != node[1] and b not in names)
+                return (kind, j, node[2], _rename(node[3], node[1], j))
+            if r < 0.6:
+                return ("ex" if kind == "all" else "all", *node[1:])
+            return (kind, node[1], ("bin", "+", node[2], ("num", 1)), node[3])
+        if kind == "num":
+            return ("num", max(0, node[1] + rng.choice((-1, 1, 2))))
+        if kind == "var":
+            if rng.random() < 0.5:
+                return ("asc", node, rng.choice((N, Z, Q, R)))
+            return ("var", rng.choice(names))
+        if kind == "asc":
+            r = rng.random()
+            if r < 0.4:
+                return node[1]
+            if r < 0.7:
+                return ("asc", node[1], rng.choice([t for t in (N, Z, Q, R) if t != node[2]]))
+            return ("asc", ("asc", node[1], rng.choice((N, Z))), node[2])
+        if kind == "bin":
+            r = rng.random()
+            if r < 0.3 and node[1] in ("+", "*"):
+                return ("bin", node[1], node[3], node[2])
+            if r < 0.6:
+                return ("bin", rng.choice(ARITH), node[2], node[3])
+            if r < 0.8:
+                return ("asc", node, rng.choice((N, Z, Q, R)))
+            if node[1] == "-":
+                return ("bin", "+", node[2], ("neg", node[3]))
+            return node
+        if kind == "neg":
+            return node[1] if rng.random() < 0.5 else ("bin", "*", ("neg", ("num", 1)), node[1])
+        if kind == "pow":
+            e = node[2]
+            if e[0] == "num" and rng.random() < 0.5:
+                return ("pow", node[1], ("num", max(0, e[1] + rng.choice((-1, 1)))))
+            if e[0] == "num" and e[1] == 2:
+                return ("bin", "*", node[1], node[1])
+            return ("asc", node, rng.choice((Z, R)))
+        if kind == "hom":
+            if node[1] == "abs":
+                return node[2][0] if rng.random() < 0.5 else ("hom", "abs", [("neg", node[2][0])])
+            if rng.random() < 0.5:
+                return ("hom", node[1], node[2][::-1])
+            return ("hom", "max" if node[1] == "min" else "min", node[2])
+        if kind == "nat":
+            if len(node[2]) == 2 and rng.random() < 0.5:
+                return ("nat", node[1], node[2][::-1])
+            return ("asc", node, rng.choice((Z, Q, R)))
+        if kind == "round":
+            return ("round", "Int.ceil" if node[1] == "Int.floor" else "Int.floor", node[2])
+        if kind == "inv":
+            return ("bin", "/", ("num", 1), node[1])
+        if kind == "big":
+            _, op, i, dom, body, notation = node
+            r = rng.random()
+            if r < 0.25:
+                return ("big", op, i, dom, body, "in" if notation == "∈" else "∈")
+            if r < 0.45:
+                j = next(b for b in (*BOUND, "w") if b != i and b not in names)
+                return ("big", op, j, dom, _rename(body, i, j), notation)
+            if r < 0.65 and dom[0] == "range":
+                return ("big", op, i, ("Icc", ("num", 0), ("bin", "-", dom[1], ("num", 1))), body, notation)
+            if r < 0.8 and dom[0] == "range":
+                return ("big", op, i, ("Icc", ("num", 1), dom[1]), body, notation)
+            return ("big", "∏" if op == "∑" else "∑", i, dom, body, notation)
+        return node
+
+
+def _rename(t, old: str, new: str):
+    if isinstance(t, tuple):
+        if t[:2] == ("var", old):
+            return ("var", new)
+        return tuple(_rename(x, old, new) for x in t)
+    if isinstance(t, list):
+        return [_rename(x, old, new) for x in t]
+    return t
+
+
+def _prop_sites(p, path=()):
+    """(path, node) for every proposition and term node of p."""
+    yield path, p
+    kind = p[0]
+    if kind in ("and", "or", "imp", "iff"):
+        yield from _prop_sites(p[1], (*path, 1))
+        yield from _prop_sites(p[2], (*path, 2))
+    elif kind == "not":
+        yield from _prop_sites(p[1], (*path, 1))
+    elif kind in ("all", "ex"):
+        yield from _term_sites(p[2], (*path, 2))
+        yield from _prop_sites(p[3], (*path, 3))
+    elif kind == "rel":
+        yield from _term_sites(p[2], (*path, 2))
+        yield from _term_sites(p[3], (*path, 3))
+    elif kind == "dvd":
+        yield from _term_sites(p[1], (*path, 1))
+        yield from _term_sites(p[2], (*path, 2))
+    elif kind == "pred":
+        yield from _term_sites(p[2], (*path, 2))
+
+
+def _term_sites(t, path):
+    yield path, t
+    kind = t[0]
+    if kind == "bin":
+        yield from _term_sites(t[2], (*path, 2))
+        yield from _term_sites(t[3], (*path, 3))
+    elif kind in ("neg", "asc", "pow", "inv"):
+        yield from _term_sites(t[1], (*path, 1))
+    elif kind == "round":
+        yield from _term_sites(t[2], (*path, 2))
+    elif kind == "big":
+        yield from _term_sites(t[4], (*path, 4))
+
+
+def _replace(node, path, new):
+    if not path:
+        return new
+    i = path[0]
+    return (*node[:i], _replace(node[i], path[1:], new), *node[i + 1 :])
+
+
+def make_pairs(seed: int, count: int):
+    """count pairs (text A, text B, oracle input A, oracle input B) of well-typed statements."""
+    rng = random.Random(seed)
+    gen = Gen(rng)
+    pairs = []
+    dropped = 0
+    while len(pairs) < count:
+        a = gen.statement()
+        b = gen.edit(a)
+        if rng.random() < 0.4:
+            b = gen.edit(b)
+        try:
+            ta, tb = elaborate(*a), elaborate(*b)
+        except Ill:
+            dropped += 1
+            continue
+        text_a, text_b = statement(*a), statement(*b)
+        if text_a == text_b:
+            continue
+        pairs.append((text_a, text_b, (a[0], ta), (b[0], tb)))
+    return pairs, dropped
+
+
+# ------------------------------------------------------------------------------------------ main
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=1000, help="random seed (below 1000: development)")
+    ap.add_argument("--pairs", type=int, default=2000, help="pairs to compare")
+    ap.add_argument("--workers", type=int, default=2, help="SymEq worker processes")
+    ap.add_argument("--show", type=int, default=10, help="print up to N suspect merges, possible misses, unread")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    pairs, dropped = make_pairs(args.seed, args.pairs)
+    header = f"seed {args.seed}: {len(pairs)} pairs of well-typed Lean statements ({dropped} ill-typed drafts dropped)"
+    return report(pairs, "lean", args, header, t0)
+
+
+def report(pairs: list, language: str, args: argparse.Namespace, header: str, t0: float) -> int:
+    """Compare every pair with SymEq (its worker pool) and with the oracle; print the counts and examples."""
+    from atf.symeq.config import SymEqConfig
+    from atf.symeq.pool import SymEqPool
+
+    merged = suspects = misses = unread = agree_grid = 0
+    shown: dict[str, list[str]] = {"suspect merges": [], "possible misses": [], "unread": []}
+    with SymEqPool(workers=args.workers) as pool:
+        jobs = [([a, b], language) for a, b, _, _ in pairs]
+        for idx, res in pool.map(jobs, SymEqConfig(workers=args.workers)):
+            a, b, oa, ob = pairs[idx]
+            if any(s is None for s in res.statements):
+                unread += 1
+                if len(shown["unread"]) < args.show:
+                    shown["unread"].append(f"  {a}\n  {b}\n    {[e for e in res.errors if e]}")
+                continue
+            same = len(res.classes) == 1
+            agree, false_a, false_b = oracle(oa, ob)
+            agree_grid += agree
+            merged += same
+            if same and not agree and not (false_a and false_b):
+                suspects += 1
+                if len(shown["suspect merges"]) < args.show:
+                    where = "A" if false_a else "B"
+                    shown["suspect merges"].append(
+                        f"  {a}\n  {b}\n    ({where} is false at a grid point, the other at none)"
+                    )
+            if agree and not same:
+                misses += 1
+                if len(shown["possible misses"]) < args.show:
+                    shown["possible misses"].append(f"  {a}\n  {b}")
+    print(f"{header}, {time.time() - t0:.0f} s")
+    print(f"  unread by SymEq:                          {unread}")
+    print(f"  merged by SymEq:                          {merged}")
+    print(f"  agreeing at every grid point:             {agree_grid}")
+    print(f"  suspect merges (read each):               {suspects}")
+    print(f"  possible misses (apart, agree on grid):   {misses}")
+    for title, lines in shown.items():
+        if lines:
+            print(f"{title}:")
+            print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

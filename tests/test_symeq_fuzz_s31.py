@@ -1,0 +1,157 @@
+"""The differential fuzzer of SymEq's Lean reading (eval/symeq_fuzz.py): its oracle follows Lean's elaboration and
+arithmetic (checked here on cases whose Lean reading is known), it flags an unsound merge when one is made, and
+SymEq makes none on a fixed sample of its pairs."""
+
+from fractions import Fraction
+
+import pytest
+
+from atf.symeq.equivalence import SymEq
+from eval.symeq_fuzz import Ill, N, Q, R, Z, elaborate, make_pairs, oracle, show, statement, value
+
+
+def var(x):
+    return ("var", x)
+
+
+def num(n):
+    return ("num", n)
+
+
+def bin_(op, a, b):
+    return ("bin", op, a, b)
+
+
+def rel(op, a, b):
+    return ("rel", op, a, b)
+
+
+def concl_value(binders, left, env):
+    """The value of `left` as elaborated in `left = 0` (a relation's tree: both sides one binop% tree)."""
+    _, typed = elaborate(binders, [], rel("=", left, num(0)))
+    return value(typed[2], env), typed[2][-1]
+
+
+# ------------------------------------------------------------------------------------------ the oracle is Lean
+
+
+@pytest.mark.parametrize(
+    "binders,term,env,expected,ty",
+    [
+        # binop%: the ascription's type reaches the leaves, `↑x - 3` (Lean.Elab.Extra `applyCoe`)
+        ({"x": N}, ("asc", bin_("-", var("x"), num(3)), Z), {"x": 1}, -2, Z),
+        # a cast of a natural subtraction: `↑(x - 3)` truncates first
+        ({"x": N}, ("asc", ("asc", bin_("-", var("x"), num(3)), N), Z), {"x": 1}, 0, Z),
+        # a natural leaf in a real tree is cast as a leaf: `y - (x - 10)` with x : ℕ, y : ℝ is `y - (↑x - 10)`
+        ({"x": N, "y": R}, bin_("-", var("y"), bin_("-", var("x"), num(10))), {"x": 1, "y": 0}, 9, R),
+        # Int.ediv and Int.emod: the remainder is never negative; x / 0 = 0, x % 0 = x
+        ({"x": Z}, bin_("/", var("x"), num(2)), {"x": -7}, -4, Z),
+        ({"x": Z}, bin_("%", var("x"), num(2)), {"x": -7}, 1, Z),
+        ({"x": Z}, bin_("/", num(7), ("neg", var("x"))), {"x": 2}, -3, Z),
+        ({"x": Z}, bin_("%", num(7), ("neg", var("x"))), {"x": 2}, 1, Z),
+        ({"x": Z}, bin_("/", var("x"), num(0)), {"x": 5}, 0, Z),
+        ({"x": Z}, bin_("%", var("x"), num(0)), {"x": -5}, -5, Z),
+        # a numeral-only tree is ℕ: 2 - 5 = 0 and 7 / 2 = 3
+        ({}, bin_("-", num(2), num(5)), {}, 0, N),
+        ({}, bin_("/", num(7), num(2)), {}, 3, N),
+        # `|2 - 5|` waits for the tree's type: ℤ here, so 3 (at ℕ Lean rejects it)
+        ({"x": Z}, bin_("+", var("x"), ("hom", "abs", [bin_("-", num(2), num(5))])), {"x": 0}, 3, Z),
+        # the body of `∑ k ∈ Finset.range 3, k / 5` is typed by itself: natural division, 0, then cast
+        (
+            {"z": Q},
+            bin_("+", ("big", "∑", "k", ("range", num(3)), bin_("/", var("k"), num(5)), "∈"), var("z")),
+            {"z": 0},
+            0,
+            Q,
+        ),
+        # ... and a numeral body takes the tree's type: ∑ over range 3 of 7 / 2 at ℚ is 21/2
+        (
+            {"z": Q},
+            bin_("+", ("big", "∑", "k", ("range", num(3)), bin_("/", num(7), num(2)), "∈"), var("z")),
+            {"z": 0},
+            10.5,
+            Q,
+        ),
+        # an empty interval's product is 1; Nat.choose 2 5 = 0; Int.toNat (-3) = 0; a field's 0⁻¹ = 0
+        ({}, ("big", "∏", "k", ("Icc", num(3), num(1)), var("k"), "∈"), {}, 1, N),
+        ({}, ("nat", "Nat.choose", [num(2), num(5)]), {}, 0, N),
+        ({"x": Z}, ("nat", "Int.toNat", [var("x")]), {"x": -3}, 0, N),
+        ({"x": R}, ("inv", var("x")), {"x": 0}, 0, R),
+        # ⌊-1/2⌋ = -1 and ⌈-1/2⌉ = 0
+        ({"x": Q}, ("round", "Int.floor", bin_("/", var("x"), num(2))), {"x": -1}, -1, Z),
+        ({"x": Q}, ("round", "Int.ceil", bin_("/", var("x"), num(2))), {"x": -1}, 0, Z),
+    ],
+)
+def test_oracle_reads_as_lean(binders, term, env, expected, ty):
+    got, got_ty = concl_value(binders, term, {k: (Fraction(v) if binders[k] in (Q, R) else v) for k, v in env.items()})
+    assert got == Fraction(expected) and got_ty == ty
+
+
+@pytest.mark.parametrize(
+    "binders,prop",
+    [
+        ({"x": N}, rel("=", ("neg", var("x")), num(0))),  # no Neg ℕ
+        ({"x": N}, rel("=", ("hom", "abs", [var("x")]), num(0))),  # |·| needs an additive group
+        ({"x": R}, rel("=", bin_("%", var("x"), num(2)), num(0))),  # no Mod ℝ
+        ({"x": Z}, rel("=", ("asc", var("x"), N), num(0))),  # no coercion ℤ → ℕ
+        ({"x": N, "y": Z}, rel("=", ("hom", "max", [var("x"), var("y")]), num(0))),  # α fixed to ℕ by x
+        ({"x": N}, rel("=", ("round", "Int.floor", var("x")), num(0))),  # no FloorRing ℕ
+        ({"x": Z}, rel("=", ("inv", var("x")), num(0))),  # no Inv ℤ
+    ],
+)
+def test_oracle_drops_what_lean_rejects(binders, prop):
+    with pytest.raises(Ill):
+        elaborate(binders, [], prop)
+
+
+def test_oracle_printer_keeps_lean_precedence():
+    # the body of ∑ stops before `+` (Mathlib reads it at precedence 67), `-x ^ 2` is not printed for `(-x) ^ 2`
+    t = bin_("+", ("big", "∑", "i", ("range", var("n")), var("i"), "∈"), num(1))
+    assert show(t) == "∑ i ∈ Finset.range n, i + 1"
+    assert show(bin_("*", ("big", "∑", "i", ("range", var("n")), var("i"), "∈"), num(2))).startswith("(∑")
+    assert show(("pow", ("neg", var("x")), num(2))) == "(-x) ^ 2"
+    assert show(bin_("-", var("a"), bin_("-", var("b"), var("c")))) == "a - (b - c)"
+    text = statement({"x": N, "y": N, "z": R}, [rel("<", var("x"), var("y"))], rel("=", var("z"), num(0)))
+    assert text == "theorem t (x y : ℕ) (z : ℝ) (h0 : x < y) : z = 0 := by sorry"
+
+
+def test_oracle_flags_a_merge_that_differs_in_meaning():
+    # x - 3 + 3 = x holds for x ≥ 3 only (ℕ subtraction truncates); x = x everywhere: a merge would be unsound
+    a = ({"x": N}, elaborate({"x": N}, [], rel("=", bin_("+", bin_("-", var("x"), num(3)), num(3)), var("x"))))
+    b = ({"x": N}, elaborate({"x": N}, [], rel("=", var("x"), var("x"))))
+    agree, false_a, false_b = oracle(a, b)
+    assert not agree and false_a and not false_b
+    # the same at ℤ agrees everywhere
+    a = ({"x": Z}, elaborate({"x": Z}, [], rel("=", bin_("+", bin_("-", var("x"), num(3)), num(3)), var("x"))))
+    b = ({"x": Z}, elaborate({"x": Z}, [], rel("=", var("x"), var("x"))))
+    assert oracle(a, b)[0]
+
+
+def test_oracle_tries_every_alignment():
+    # x < y and y > x under the same names, and x < y against y < x with the names exchanged
+    a = ({"x": Z, "y": Z}, elaborate({"x": Z, "y": Z}, [], rel("<", var("x"), var("y"))))
+    b = ({"x": Z, "y": Z}, elaborate({"x": Z, "y": Z}, [], rel("<", var("y"), var("x"))))
+    assert oracle(a, b)[0]
+
+
+# ------------------------------------------------------------------------------------------ SymEq against it
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("lean", timeout_ms=300)
+
+
+def test_symeq_makes_no_suspect_merge_on_a_fixed_sample(symeq):
+    pairs, _ = make_pairs(seed=31, count=60)
+    suspects = []
+    merged = 0
+    for a, b, oa, ob in pairs:
+        if not symeq.compare(a, b).equivalent:
+            continue
+        merged += 1
+        agree, false_a, false_b = oracle(oa, ob)
+        if not agree and not (false_a and false_b):
+            suspects.append((a, b))
+    assert merged >= 15  # the sample exercises merges, not only pairs kept apart
+    assert suspects == []
