@@ -151,14 +151,19 @@ def show(t, ctx: int = 0) -> str:
     return f"({text})" if ctx > p else text
 
 
-def statement(binders: dict[str, int], hyps: list, concl) -> str:
+def group_binders(binders: dict[str, int]) -> list[tuple[list[str], int]]:
+    """Consecutive binders of one type, as a statement writes them: `(x y : ℕ) (z : ℝ)`."""
     groups: list[tuple[list[str], int]] = []
     for name, ty in binders.items():
         if groups and groups[-1][1] == ty:
             groups[-1][0].append(name)
         else:
             groups.append(([name], ty))
-    parts = [f"({' '.join(names)} : {TYNAME[ty]})" for names, ty in groups]
+    return groups
+
+
+def statement(binders: dict[str, int], hyps: list, concl) -> str:
+    parts = [f"({' '.join(names)} : {TYNAME[ty]})" for names, ty in group_binders(binders)]
     parts += [f"(h{i} : {show(h)})" for i, h in enumerate(hyps)]
     return f"theorem t {' '.join(parts)} : {show(concl)} := by sorry"
 
@@ -525,6 +530,13 @@ def oracle(sa, sb) -> tuple[bool, bool, bool]:
     return False, false_a, false_b
 
 
+def is_suspect(sa, sb) -> bool:
+    """A merge of these two would be suspect: they disagree at a grid point under every alignment, and not both are
+    false somewhere (two false statements are one proposition)."""
+    agree, false_a, false_b = oracle(sa, sb)
+    return not agree and not (false_a and false_b)
+
+
 def _alignments(ba: dict[str, int], bb: dict[str, int]):
     """B's binder -> A's binder (None: unmatched), types equal; every bijection between binders of one type."""
     by_type: dict[int, tuple[list[str], list[str]]] = {}
@@ -639,13 +651,9 @@ class Gen:
             name = self.rng.choice(list(binders))
             binders[name] = self.rng.choice([t for t in (N, Z, Q, R) if t != binders[name]])
             return binders, hyps, concl
-        if r < 0.17 and hyps:
-            i = self.rng.randrange(len(hyps))
-            h = hyps.pop(i)
-            return binders, hyps, ("imp", h, concl)
-        if r < 0.22 and len(hyps) >= 2:
-            a, b = hyps.pop(), hyps.pop()
-            return binders, [*hyps, ("and", b, a)], concl
+        moved = move_hypotheses(self.rng, r, hyps, concl, 0.17, 0.22)
+        if moved is not None:
+            return binders, *moved
         props = [*hyps, concl]
         i = self.rng.randrange(len(props))
         props[i] = self.edit_prop(props[i], list(binders))
@@ -654,7 +662,7 @@ class Gen:
     def edit_prop(self, p, names: list[str]):
         sites = list(_prop_sites(p))
         path, node = self.rng.choice(sites)
-        return _replace(p, path, self.edit_node(node, names))
+        return replace(p, path, self.edit_node(node, names))
 
     def edit_node(self, node, names: list[str]):
         kind = node[0]
@@ -676,7 +684,7 @@ class Gen:
             r = rng.random()
             if r < 0.3:  # rename the bound variable
                 j = next(b for b in (*BOUND, "w") if b != node[1] and b not in names)
-                return (kind, j, node[2], _rename(node[3], node[1], j))
+                return (kind, j, node[2], rename(node[3], node[1], j))
             if r < 0.6:
                 return ("ex" if kind == "all" else "all", *node[1:])
             return (kind, node[1], ("bin", "+", node[2], ("num", 1)), node[3])
@@ -734,7 +742,7 @@ class Gen:
                 return ("big", op, i, dom, body, "in" if notation == "∈" else "∈")
             if r < 0.45:
                 j = next(b for b in (*BOUND, "w") if b != i and b not in names)
-                return ("big", op, j, dom, _rename(body, i, j), notation)
+                return ("big", op, j, dom, rename(body, i, j), notation)
             if r < 0.65 and dom[0] == "range":
                 return ("big", op, i, ("Icc", ("num", 0), ("bin", "-", dom[1], ("num", 1))), body, notation)
             if r < 0.8 and dom[0] == "range":
@@ -743,13 +751,26 @@ class Gen:
         return node
 
 
-def _rename(t, old: str, new: str):
+def move_hypotheses(rng: random.Random, r: float, hyps: list, concl, move: float, join: float):
+    """Below `move`, a hypothesis moved into the conclusion (`h → concl`); below `join`, the last two joined by `∧`
+    (meaning-preserving both); else None. Returns (hypotheses, conclusion)."""
+    if r < move and hyps:
+        h = hyps.pop(rng.randrange(len(hyps)))
+        return hyps, ("imp", h, concl)
+    if r < join and len(hyps) >= 2:
+        a, b = hyps.pop(), hyps.pop()
+        return [*hyps, ("and", b, a)], concl
+    return None
+
+
+def rename(t, old: str, new: str):
+    """t with the variable `old` named `new` (a typed variable keeps its type)."""
     if isinstance(t, tuple):
         if t[:2] == ("var", old):
-            return ("var", new)
-        return tuple(_rename(x, old, new) for x in t)
+            return ("var", new, *t[2:])
+        return tuple(rename(x, old, new) for x in t)
     if isinstance(t, list):
-        return [_rename(x, old, new) for x in t]
+        return [rename(x, old, new) for x in t]
     return t
 
 
@@ -789,11 +810,12 @@ def _term_sites(t, path):
         yield from _term_sites(t[4], (*path, 4))
 
 
-def _replace(node, path, new):
+def replace(node, path, new):
+    """node with the part at `path` (indices into nested tuples) replaced by `new`."""
     if not path:
         return new
     i = path[0]
-    return (*node[:i], _replace(node[i], path[1:], new), *node[i + 1 :])
+    return (*node[:i], replace(node[i], path[1:], new), *node[i + 1 :])
 
 
 def make_pairs(seed: int, count: int):

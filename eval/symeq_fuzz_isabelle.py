@@ -32,7 +32,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from eval.symeq_fuzz import CONVERSE, RELS, N, Q, R, Z
+from eval.symeq_fuzz import CONVERSE, RELS, N, Q, R, Z, group_binders, move_hypotheses, rename, replace
 
 TYNAME = {N: "nat", Z: "int", Q: "rat", R: "real"}
 SYM = {"≠": "\\<noteq>", "≤": "\\<le>", "≥": "\\<ge>", "<": "<", ">": ">", "=": "="}
@@ -153,12 +153,7 @@ def show_prop(p, ctx: int = 0) -> str:
 
 
 def statement(binders: dict[str, int], hyps: list, concl) -> str:
-    groups: list[tuple[list[str], int]] = []
-    for name, ty in binders.items():
-        if groups and groups[-1][1] == ty:
-            groups[-1][0].append(name)
-        else:
-            groups.append(([name], ty))
+    groups = group_binders(binders)
     lines = ["theorem", "fixes " + " and ".join(f"{' '.join(ns)} :: {TYNAME[ty]}" for ns, ty in groups)]
     if hyps:
         lines.append("assumes " + "\n    and ".join(f'h{i} : "{show_prop(h)}"' for i, h in enumerate(hyps)))
@@ -280,17 +275,14 @@ class Gen:
     def edit(self, st):
         binders, hyps, concl = st[0], list(st[1]), st[2]
         r = self.rng.random()
-        if r < 0.08 and hyps:
-            h = hyps.pop(self.rng.randrange(len(hyps)))
-            return binders, hyps, ("imp", h, concl)
-        if r < 0.13 and len(hyps) >= 2:
-            a, b = hyps.pop(), hyps.pop()
-            return binders, [*hyps, ("and", b, a)], concl
+        moved = move_hypotheses(self.rng, r, hyps, concl, 0.08, 0.13)
+        if moved is not None:
+            return binders, *moved
         props = [*hyps, concl]
         i = self.rng.randrange(len(props))
         sites = list(_sites(props[i], (), dict(binders)))
         path, node, env = self.rng.choice(sites)
-        props[i] = _replace(props[i], path, self.edit_node(node, env))
+        props[i] = replace(props[i], path, self.edit_node(node, env))
         return binders, props[:-1], props[-1]
 
     def edit_node(self, node, env: dict[str, int]):
@@ -319,7 +311,7 @@ class Gen:
             r = rng.random()
             if r < 0.35:
                 j = next(b for b in (*BOUND, "w") if b != node[1] and b not in env)
-                return (kind, j, [("var", j, N), node[2][1]], _rename(node[3], node[1], j))
+                return (kind, j, [("var", j, N), node[2][1]], rename(node[3], node[1], j))
             if r < 0.7:
                 return ("ex" if kind == "all" else "all", *node[1:])
             return (kind, node[1], [node[2][0], ("bin", "+", node[2][1], ("num", 1, N), N)], node[3])
@@ -340,7 +332,7 @@ class Gen:
             r = rng.random()
             if r < 0.3:
                 j = next(b for b in (*BOUND, "w") if b != i and b not in env)
-                return ("big", op, j, dom, _rename(body, i, j), ty)
+                return ("big", op, j, dom, rename(body, i, j), ty)
             if r < 0.55 and dom[0] == "range":
                 hi = ("bin", "-", dom[1], ("num", 1, N), N)
                 return ("big", op, i, ("Icc", ("num", 0, N), hi), body, ty)
@@ -362,16 +354,6 @@ def fix(p):
         return p
     a = ("asc", a, ty_of(a))
     return ("rel", p[1], a, b) if p[0] == "rel" else ("dvd", a, b)
-
-
-def _rename(t, old: str, new: str):
-    if isinstance(t, tuple):
-        if len(t) == 3 and t[:2] == ("var", old):
-            return ("var", new, t[2])
-        return tuple(_rename(x, old, new) for x in t)
-    if isinstance(t, list):
-        return [_rename(x, old, new) for x in t]
-    return t
 
 
 def _sites(p, path, env):
@@ -403,13 +385,6 @@ def _term_sites(t, path, env):
     elif kind == "big":
         ity = N if t[3][0] == "range" else ty_of(t[3][1])
         yield from _term_sites(t[4], (*path, 4), {**env, t[2]: ity})
-
-
-def _replace(node, path, new):
-    if not path:
-        return new
-    i = path[0]
-    return (*node[:i], _replace(node[i], path[1:], new), *node[i + 1 :])
 
 
 def make_pairs(seed: int, count: int):
