@@ -6,11 +6,13 @@
 Random statements `theorem t (x : T) (y : T') (h : P) : Q := by sorry` over ℕ, ℤ, ℚ and ℝ are written as Lean text:
 + - * / %, unary minus, powers, `⁻¹`, `|…|`, `min`, `max`, `⌊…⌋`, `⌈…⌉`, `Nat.factorial`, `Nat.choose`, `Nat.gcd`,
 `Nat.lcm`, `Int.natAbs`, `Int.toNat`, `∑`/`∏` over `Finset.range n` and `Finset.Icc a b` (`∈` and the older `in`),
-type ascriptions, the six relations, `∣`, `Even`, `Odd`, `Nat.Prime`, `∀ i : ℕ, i < n → …`, `∃ i : ℕ, i < n ∧ …` and
-the connectives. A second statement is made from the first by one or two small edits: a literal, an operator, a
-relation, an ascription added, removed or changed, a binder's type, a bound variable renamed, a range rewritten as
-an interval, a hypothesis moved into the conclusion or two joined by `∧`, operands swapped. SymEq compares the pair
-in its worker pool (`SymEqConfig`'s defaults).
+`↑x`, `(Finset.filter (fun i => P) s).card`, functions `(f g : T → T)` applied, type ascriptions, the six relations,
+`∣`, `Even`, `Odd`, `Nat.Prime`, `x ∈ Set.Icc a b` (and `Ico`, `Ioc`, `Ioo`, `Finset.…`, `Finset.range n`), `∀ i :
+ℕ, i < n → …`, `∃ i : ℕ, i < n ∧ …`, their binder-predicate forms `∀ i < n, …` and the connectives. A second
+statement is made from the first by one or two small edits: a literal, an operator, a relation, an ascription added,
+removed or changed, a binder's type, a bound variable renamed, a range rewritten as an interval, a hypothesis moved
+into the conclusion or two joined by `∧`, operands swapped. SymEq compares the pair in its worker pool
+(`SymEqConfig`'s defaults).
 
 The oracle is written apart from SymEq's reader. Its elaborator follows Lean's `binop%`/`binrel%` (Lean.Elab.Extra):
 the leaves of one arithmetic tree, both sides of a relation included, are elaborated first without an expected type
@@ -19,12 +21,15 @@ numerals only is ℕ; a leaf whose type only numerals fix (`|2 - 5|`, `∑ i ∈
 puts its base in the tree and elaborates the exponent apart. An application (`min a b`, `a ∣ b`, `Finset.Icc a b`)
 is typed by its first argument that has a type of its own, the others are elaborated at that type; `Nat.factorial`
 and its kin elaborate their arguments at ℕ (ℤ for `Int.natAbs`, `Int.toNat`); a big operator's body is typed by
-itself (`∑ i ∈ Finset.range 3, i / 5` is a natural number, cast where it meets a real). Statements Lean rejects (`-x`
-or `|x|` at ℕ, `%` or `Finset.Icc` at a field, `⁻¹` at ℕ or ℤ, an ascription to a smaller type) are dropped. Values are
-exact (Fractions): ℕ subtraction truncates; ℕ and ℤ division and remainder are Lean's (`Nat.div`, `Int.ediv`/`Int.emod`:
-the remainder is never negative; `x / 0 = 0`, `x % 0 = x`); a field's `x / 0 = 0` and `0⁻¹ = 0`; `a ∣ b` in a field
-holds iff `a ≠ 0 ∨ b = 0` (Mathlib's `semigroupDvd`); `Even` and `Odd` hold of every element of a field;
-`Nat.choose n k = 0` for k > n; `Int.toNat` of a negative is 0.
+itself (`∑ i ∈ Finset.range 3, i / 5` is a natural number, cast where it meets a real), but a lone application
+elaborated against a type takes it first (`(∑ i ∈ s, (i - 1) : ℤ)` sums `↑i - 1`: `elabAppArgs` propagates the
+expected type); a leaf `↑x` takes the tree's type without choosing it; `f a` elaborates a against f's domain; a
+function binder ranges over four fixed pseudo-random tables (SymEq must treat f as uninterpreted). Statements Lean
+rejects (`-x` or `|x|` at ℕ, `%` or `Finset.Icc` at a field, `⁻¹` at ℕ or ℤ, an ascription to a smaller type) are
+dropped. Values are exact (Fractions): ℕ subtraction truncates; ℕ and ℤ division and remainder are Lean's
+(`Nat.div`, `Int.ediv`/`Int.emod`: the remainder is never negative; `x / 0 = 0`, `x % 0 = x`); a field's `x / 0 = 0`
+and `0⁻¹ = 0`; `a ∣ b` in a field holds iff `a ≠ 0 ∨ b = 0` (Mathlib's `semigroupDvd`); `Even` and `Odd` hold of
+every element of a field; `Nat.choose n k = 0` for k > n; `Int.toNat` of a negative is 0.
 
 Each statement means `∀ vars, hyps → concl`. The oracle evaluates both on a grid (ℕ 0..13, 16, 25; ℤ 23 values
 in -13..25; ℚ and ℝ 28 values in -9..25 with halves and thirds; 3,000 seeded points of a larger product; a point where
@@ -63,6 +68,27 @@ GRID = {
 }
 MAX_POINTS = 3000  # a larger product is sampled (seeded), its first points always included
 GRID[R] = GRID[Q]
+
+
+class Table:
+    """One interpretation of a function binder `f : T → T`: a fixed pseudo-random table from T's grid to itself.
+    SymEq must treat f as uninterpreted, so a merge may not depend on which table f is."""
+
+    def __init__(self, ty: int, seed: int):
+        self.ty, self.seed = ty, seed
+
+    def __call__(self, v):
+        vals = GRID[self.ty]
+        return vals[hash((self.seed, Fraction(v))) % len(vals)]
+
+    def __repr__(self) -> str:
+        return f"table{self.seed}"
+
+
+FUN = 10  # a type code 10 + T is the function type T → T
+for _t in (N, Z, R):
+    TYNAME[FUN + _t] = f"{TYNAME[_t]} → {TYNAME[_t]}"
+    GRID[FUN + _t] = [Table(_t, seed) for seed in range(4)]
 ARITH = ("+", "-", "*", "/", "%")
 RELS = ("=", "≠", "<", "≤", ">", "≥")
 CONVERSE = {"=": "=", "≠": "≠", "<": ">", ">": "<", "≤": "≥", "≥": "≤"}
@@ -107,6 +133,17 @@ def show(t, ctx: int = 0) -> str:
         return f"⌊{show(t[2])}⌋" if t[1] == "Int.floor" else f"⌈{show(t[2])}⌉"
     if kind == "inv":
         return f"{show(t[1], 1024)}⁻¹"
+    if kind == "coe":
+        return f"↑{show(t[1], 1024)}"
+    if kind == "app":
+        text = f"{t[1]} {show(t[2], 1024)}"
+        return f"({text})" if ctx > 1023 else text
+    if kind == "card":
+        _, i, (fam, a, b), body, style = t
+        s = f"Finset.filter (fun {i} => {show(body)}) ({_show_set(fam, a, b)})"
+        if style == "dot":
+            return f"({s}).card"
+        return f"(Finset.card ({s}))" if ctx > 1023 else f"Finset.card ({s})"
     if kind == "bin":
         p = PREC[t[1]]
         text = f"{show(t[2], p)} {t[1]} {show(t[3], p + 1)}"  # infixl: the right operand binds tighter
@@ -140,10 +177,18 @@ def show(t, ctx: int = 0) -> str:
         text = f"¬{show(t[1], 40)}"
         return f"({text})" if ctx > 40 else text
     if kind in ("all", "ex"):
-        _, i, bound, body = t
-        link = "→" if kind == "all" else "∧"
-        text = f"{'∀' if kind == 'all' else '∃'} {i} : ℕ, {i} < {show(bound, 51)} {link} {show(body, 25)}"
+        _, i, bound, body, style = t
+        q = "∀" if kind == "all" else "∃"
+        if style == "pred":  # Mathlib's binder predicate: `∀ i < n, P` is `∀ i, i < n → P`, i typed by n
+            text = f"{q} {i} < {show(bound, 51)}, {show(body)}"
+        else:
+            link = "→" if kind == "all" else "∧"
+            text = f"{q} {i} : ℕ, {i} < {show(bound, 51)} {link} {show(body, 25)}"
         return f"({text})" if ctx > 0 else text
+    if kind == "mem":
+        _, x, (fam, a, b) = t
+        text = f"{show(x, 51)} ∈ {_show_set(fam, a, b)}"
+        return f"({text})" if ctx > 50 else text
     op, p, left, right = {"and": ("∧", 35, 36, 35), "or": ("∨", 30, 31, 30), "imp": ("→", 25, 26, 25)}.get(
         kind, ("↔", 20, 21, 21)
     )
@@ -160,6 +205,13 @@ def group_binders(binders: dict[str, int]) -> list[tuple[list[str], int]]:
         else:
             groups.append(([name], ty))
     return groups
+
+
+def _show_set(fam: str, a, b) -> str:
+    """`Finset.range n`, `Set.Icc a b`, `Finset.Ioo a b`, ..."""
+    if fam == "Finset.range":
+        return f"Finset.range {show(a, 1024)}"
+    return f"{fam} {show(a, 1024)} {show(b, 1024)}"
 
 
 def statement(binders: dict[str, int], hyps: list, concl) -> str:
@@ -197,7 +249,7 @@ def _numerals_only(t) -> bool:
         return all(_numerals_only(a) for a in t[2])
     if kind == "big":
         return _numerals_only(t[4])
-    return False
+    return False  # variables, ascriptions, `↑x`, applications of fixed type
 
 
 class Elab:
@@ -217,7 +269,22 @@ class Elab:
         or None while only numerals fix its type (the tree's type reaches it then)."""
         kind = t[0]
         if kind == "var":
+            if self.var(t[1]) >= FUN:
+                raise Ill("a function used as a number")
             return ("var", t[1], self.var(t[1]))
+        if kind == "app":
+            # `f a` with f : T → T: the argument is elaborated against T (a larger type is an error)
+            fty = self.var(t[1])
+            if fty < FUN:
+                raise Ill("a number applied")
+            dom = fty - FUN
+            return ("app", t[1], self.coerce(self.tree([t[2]], dom)[0], dom), dom)
+        if kind == "coe":
+            return ("coe", self.tree([t[1]], None)[0])
+        if kind == "card":
+            _, i, dom, body, _ = t
+            typed_dom, ity = self.finite_set(dom)
+            return ("card", i, typed_dom, self.under(i, ity).prop(body), N)
         if kind == "asc":
             return self.coerce(self.tree([t[1]], t[2])[0], t[2])
         if kind == "nat":
@@ -285,13 +352,26 @@ class Elab:
 
     def tree(self, roots: list, expected: int | None) -> list:
         """Elaborate the roots as one binop% tree (binrel% passes both sides); expected seeds the max type."""
+        if len(roots) == 1 and expected is not None and roots[0][0] in ("big", "hom", "inv", "coe"):
+            # a lone application is no binop% tree: it is elaborated against the expected type, which fixes its
+            # type before its arguments (`elabAppArgs` propagates it): `(∑ i ∈ s, (i - 1) : ℤ)` sums `↑i - 1`
+            t = roots[0]
+            if t[0] == "big":
+                return [self.coerce(self.big(t, expected), expected)]
+            if t[0] == "coe":
+                return [self.coerce(self.tree([t[1]], None)[0], expected)]
+            return [self.coerce(self.homogeneous(t, expected), expected)]
         leaves: list = []
         for r in roots:
             _leaves(r, leaves)
         typed = {id(leaf): (None if leaf[0] == "num" else self.leaf(leaf)) for leaf in leaves}
-        known = [e[-1] for e in typed.values() if e is not None]
+        # `↑x` leaves take the tree's type and do not choose it (Lean.Elab.Extra: a coercion leaf is elaborated
+        # once the max type is known, `↑x` to that type)
+        known = [e[-1] for e in typed.values() if e is not None and e[0] != "coe"]
         if expected is not None:
             known.append(expected)
+        if not known and any(e is not None and e[0] == "coe" for e in typed.values()):
+            raise Ill("↑x with no type to coerce to")
         ty = max(known) if known else N
         return [self.build(r, typed, ty) for r in roots]
 
@@ -323,7 +403,19 @@ class Elab:
             if t[0] == "big":
                 return self.big(t, ty)
             raise AssertionError(t)
+        if leaf[0] == "coe":
+            return self.coerce(leaf[1], ty)
         return self.coerce(leaf, ty)
+
+    def finite_set(self, dom):
+        """(typed (family, a, b), the element type) of `Finset.range n`, `Finset.Icc a b`, ... (ℕ or ℤ)."""
+        fam, a, b = dom
+        if fam == "Finset.range":
+            return (fam, self.coerce(self.tree([a], N)[0], N), None), N
+        ta, tb = self.same_type([a, b])
+        if ta[-1] not in (N, Z):
+            raise Ill("a Finset interval over a field is not finite")
+        return (fam, ta, tb), ta[-1]
 
     def prop(self, p):
         kind = p[0]
@@ -341,9 +433,29 @@ class Elab:
         if kind == "not":
             return ("not", self.prop(p[1]))
         if kind in ("all", "ex"):
+            if p[4] == "pred" and (_numerals_only(p[2]) or self.tree([p[2]], None)[0][-1] != N):
+                # `∀ i < n, P`: i has n's type; only a natural n bounds it here (else i ranges over ℤ or ℝ)
+                raise Ill("a binder predicate not bounded by a natural number")
             inner = self.under(p[1], N)
             bound = inner.tree([("var", p[1]), p[2]], None)
-            return (kind, p[1], bound, inner.prop(p[3]))
+            return (kind, p[1], bound, inner.prop(p[3]), p[4])
+        if kind == "mem":
+            # `x ∈ Set.Icc a b` with one type for x and the bounds (mixed types are not generated as Lean text here)
+            fam, a, b = p[2]
+            if fam.startswith("Finset"):
+                if fam == "Finset.range":
+                    x = self.coerce(self.tree([p[1]], N)[0], N)
+                    return ("mem", x, (fam, self.coerce(self.tree([a], N)[0], N), None))
+                ta, tb = self.same_type([a, b])
+                if ta[-1] not in (N, Z):
+                    raise Ill("a Finset interval over a field")
+            x = self.tree([p[1]], None)[0]
+            if _numerals_only(p[1]):
+                raise Ill("a numeral's membership: its type is the set's")
+            ta, tb = self.tree([a], x[-1])[0], self.tree([b], x[-1])[0]
+            if ta[-1] != x[-1] or tb[-1] != x[-1] or (fam.startswith("Finset") and x[-1] not in (N, Z)):
+                raise Ill("membership across types")
+            return ("mem", x, (fam, ta, tb))
         return (kind, self.prop(p[1]), self.prop(p[2]))
 
 
@@ -393,6 +505,12 @@ def _value(t, env: dict):
     if kind == "round":
         v = Fraction(value(t[2], env))
         return math.floor(v) if t[1] == "Int.floor" else math.ceil(v)
+    if kind == "app":
+        return env[t[1]](value(t[2], env))
+    if kind == "card":
+        _, i, dom, body, _ = t
+        idx = _elements(dom, env)
+        return sum(1 for k in idx if holds(body, {**env, i: k}))
     if kind == "big":
         _, op, i, dom, body, ty = t
         if dom[0] == "range":
@@ -425,6 +543,19 @@ def _value(t, env: dict):
         return 0 if op == "/" else a
     r = a % abs(b)  # Int.emod / Nat.mod: 0 ≤ r < |b|
     return (a - r) // b if op == "/" else r
+
+
+def _elements(dom, env: dict) -> range:
+    """The elements of a finite interval (ℕ or ℤ) at env."""
+    fam, a, b = dom
+    lo = 0 if fam == "Finset.range" else value(a, env)
+    hi = value(a, env) - 1 if fam == "Finset.range" else value(b, env)
+    lo += fam in ("Finset.Ioo", "Finset.Ioc")
+    hi -= fam in ("Finset.Ioo", "Finset.Ico")
+    idx = range(lo, hi + 1)
+    if len(idx) > 60:
+        raise Skip
+    return idx
 
 
 def _nat_fun(f: str, v: list[int]) -> int:
@@ -466,8 +597,16 @@ def holds(p, env: dict) -> bool:
         return (v % 2 == 0) == (p[1] == "Even")
     if kind == "not":
         return not holds(p[1], env)
+    if kind == "mem":
+        _, x, (fam, a, b) = p
+        v = value(x, env)
+        if fam == "Finset.range":
+            return 0 <= v < value(a, env)
+        lo, hi = value(a, env), value(b, env)
+        kind_ = fam.split(".")[1]
+        return (lo < v if kind_[1] == "o" else lo <= v) and (v < hi if kind_[2] == "o" else v <= hi)
     if kind in ("all", "ex"):
-        _, i, (_, bound), body = p
+        _, i, (_, bound), body, _ = p
         b = value(bound, env)
         top = math.ceil(b) if b > 0 else 0  # i < b for i = 0 .. top - 1
         if top > 60:
@@ -569,12 +708,18 @@ class Gen:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
+    funs: list[str] = []
+
     def binders(self) -> dict[str, int]:
         k = self.rng.choice((1, 2, 2, 3))
         tys = [self.rng.choice((N, N, Z, Z, Q, R, R))] * k
         if self.rng.random() < 0.5:
             tys = [self.rng.choice((N, Z, Q, R)) for _ in range(k)]
-        return dict(zip(("x", "y", "z")[:k], tys, strict=True))
+        out = dict(zip(("x", "y", "z")[:k], tys, strict=True))
+        if self.rng.random() < 0.3:  # uninterpreted functions `(f g : T → T)`
+            fty = FUN + self.rng.choice((N, Z, R))
+            out.update(dict.fromkeys(("f", "g")[: self.rng.choice((1, 1, 2))], fty))
+        return out
 
     def small(self, names: list[str]):
         """A bound: a variable, a numeral or a variable plus a numeral."""
@@ -586,6 +731,8 @@ class Gen:
 
     def term(self, names: list[str], depth: int):
         rng = self.rng
+        if self.funs and rng.random() < 0.12:
+            return ("app", rng.choice(self.funs), self.term(names, depth - 1))
         if depth <= 0 or rng.random() < 0.3:
             if rng.random() < 0.6:
                 return ("var", rng.choice(names))
@@ -611,6 +758,14 @@ class Gen:
             return ("round", rng.choice(("Int.floor", "Int.ceil")), sub())
         if r < 0.88:
             return ("inv", sub())
+        if r < 0.91:
+            return ("coe", ("var", rng.choice(names)))
+        if r < 0.94:
+            i = rng.choice([b for b in BOUND if b not in names] or ["w"])
+            dom = self.interval(names)
+            if not dom[0].startswith("Finset"):
+                dom = ("Finset" + dom[0][3:], *dom[1:])
+            return ("card", i, dom, self.atom([*names, i, i]), rng.choice(("dot", "app")))
         i = rng.choice([b for b in BOUND if b not in names] or ["w"])
         dom = ("range", self.small(names)) if rng.random() < 0.6 else ("Icc", self.small(names), self.small(names))
         body = self.term([*names, i, i], depth - 1)
@@ -625,8 +780,17 @@ class Gen:
         if r < 0.24:
             i = self.rng.choice([b for b in BOUND if b not in names] or ["w"])
             body = self.atom([*names, i, i])
-            return (self.rng.choice(("all", "ex")), i, self.small(names), body)
+            style = self.rng.choice(("typed", "pred"))
+            return (self.rng.choice(("all", "ex")), i, self.small(names), body, style)
+        if r < 0.3:
+            return ("mem", self.term(names, 1), self.interval(names))
         return ("rel", self.rng.choice(RELS), self.term(names, 2), self.term(names, 2))
+
+    def interval(self, names: list[str]):
+        fam = self.rng.choice(("Set", "Finset")) + "." + self.rng.choice(("Icc", "Ico", "Ioc", "Ioo"))
+        if self.rng.random() < 0.15:
+            return ("Finset.range", self.small(names), None)
+        return (fam, self.small(names), self.small(names))
 
     def prop(self, names: list[str], depth: int):
         if depth <= 0 or self.rng.random() < 0.6:
@@ -638,7 +802,8 @@ class Gen:
 
     def statement(self):
         binders = self.binders()
-        names = list(binders)
+        names = [n for n, t in binders.items() if t < FUN]
+        self.funs = [n for n, t in binders.items() if t >= FUN]
         hyps = [self.prop(names, 1) for _ in range(self.rng.choice((0, 1, 1, 2)))]
         return binders, hyps, self.prop(names, 1)
 
@@ -646,9 +811,10 @@ class Gen:
 
     def edit(self, st):
         binders, hyps, concl = dict(st[0]), list(st[1]), st[2]
+        self.funs = [n for n, t in binders.items() if t >= FUN]
         r = self.rng.random()
         if r < 0.1:
-            name = self.rng.choice(list(binders))
+            name = self.rng.choice([n for n, t in binders.items() if t < FUN])
             binders[name] = self.rng.choice([t for t in (N, Z, Q, R) if t != binders[name]])
             return binders, hyps, concl
         moved = move_hypotheses(self.rng, r, hyps, concl, 0.17, 0.22)
@@ -656,7 +822,7 @@ class Gen:
             return binders, *moved
         props = [*hyps, concl]
         i = self.rng.randrange(len(props))
-        props[i] = self.edit_prop(props[i], list(binders))
+        props[i] = self.edit_prop(props[i], [n for n, t in binders.items() if t < FUN])
         return binders, props[:-1], props[-1]
 
     def edit_prop(self, p, names: list[str]):
@@ -682,12 +848,46 @@ class Gen:
             return ("pred", rng.choice([f for f in ("Even", "Odd", "Nat.Prime") if f != node[1]]), node[2])
         if kind in ("all", "ex"):
             r = rng.random()
-            if r < 0.3:  # rename the bound variable
+            if r < 0.25:  # rename the bound variable
                 j = next(b for b in (*BOUND, "w") if b != node[1] and b not in names)
-                return (kind, j, node[2], rename(node[3], node[1], j))
-            if r < 0.6:
+                return (kind, j, node[2], rename(node[3], node[1], j), node[4])
+            if r < 0.45:
+                return (kind, *node[1:4], "pred" if node[4] == "typed" else "typed")
+            if r < 0.7:
                 return ("ex" if kind == "all" else "all", *node[1:])
-            return (kind, node[1], ("bin", "+", node[2], ("num", 1)), node[3])
+            return (kind, node[1], ("bin", "+", node[2], ("num", 1)), *node[3:])
+        if kind == "mem":
+            fam, a, b = node[2]
+            r = rng.random()
+            if r < 0.3 and fam != "Finset.range":
+                other = ("Finset." if fam.startswith("Set") else "Set.") + fam.split(".")[1]
+                return ("mem", node[1], (other, a, b))
+            if r < 0.6 and fam != "Finset.range":
+                fam2 = fam.split(".")[0] + "." + rng.choice(("Icc", "Ico", "Ioc", "Ioo"))
+                return ("mem", node[1], (fam2, a, b))
+            if r < 0.8 and fam != "Finset.range":  # a ≤ x ∧ x ≤ b
+                lo = ("rel", "<" if fam[-2] == "o" else "≤", a, node[1])
+                hi = ("rel", "<" if fam[-1] == "o" else "≤", node[1], b)
+                return ("and", lo, hi)
+            return ("not", ("not", node))
+        if kind == "coe":
+            return node[1] if rng.random() < 0.5 else ("asc", node[1], rng.choice((Z, Q, R)))
+        if kind == "app":
+            others = [f for f in self.funs if f != node[1]]
+            if others and rng.random() < 0.5:
+                return ("app", rng.choice(others), node[2])
+            return ("asc", node, rng.choice((Z, Q, R)))
+        if kind == "card":
+            _, i, dom, body, style = node
+            r = rng.random()
+            if r < 0.3:
+                return ("card", i, dom, body, "app" if style == "dot" else "dot")
+            if r < 0.5:
+                j = next(b for b in (*BOUND, "w") if b != i and b not in names)
+                return ("card", j, dom, rename(body, i, j), style)
+            if r < 0.75:
+                return ("card", i, dom, ("not", body), style)
+            return ("card", i, dom, self.atom([*names, i]), style)
         if kind == "num":
             return ("num", max(0, node[1] + rng.choice((-1, 1, 2))))
         if kind == "var":
@@ -738,6 +938,8 @@ class Gen:
         if kind == "big":
             _, op, i, dom, body, notation = node
             r = rng.random()
+            if r < 0.1:
+                return ("asc", node, rng.choice((Z, Q, R)))
             if r < 0.25:
                 return ("big", op, i, dom, body, "in" if notation == "∈" else "∈")
             if r < 0.45:
@@ -786,6 +988,8 @@ def _prop_sites(p, path=()):
     elif kind in ("all", "ex"):
         yield from _term_sites(p[2], (*path, 2))
         yield from _prop_sites(p[3], (*path, 3))
+    elif kind == "mem":
+        yield from _term_sites(p[1], (*path, 1))
     elif kind == "rel":
         yield from _term_sites(p[2], (*path, 2))
         yield from _term_sites(p[3], (*path, 3))
@@ -808,6 +1012,10 @@ def _term_sites(t, path):
         yield from _term_sites(t[2], (*path, 2))
     elif kind == "big":
         yield from _term_sites(t[4], (*path, 4))
+    elif kind == "card":
+        yield from _prop_sites(t[3], (*path, 3))
+    elif kind == "app":
+        yield from _term_sites(t[2], (*path, 2))
 
 
 def replace(node, path, new):

@@ -7,7 +7,22 @@ from fractions import Fraction
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from eval.symeq_fuzz import Ill, N, Q, R, Z, elaborate, is_suspect, make_pairs, oracle, show, statement, value
+from eval.symeq_fuzz import (
+    FUN,
+    Ill,
+    N,
+    Q,
+    R,
+    Z,
+    elaborate,
+    holds,
+    is_suspect,
+    make_pairs,
+    oracle,
+    show,
+    statement,
+    value,
+)
 
 
 def var(x):
@@ -87,6 +102,36 @@ def test_oracle_reads_as_lean(binders, term, env, expected, ty):
     assert got == Fraction(expected) and got_ty == ty
 
 
+def prop_holds(binders, prop, env) -> bool:
+    _, typed = elaborate(binders, [], prop)
+    return holds(typed, env)
+
+
+def test_oracle_reads_coercions_binder_predicates_sets_and_cards_as_lean():
+    # `↑x` takes the tree's type and does not choose it: `↑x - 3 < (0 : ℤ)` at x = 1 is -2 < 0
+    assert prop_holds({"x": N}, rel("<", bin_("-", ("coe", var("x")), num(3)), ("asc", num(0), Z)), {"x": 1})
+    # ... and a lone application gets the expected type first: `(∑ i ∈ range 3, (i - 1) : ℤ)` = -1 + 0 + 1 = 0,
+    # where the natural sum cast would be 0 + 0 + 1 = 1
+    body = bin_("-", var("i"), num(1))
+    big = ("big", "∑", "i", ("range", num(3)), body, "∈")
+    assert prop_holds({}, rel("=", ("asc", big, Z), num(0)), {})
+    assert prop_holds({"x": Z}, rel("=", bin_("+", var("x"), big), num(1)), {"x": 0})  # a leaf: no expected type
+    # `∃ i < x, …` and `∃ i : ℕ, i < x ∧ …` over ℕ; a binder predicate bounded by an integer is dropped
+    ex = ("ex", "i", var("x"), rel("=", bin_("*", var("i"), var("i")), num(4)), "pred")
+    assert prop_holds({"x": N}, ex, {"x": 3}) and not prop_holds({"x": N}, ex, {"x": 2})
+    with pytest.raises(Ill):
+        elaborate({"x": Z}, [], ex)
+    # intervals: Set.Ico 2 5 holds 2 and not 5; Finset.range; the card of a filter
+    for v, want in ((2, True), (5, False), (1, False)):
+        mem = ("mem", var("x"), ("Set.Ico", num(2), num(5)))
+        assert prop_holds({"x": Z}, mem, {"x": v}) == want
+    assert not prop_holds({"x": N}, ("mem", var("x"), ("Finset.range", num(3), None)), {"x": 3})
+    card = ("card", "i", ("Finset.range", num(10), None), ("pred", "Even", var("i")), "dot")
+    _, typed = elaborate({}, [], rel("=", card, num(5)))
+    assert holds(typed, {})
+    assert show(card) == "(Finset.filter (fun i => Even i) (Finset.range 10)).card"
+
+
 @pytest.mark.parametrize(
     "binders,prop",
     [
@@ -154,3 +199,20 @@ def test_symeq_makes_no_suspect_merge_on_a_fixed_sample(symeq):
             suspects.append((a, b))
     assert merged >= 15  # the sample exercises merges, not only pairs kept apart
     assert suspects == []
+
+
+def test_oracle_reads_function_binders_as_every_table():
+    binders = {"x": N, "f": FUN + N}
+    fx = ("app", "f", var("x"))
+    same = ({**binders}, elaborate(binders, [], rel("=", fx, ("app", "f", bin_("+", var("x"), num(0))))))
+    true = ({**binders}, elaborate(binders, [], rel("=", var("x"), var("x"))))
+    assert oracle(same, true)[0]  # f x = f (x + 0) holds whatever f is
+    zero = ({**binders}, elaborate(binders, [], rel("=", ("app", "f", num(0)), num(0))))
+    agree, false_a, _ = oracle(zero, true)
+    assert not agree and false_a  # f 0 = 0 fails for some table
+    # the argument is elaborated against the domain: `f x` with f : ℤ → ℤ and x : ℕ is `f ↑x`
+    _, typed = elaborate({"x": N, "f": FUN + Z}, [], rel("=", fx, num(0)))
+    assert typed[2][2] == ("cast", ("var", "x", N), Z)
+    assert show(("app", "g", ("card", "i", ("Finset.range", num(3), None), rel("<", var("i"), num(1)), "app"))) == (
+        "g (Finset.card (Finset.filter (fun i => i < 1) (Finset.range 3)))"
+    )
