@@ -1070,7 +1070,8 @@ def report(pairs: list, language: str, args: argparse.Namespace, header: str, t0
     from atf.symeq.config import SymEqConfig
     from atf.symeq.pool import SymEqPool
 
-    merged = suspects = misses = unread = agree_grid = 0
+    merged = suspects = misses = unread = agree_grid = undecided = 0
+    slowest = (0.0, "")
     shown: dict[str, list[str]] = {"suspect merges": [], "possible misses": [], "unread": []}
     with SymEqPool(workers=args.workers) as pool:
         jobs = [([a, b], language) for a, b, _, _ in pairs]
@@ -1082,6 +1083,9 @@ def report(pairs: list, language: str, args: argparse.Namespace, header: str, t0
                     shown["unread"].append(f"  {a}\n  {b}\n    {[e for e in res.errors if e]}")
                 continue
             same = len(res.classes) == 1
+            undecided += any(pr.status == "unknown" for pr in res.pairs) or res.budget_exhausted
+            if res.seconds > slowest[0]:
+                slowest = (res.seconds, f"{a}\n  {b}")
             agree, false_a, false_b = oracle(oa, ob)
             agree_grid += agree
             merged += same
@@ -1099,9 +1103,13 @@ def report(pairs: list, language: str, args: argparse.Namespace, header: str, t0
     print(f"{header}, {time.time() - t0:.0f} s")
     print(f"  unread by SymEq:                          {unread}")
     print(f"  merged by SymEq:                          {merged}")
+    print(f"  undecided (Z3 unknown, or a step killed): {undecided}")
+    print(f"  slowest pair:                             {slowest[0]:.2f} s")
     print(f"  agreeing at every grid point:             {agree_grid}")
     print(f"  suspect merges (read each):               {suspects}")
     print(f"  possible misses (apart, agree on grid):   {misses}")
+    if slowest[1]:
+        shown["slowest pair"] = [f"  {slowest[1]}"]
     for title, lines in shown.items():
         if lines:
             print(f"{title}:")

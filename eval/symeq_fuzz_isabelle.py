@@ -7,13 +7,14 @@ The Isabelle sibling of eval/symeq_fuzz.py (same grid, oracle and report). State
 Isa-AutoFormal candidates are (`theorem fixes x :: nat and y :: real assumes h0: "…" shows "…"`, Isabelle's `\\<…>`
 symbols) over nat, int, rat and real, typed as they are generated: every arithmetic tree has one type, numerals take
 it, and a change of type is written out (`of_nat n`, `of_int k`, `nat k`, `floor x`, `ceiling x`), so that no
-statement depends on Isabelle's coercion inference; a relation whose sides have no typed leaf gets an annotation
-`(… :: int)`. Operators: + - * (all), `/` and `inverse` (rat, real), `div` and `mod` (nat, int), unary minus (not nat),
+statement depends on Isabelle's coercion inference; a relation whose sides have no typed leaf gets an annotation `(…
+:: int)`. Operators: + - * (all), `/` and `inverse` (rat, real), `div` and `mod` (nat, int), unary minus (not nat),
 `^` with a natural exponent, `abs` (not nat), `min`, `max`, `fact`, `choose`, `gcd`, `lcm` (nat, int), sums and
-products `(\\<Sum>i<n. …)`, `(\\<Sum>i=a..b. …)`; relations, `dvd`, `even`, `odd` (nat, int), `prime` (nat), bounded
-quantifiers `(\\<forall>i<n. …)`, `(\\<exists>i<n. …)` and the connectives. Edits keep every type: a literal, an
-operator, a relation, operands swapped, a subterm replaced by another of its type, `{..<n}` written `{0..n-1}`, a bound
-variable renamed, a hypothesis moved into the conclusion or two joined by `∧`.
+products `(\\<Sum>i<n. …)`, `(\\<Sum>i=a..b. …)`, functions `fixes f g :: "T ⇒ T"` applied (each one of four tables,
+as in the Lean fuzzer); relations, `dvd`, `even`, `odd` (nat, int), `prime` (nat), bounded quantifiers
+`(\\<forall>i<n. …)`, `(\\<exists>i<n. …)` and the connectives. Edits keep every type: a literal, an operator, a
+relation, operands swapped, a subterm replaced by another of its type, `{..<n}` written `{0..n-1}`, a bound variable
+renamed, a hypothesis moved into the conclusion or two joined by `∧`.
 
 Semantics (Isabelle/HOL, Complex_Main): nat subtraction truncates; `div` and `mod` on nat and int are floor division
 and its remainder, which has the divisor's sign (Divides.thy / Euclidean_Division.thy: `-7 mod 2 = 1`,
@@ -32,9 +33,11 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from eval.symeq_fuzz import CONVERSE, RELS, N, Q, R, Z, group_binders, move_hypotheses, rename, replace
+from eval.symeq_fuzz import CONVERSE, FUN, RELS, N, Q, R, Z, group_binders, move_hypotheses, rename, replace
 
 TYNAME = {N: "nat", Z: "int", Q: "rat", R: "real"}
+for _t in (N, Z, R):
+    TYNAME[FUN + _t] = f'"{TYNAME[_t]} \\<Rightarrow> {TYNAME[_t]}"'
 SYM = {"≠": "\\<noteq>", "≤": "\\<le>", "≥": "\\<ge>", "<": "<", ">": ">", "=": "="}
 PREC = {"+": 65, "-": 65, "*": 70, "/": 70, "div": 70, "mod": 70}
 BOUND = ("i", "j", "k")
@@ -52,7 +55,7 @@ def ty_of(t) -> int:
 def rigid(t) -> bool:
     """Some leaf of the tree fixes its type (a variable, an annotation, a function whose result type is fixed)."""
     kind = t[0]
-    if kind in ("var", "asc", "round"):
+    if kind in ("var", "asc", "round", "app"):
         return True
     if (
         kind == "nat"
@@ -91,6 +94,8 @@ def show(t, ctx: int = 0) -> str:
         return f"({text})" if ctx > 80 else text
     if kind == "inv":
         return _app("inverse", [t[1]], ctx)
+    if kind == "app":
+        return _app(t[1], [t[2]], ctx)
     if kind == "hom":
         return _app(t[1], t[2], ctx)
     if kind == "nat":
@@ -174,11 +179,18 @@ class Gen:
             tys = [self.rng.choice((N, Z, R))] * k
         else:
             tys = [self.rng.choice((N, N, Z, Z, Q, R, R)) for _ in range(k)]
-        return dict(zip(("x", "y", "z")[:k], tys, strict=True))
+        out = dict(zip(("x", "y", "z")[:k], tys, strict=True))
+        if self.rng.random() < 0.3:  # uninterpreted functions `fixes f g :: "T ⇒ T"`
+            fty = FUN + self.rng.choice((N, Z, R))
+            out.update(dict.fromkeys(("f", "g")[: self.rng.choice((1, 1, 2))], fty))
+        return out
 
     def term(self, env: dict[str, int], ty: int, depth: int):
         rng = self.rng
         mine = [n for n, t in env.items() if t == ty]
+        funs = [n for n, t in env.items() if t == FUN + ty]
+        if funs and rng.random() < 0.15:
+            return ("app", rng.choice(funs), self.term(env, ty, depth - 1), ty)
         if depth <= 0 or rng.random() < 0.3:
             if mine and rng.random() < 0.65:
                 return ("var", rng.choice(mine), ty)
@@ -237,8 +249,9 @@ class Gen:
         return v if r < 0.75 else ("bin", self.rng.choice(("+", "-")), v, ("num", self.rng.choice((1, 2)), ty), ty)
 
     def pick_type(self, env: dict[str, int]) -> int:
-        if self.rng.random() < 0.8:
-            return env[self.rng.choice(list(env))]
+        values = [t for t in env.values() if t < FUN]
+        if values and self.rng.random() < 0.8:
+            return self.rng.choice(values)
         return self.rng.choice((N, Z, Q, R))
 
     def atom(self, env: dict[str, int]):
@@ -341,6 +354,10 @@ class Gen:
             return ("big", "∏" if op == "∑" else "∑", i, dom, body, ty)
         if kind == "hom" and node[1] != "abs":
             return ("hom", "max" if node[1] == "min" else "min", node[2][::-1] if rng.random() < 0.5 else node[2], ty)
+        if kind == "app":
+            others = [f for f, t in env.items() if t == FUN + ty and f != node[1]]
+            if others:
+                return ("app", rng.choice(others), node[2], ty)
         if kind == "pow" and node[2][0] == "num" and node[2][1] == 2:
             return ("bin", "*", node[1], node[1], ty)
         return self.term(env, ty, 1)
@@ -382,6 +399,8 @@ def _term_sites(t, path, env):
         yield from _term_sites(t[3], (*path, 3), env)
     elif kind in ("neg", "pow", "inv", "cast", "asc"):
         yield from _term_sites(t[1], (*path, 1), env)
+    elif kind == "app":
+        yield from _term_sites(t[2], (*path, 2), env)
     elif kind == "big":
         ity = N if t[3][0] == "range" else ty_of(t[3][1])
         yield from _term_sites(t[4], (*path, 4), {**env, t[2]: ity})

@@ -6,7 +6,7 @@ read at real, as under `/`. Also the Isabelle fuzzer's oracle and a fixed sample
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from eval.symeq_fuzz import N, R, Z, is_suspect, value
+from eval.symeq_fuzz import FUN, N, R, Z, is_suspect, value
 from eval.symeq_fuzz_isabelle import make_pairs, show, statement
 from tests.lean_statements import verdict_tests
 
@@ -82,3 +82,8 @@ def test_symeq_makes_no_suspect_merge_on_a_fixed_isabelle_sample(symeq):
             suspects.append((a, b))
     assert merged >= 10
     assert suspects == []
+
+
+def test_isabelle_function_binders_are_printed_and_typed():
+    text = statement({"x": N, "f": FUN + N}, [], ("rel", "=", ("app", "f", ("var", "x", N), N), ("num", 0, N)))
+    assert text == 'theorem\nfixes x :: nat and f :: "nat \\<Rightarrow> nat"\nshows "f x = 0"'
