@@ -31,9 +31,10 @@ dropped. Values are exact (Fractions): ℕ subtraction truncates; ℕ and ℤ di
 and `0⁻¹ = 0`; `a ∣ b` in a field holds iff `a ≠ 0 ∨ b = 0` (Mathlib's `semigroupDvd`); `Even` and `Odd` hold of
 every element of a field; `Nat.choose n k = 0` for k > n; `Int.toNat` of a negative is 0.
 
-Each statement means `∀ vars, hyps → concl`. The oracle evaluates both on a grid (ℕ 0..13, 16, 25; ℤ 23 values
-in -13..25; ℚ and ℝ 28 values in -9..25 with halves and thirds; 3,000 seeded points of a larger product; a point where
-a value grows past 10^12 is left out) under every alignment SymEq could take (binders of one type may be exchanged):
+Each statement means `∀ vars, hyps → concl`. The oracle evaluates both on a grid (ℕ 0..13, 16, 25, 49, 51, 100;
+ℤ 27 values in -13..100; ℚ and ℝ 32 values in -9..51 with halves and thirds; 3,000 seeded points of a larger
+product; a point where a value grows past 10^12 is left out) under every alignment SymEq could take (binders of one
+type may be exchanged):
 - a merge is **suspect** when no alignment makes the two agree at every grid point and not both are false at
   some point (two false propositions are one proposition, as SymEq's closed statements are): one is then false
   and the other may be true. Suspects are printed for reading: a value off the grid can still make the second
@@ -60,11 +61,11 @@ if __package__ in (None, ""):
 N, Z, Q, R = 0, 1, 2, 3
 TYNAME = {N: "ℕ", Z: "ℤ", Q: "ℚ", R: "ℝ"}
 GRID = {
-    N: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 25],
-    Z: [-13, -9, -7, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 25],
+    N: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 25, 49, 51, 100],
+    Z: [-13, -9, -8, -7, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 25, 49, 51, 100],
     Q: [Fraction(v) for v in (-9, -7, -4, -3, -2, -1, Fraction(-1, 2), Fraction(-1, 3), 0, Fraction(1, 3))]
     + [Fraction(v) for v in (Fraction(1, 2), Fraction(2, 3), 1, Fraction(3, 2), 2, Fraction(5, 2), 3, 4, 5, 6, 7)]
-    + [Fraction(v) for v in (8, 9, 10, 12, 13, 16, 25)],
+    + [Fraction(v) for v in (-8, 8, 9, 10, 11, 12, 13, 16, 25, 49, 51)],
 }
 MAX_POINTS = 3000  # a larger product is sampled (seeded), its first points always included
 GRID[R] = GRID[Q]
