@@ -4,15 +4,15 @@
     nice python eval/symeq_fuzz.py --seed 0 --pairs 500 --show 20      # a development run (seeds below 1000)
 
 Random statements `theorem t (x : T) (y : T') (h : P) : Q := by sorry` over ℕ, ℤ, ℚ and ℝ are written as Lean text:
-+ - * / %, unary minus, powers, `⁻¹`, `|…|`, `min`, `max`, `⌊…⌋`, `⌈…⌉`, `Nat.factorial`, `Nat.choose`, `Nat.gcd`,
-`Nat.lcm`, `Int.natAbs`, `Int.toNat`, `∑`/`∏` over `Finset.range n` and `Finset.Icc a b` (`∈` and the older `in`),
-`↑x`, `(Finset.filter (fun i => P) s).card`, functions `(f g : T → T)` applied, type ascriptions, the six relations,
-`∣`, `Even`, `Odd`, `Nat.Prime`, `x ∈ Set.Icc a b` (and `Ico`, `Ioc`, `Ioo`, `Finset.…`, `Finset.range n`), `∀ i :
-ℕ, i < n → …`, `∃ i : ℕ, i < n ∧ …`, their binder-predicate forms `∀ i < n, …` and the connectives. A second
-statement is made from the first by one or two small edits: a literal, an operator, a relation, an ascription added,
-removed or changed, a binder's type, a bound variable renamed, a range rewritten as an interval, a hypothesis moved
-into the conclusion or two joined by `∧`, operands swapped. SymEq compares the pair in its worker pool
-(`SymEqConfig`'s defaults).
++ - * / %, unary minus, powers, `⁻¹`, `|…|`, `min`, `max`, `⌊…⌋`, `⌈…⌉`, `Real.sqrt` and `√`, `Nat.sqrt`,
+`Nat.factorial`, `Nat.choose`, `Nat.gcd`, `Nat.lcm`, `Int.natAbs`, `Int.toNat`, `∑`/`∏` over `Finset.range n` and
+`Finset.Icc a b` (`∈` and the older `in`), `↑x`, `(Finset.filter (fun i => P) s).card`, functions `(f g : T → T)`
+applied, type ascriptions, the six relations, `∣`, `Even`, `Odd`, `Nat.Prime`, `x ∈ Set.Icc a b` (and `Ico`, `Ioc`,
+`Ioo`, `Finset.…`, `Finset.range n`), `∀ i : ℕ, i < n → …`, `∃ i : ℕ, i < n ∧ …`, their binder-predicate forms `∀ i
+< n, …` and the connectives. A second statement is made from the first by one or two small edits: a literal, an
+operator, a relation, an ascription added, removed or changed, a binder's type, a bound variable renamed, a range
+rewritten as an interval, a hypothesis moved into the conclusion or two joined by `∧`, operands swapped. SymEq
+compares the pair in its worker pool (`SymEqConfig`'s defaults).
 
 The oracle is written apart from SymEq's reader. Its elaborator follows Lean's `binop%`/`binrel%` (Lean.Elab.Extra):
 the leaves of one arithmetic tree, both sides of a relation included, are elaborated first without an expected type
@@ -113,7 +113,15 @@ class Skip(Exception):
 #   ("and"|"or"|"imp"|"iff", p, q) ("not", p) ("all"|"ex", i, bound, p): ∀ i : ℕ, i < bound → p / ∃ i : ℕ, i < bound ∧ p
 
 PREC = {"+": 65, "-": 65, "*": 70, "/": 70, "%": 70}
-NAT_FUNS = {"Nat.factorial": 1, "Nat.choose": 2, "Nat.gcd": 2, "Nat.lcm": 2, "Int.natAbs": 1, "Int.toNat": 1}
+NAT_FUNS = {
+    "Nat.factorial": 1,
+    "Nat.choose": 2,
+    "Nat.gcd": 2,
+    "Nat.lcm": 2,
+    "Nat.sqrt": 1,
+    "Int.natAbs": 1,
+    "Int.toNat": 1,
+}
 
 
 def show(t, ctx: int = 0) -> str:
@@ -136,6 +144,11 @@ def show(t, ctx: int = 0) -> str:
         return f"{show(t[1], 1024)}⁻¹"
     if kind == "coe":
         return f"↑{show(t[1], 1024)}"
+    if kind == "sqrt":
+        if t[2] == "√":  # Mathlib's `prefix:100 "√" => Real.sqrt`
+            return f"√{show(t[1], 1024)}"
+        text = f"Real.sqrt {show(t[1], 1024)}"
+        return f"({text})" if ctx > 1023 else text
     if kind == "app":
         text = f"{t[1]} {show(t[2], 1024)}"
         return f"({text})" if ctx > 1023 else text
@@ -291,6 +304,8 @@ class Elab:
         if kind == "nat":
             arg = Z if t[1].startswith("Int.") else N
             return ("nat", t[1], [self.coerce(self.tree([a], arg)[0], arg) for a in t[2]], N)
+        if kind == "sqrt":  # `Real.sqrt : ℝ → ℝ`
+            return ("sqrt", self.coerce(self.tree([t[1]], R)[0], R), R)
         if kind == "round":
             if _numerals_only(t[2]):
                 raise Ill("⌊numeral⌋ defaults to ℕ, which is no FloorRing")
@@ -503,6 +518,15 @@ def _value(t, env: dict):
         return {"abs": lambda: abs(vals[0]), "min": lambda: min(vals), "max": lambda: max(vals)}[t[1]]()
     if kind == "nat":
         return _nat_fun(t[1], [value(a, env) for a in t[2]])
+    if kind == "sqrt":
+        # Real.sqrt: 0 below 0 (Mathlib `Real.sqrt_eq_zero'`); exact where the root is rational, else the point is out
+        v = Fraction(value(t[1], env))
+        if v <= 0:
+            return Fraction(0)
+        rn, rd = math.isqrt(v.numerator), math.isqrt(v.denominator)
+        if rn * rn != v.numerator or rd * rd != v.denominator:
+            raise Skip
+        return Fraction(rn, rd)
     if kind == "round":
         v = Fraction(value(t[2], env))
         return math.floor(v) if t[1] == "Int.floor" else math.ceil(v)
@@ -572,6 +596,8 @@ def _nat_fun(f: str, v: list[int]) -> int:
         return math.lcm(v[0], v[1])
     if f == "Int.natAbs":
         return abs(v[0])
+    if f == "Nat.sqrt":
+        return math.isqrt(v[0])
     return max(v[0], 0)  # Int.toNat
 
 
@@ -757,8 +783,10 @@ class Gen:
             return ("nat", f, [sub() for _ in range(NAT_FUNS[f])])
         if r < 0.85:
             return ("round", rng.choice(("Int.floor", "Int.ceil")), sub())
-        if r < 0.88:
+        if r < 0.865:
             return ("inv", sub())
+        if r < 0.88:
+            return ("sqrt", sub(), rng.choice(("√", "Real.sqrt")))
         if r < 0.91:
             return ("coe", ("var", rng.choice(names)))
         if r < 0.94:
@@ -934,6 +962,10 @@ class Gen:
             return ("asc", node, rng.choice((Z, Q, R)))
         if kind == "round":
             return ("round", "Int.ceil" if node[1] == "Int.floor" else "Int.floor", node[2])
+        if kind == "sqrt":
+            if rng.random() < 0.5:
+                return ("sqrt", node[1], "Real.sqrt" if node[2] == "√" else "√")
+            return ("pow", node, ("num", 2))
         if kind == "inv":
             return ("bin", "/", ("num", 1), node[1])
         if kind == "big":
@@ -1007,7 +1039,7 @@ def _term_sites(t, path):
     if kind == "bin":
         yield from _term_sites(t[2], (*path, 2))
         yield from _term_sites(t[3], (*path, 3))
-    elif kind in ("neg", "asc", "pow", "inv"):
+    elif kind in ("neg", "asc", "pow", "inv", "sqrt"):
         yield from _term_sites(t[1], (*path, 1))
     elif kind == "round":
         yield from _term_sites(t[2], (*path, 2))
