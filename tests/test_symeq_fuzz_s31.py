@@ -13,6 +13,7 @@ from eval.symeq_fuzz import (
     N,
     Q,
     R,
+    Skip,
     Z,
     elaborate,
     holds,
@@ -216,3 +217,13 @@ def test_oracle_reads_function_binders_as_every_table():
     assert show(("app", "g", ("card", "i", ("Finset.range", num(3), None), rel("<", var("i"), num(1)), "app"))) == (
         "g (Finset.card (Finset.filter (fun i => i < 1) (Finset.range 3)))"
     )
+
+
+def test_oracle_square_roots():
+    root = ("sqrt", bin_("-", var("x"), num(5)), "√")
+    assert show(root) == "√(x - 5)"
+    for x, want in ((1, 0), (9, 2), (Fraction(101, 4), Fraction(9, 2))):
+        assert concl_value({"x": R}, root, {"x": Fraction(x)})[0] == want  # 0 below 0 (Real.sqrt_eq_zero')
+    with pytest.raises(Skip):  # √2 is no rational: the point is left out
+        concl_value({"x": R}, root, {"x": Fraction(7)})
+    assert concl_value({"x": N}, ("nat", "Nat.sqrt", [var("x")]), {"x": 15})[0] == 3
