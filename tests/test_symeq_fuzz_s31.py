@@ -227,3 +227,40 @@ def test_oracle_square_roots():
     with pytest.raises(Skip):  # √2 is no rational: the point is left out
         concl_value({"x": R}, root, {"x": Fraction(7)})
     assert concl_value({"x": N}, ("nat", "Nat.sqrt", [var("x")]), {"x": 15})[0] == 3
+
+
+def lean(binders: str, concl: str) -> str:
+    return f"theorem t {binders} : {concl} := by sorry"
+
+
+@pytest.mark.parametrize(
+    "binders,concl",
+    [
+        # a lone application elaborated against a type takes it before its arguments (elabAppArgs): -1 + 0 + 1
+        ("(x : ℕ)", "(∑ i ∈ Finset.range 3, (i - 1) : ℤ) = 0"),
+        # a leaf of a binop% tree has no expected type: the natural sum 0 + 0 + 1, then cast
+        ("(x : ℤ)", "x + ∑ i ∈ Finset.range 3, (i - 1) = x + 1"),
+        ("(x : ℕ) (h : x = 1)", "(|x - 3| : ℤ) = 2"),
+        ("(x : ℕ) (h : x = 1)", "((x - 3)⁻¹ : ℝ) = -1 / 2"),
+        ("(x y : ℕ)", "(max (x - 3) y : ℤ) = max (↑x - 3) ↑y"),
+        ("(x : ℕ)", "(Finset.filter (fun i => Even i) (Finset.range 10)).card = 5"),
+        ("(x : ℝ)", "√(x ^ 2) = |x|"),
+        ("(x : ℝ) (h : x < 5)", "Real.sqrt (x - 5) = 0"),
+    ],
+)
+def test_symeq_reads_what_the_oracle_reads(symeq, binders, concl):
+    """Cases the fuzz oracle's rules decide, each a theorem: it merges with `True` under its own binders."""
+    res = symeq.compare(lean(binders, concl), lean(binders, "True"))
+    assert res.equivalent, res.describe()
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        (lean("(x : ℕ)", "∃ i < x, i * i = 4"), lean("(x : ℕ)", "∃ i : ℕ, i < x ∧ i * i = 4")),
+        (lean("(x : ℤ)", "x ∈ Set.Ico 2 5"), lean("(x : ℤ)", "2 ≤ x ∧ x < 5")),
+        (lean("(x : ℤ)", "x ∈ Finset.Ioc 2 5"), lean("(x : ℤ)", "2 < x ∧ x ≤ 5")),
+    ],
+)
+def test_symeq_merges_spellings_the_fuzzer_exchanges(symeq, a, b):
+    assert symeq.compare(a, b).equivalent and symeq.compare(b, a).equivalent
