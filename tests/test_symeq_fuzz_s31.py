@@ -24,6 +24,7 @@ from eval.symeq_fuzz import (
     statement,
     value,
 )
+from tests.lean_statements import thm
 
 
 def var(x):
@@ -98,7 +99,7 @@ def concl_value(binders, left, env):
         ({"x": Q}, ("round", "Int.ceil", bin_("/", var("x"), num(2))), {"x": -1}, 0, Z),
     ],
 )
-def test_oracle_reads_as_lean(binders, term, env, expected, ty):
+def test_oracle_reads_as_thm(binders, term, env, expected, ty):
     got, got_ty = concl_value(binders, term, {k: (Fraction(v) if binders[k] in (Q, R) else v) for k, v in env.items()})
     assert got == Fraction(expected) and got_ty == ty
 
@@ -108,7 +109,7 @@ def prop_holds(binders, prop, env) -> bool:
     return holds(typed, env)
 
 
-def test_oracle_reads_coercions_binder_predicates_sets_and_cards_as_lean():
+def test_oracle_reads_coercions_binder_predicates_sets_and_cards_as_thm():
     # `↑x` takes the tree's type and does not choose it: `↑x - 3 < (0 : ℤ)` at x = 1 is -2 < 0
     assert prop_holds({"x": N}, rel("<", bin_("-", ("coe", var("x")), num(3)), ("asc", num(0), Z)), {"x": 1})
     # ... and a lone application gets the expected type first: `(∑ i ∈ range 3, (i - 1) : ℤ)` = -1 + 0 + 1 = 0,
@@ -229,10 +230,6 @@ def test_oracle_square_roots():
     assert concl_value({"x": N}, ("nat", "Nat.sqrt", [var("x")]), {"x": 15})[0] == 3
 
 
-def lean(binders: str, concl: str) -> str:
-    return f"theorem t {binders} : {concl} := by sorry"
-
-
 @pytest.mark.parametrize(
     "binders,concl",
     [
@@ -250,16 +247,16 @@ def lean(binders: str, concl: str) -> str:
 )
 def test_symeq_reads_what_the_oracle_reads(symeq, binders, concl):
     """Cases the fuzz oracle's rules decide, each a theorem: it merges with `True` under its own binders."""
-    res = symeq.compare(lean(binders, concl), lean(binders, "True"))
+    res = symeq.compare(thm(binders, concl), thm(binders, "True"))
     assert res.equivalent, res.describe()
 
 
 @pytest.mark.parametrize(
     "a,b",
     [
-        (lean("(x : ℕ)", "∃ i < x, i * i = 4"), lean("(x : ℕ)", "∃ i : ℕ, i < x ∧ i * i = 4")),
-        (lean("(x : ℤ)", "x ∈ Set.Ico 2 5"), lean("(x : ℤ)", "2 ≤ x ∧ x < 5")),
-        (lean("(x : ℤ)", "x ∈ Finset.Ioc 2 5"), lean("(x : ℤ)", "2 < x ∧ x ≤ 5")),
+        (thm("(x : ℕ)", "∃ i < x, i * i = 4"), thm("(x : ℕ)", "∃ i : ℕ, i < x ∧ i * i = 4")),
+        (thm("(x : ℤ)", "x ∈ Set.Ico 2 5"), thm("(x : ℤ)", "2 ≤ x ∧ x < 5")),
+        (thm("(x : ℤ)", "x ∈ Finset.Ioc 2 5"), thm("(x : ℤ)", "2 < x ∧ x ≤ 5")),
     ],
 )
 def test_symeq_merges_spellings_the_fuzzer_exchanges(symeq, a, b):
