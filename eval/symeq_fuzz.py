@@ -4,15 +4,16 @@
     nice python eval/symeq_fuzz.py --seed 0 --pairs 500 --show 20      # a development run (seeds below 1000)
 
 Random statements `theorem t (x : T) (y : T') (h : P) : Q := by sorry` over ℕ, ℤ, ℚ and ℝ are written as Lean text:
-+ - * / %, unary minus, powers, `⁻¹`, `|…|`, `min`, `max`, `⌊…⌋`, `⌈…⌉`, `Real.sqrt` and `√`, `Nat.sqrt`,
-`Nat.factorial`, `Nat.choose`, `Nat.gcd`, `Nat.lcm`, `Int.natAbs`, `Int.toNat`, `∑`/`∏` over `Finset.range n` and
-`Finset.Icc a b` (`∈` and the older `in`), `↑x`, `(Finset.filter (fun i => P) s).card`, functions `(f g : T → T)`
-applied, type ascriptions, the six relations, `∣`, `Even`, `Odd`, `Nat.Prime`, `x ∈ Set.Icc a b` (and `Ico`, `Ioc`,
-`Ioo`, `Finset.…`, `Finset.range n`), `∀ i : ℕ, i < n → …`, `∃ i : ℕ, i < n ∧ …`, their binder-predicate forms `∀ i
-< n, …` and the connectives. A second statement is made from the first by one or two small edits: a literal, an
-operator, a relation, an ascription added, removed or changed, a binder's type, a bound variable renamed, a range
-rewritten as an interval, a hypothesis moved into the conclusion or two joined by `∧`, operands swapped. SymEq
-compares the pair in its worker pool (`SymEqConfig`'s defaults).
++ - * / %, unary minus, powers, `⁻¹`, `|…|`, `min`, `max`, `⌊…⌋`, `⌈…⌉`, `⌊…⌋₊`, `⌈…⌉₊`, `Real.sqrt` and `√`,
+`Nat.sqrt`, `(Nat.divisors n).card`, `(Nat.digits 10 n).sum`, `Nat.factorial`, `Nat.choose`, `Nat.gcd`, `Nat.lcm`,
+`Int.natAbs`, `Int.toNat`, `∑`/`∏` over `Finset.range n` and `Finset.Icc a b` (`∈` and the older `in`), `↑x`,
+`(Finset.filter (fun i => P) s).card`, functions `(f g : T → T)` applied, type ascriptions, the six relations, `∣`,
+`Even`, `Odd`, `Nat.Prime`, `x ∈ Set.Icc a b` (and `Ico`, `Ioc`, `Ioo`, `Finset.…`, `Finset.range n`), `∀ i : ℕ, i <
+n → …`, `∃ i : ℕ, i < n ∧ …`, their binder-predicate forms `∀ i < n, …` and the connectives. A second statement is
+made from the first by one or two small edits: a literal, an operator, a relation, an ascription added, removed or
+changed, a binder's type, a bound variable renamed, a range rewritten as an interval, a hypothesis moved into the
+conclusion or two joined by `∧`, operands swapped. SymEq compares the pair in its worker pool (`SymEqConfig`'s
+defaults).
 
 The oracle is written apart from SymEq's reader. Its elaborator follows Lean's `binop%`/`binrel%` (Lean.Elab.Extra):
 the leaves of one arithmetic tree, both sides of a relation included, are elaborated first without an expected type
@@ -29,7 +30,8 @@ rejects (`-x` or `|x|` at ℕ, `%` or `Finset.Icc` at a field, `⁻¹` at ℕ or
 dropped. Values are exact (Fractions): ℕ subtraction truncates; ℕ and ℤ division and remainder are Lean's
 (`Nat.div`, `Int.ediv`/`Int.emod`: the remainder is never negative; `x / 0 = 0`, `x % 0 = x`); a field's `x / 0 = 0`
 and `0⁻¹ = 0`; `a ∣ b` in a field holds iff `a ≠ 0 ∨ b = 0` (Mathlib's `semigroupDvd`); `Even` and `Odd` hold of
-every element of a field; `Nat.choose n k = 0` for k > n; `Int.toNat` of a negative is 0.
+every element of a field; `Nat.choose n k = 0` for k > n; `Int.toNat` and `Nat.floor` of a negative are 0;
+`Nat.divisors 0` is empty and `Nat.digits 10 0` is `[]`.
 
 Each statement means `∀ vars, hyps → concl`. The oracle evaluates both on a grid (ℕ 0..13, 16, 25, 49, 51, 100;
 ℤ 27 values in -13..100; ℚ and ℝ 32 values in -9..51 with halves and thirds; 3,000 seeded points of a larger
@@ -119,6 +121,8 @@ NAT_FUNS = {
     "Nat.gcd": 2,
     "Nat.lcm": 2,
     "Nat.sqrt": 1,
+    "Nat.divisors.card": 1,  # (Nat.divisors n).card
+    "Nat.digits.sum": 1,  # (Nat.digits 10 n).sum
     "Int.natAbs": 1,
     "Int.toNat": 1,
 }
@@ -135,11 +139,16 @@ def show(t, ctx: int = 0) -> str:
         return f"({show(t[1])} : {TYNAME[t[2]]})"
     if kind == "hom" and t[1] == "abs":
         return f"|{show(t[2][0])}|"
+    if kind == "nat" and t[1] == "Nat.divisors.card":
+        return f"(Nat.divisors {show(t[2][0], 1024)}).card"
+    if kind == "nat" and t[1] == "Nat.digits.sum":
+        return f"(Nat.digits 10 {show(t[2][0], 1024)}).sum"
     if kind in ("hom", "nat"):
         text = " ".join([t[1], *(show(a, 1024) for a in t[2])])
         return f"({text})" if ctx > 1023 else text
     if kind == "round":
-        return f"⌊{show(t[2])}⌋" if t[1] == "Int.floor" else f"⌈{show(t[2])}⌉"
+        sub = "₊" if t[1].startswith("Nat.") else ""  # Mathlib's ⌊x⌋₊ = Nat.floor x
+        return f"⌊{show(t[2])}⌋{sub}" if t[1].endswith("floor") else f"⌈{show(t[2])}⌉{sub}"
     if kind == "inv":
         return f"{show(t[1], 1024)}⁻¹"
     if kind == "coe":
@@ -310,6 +319,10 @@ class Elab:
             if _numerals_only(t[2]):
                 raise Ill("⌊numeral⌋ defaults to ℕ, which is no FloorRing")
             a = self.tree([t[2]], None)[0]
+            if t[1].startswith("Nat."):  # Nat.floor/Nat.ceil: ℕ of an ordered semifield's element
+                if a[-1] not in (Q, R):
+                    raise Ill("⌊·⌋₊ of a non-field here")
+                return ("round", t[1], a, N)
             if a[-1] == N:
                 raise Ill("⌊·⌋ at ℕ")
             return ("round", t[1], a, Z)
@@ -529,7 +542,8 @@ def _value(t, env: dict):
         return Fraction(rn, rd)
     if kind == "round":
         v = Fraction(value(t[2], env))
-        return math.floor(v) if t[1] == "Int.floor" else math.ceil(v)
+        r = math.floor(v) if t[1].endswith("floor") else math.ceil(v)
+        return max(r, 0) if t[1].startswith("Nat.") else r  # Nat.floor x = 0 for x < 0
     if kind == "app":
         return env[t[1]](value(t[2], env))
     if kind == "card":
@@ -598,6 +612,14 @@ def _nat_fun(f: str, v: list[int]) -> int:
         return abs(v[0])
     if f == "Nat.sqrt":
         return math.isqrt(v[0])
+    if f in ("Nat.divisors.card", "Nat.digits.sum"):
+        if v[0] > 10**6:
+            raise Skip
+        n = v[0]
+        if f == "Nat.digits.sum":
+            return sum(int(d) for d in str(n)) if n else 0  # Nat.digits 10 0 = []
+        root = math.isqrt(n)  # Nat.divisors 0 = ∅
+        return 2 * sum(1 for d in range(1, root + 1) if n % d == 0) - (root * root == n) if n else 0
     return max(v[0], 0)  # Int.toNat
 
 
@@ -782,7 +804,7 @@ class Gen:
             f = rng.choice(list(NAT_FUNS))
             return ("nat", f, [sub() for _ in range(NAT_FUNS[f])])
         if r < 0.85:
-            return ("round", rng.choice(("Int.floor", "Int.ceil")), sub())
+            return ("round", rng.choice(("Int.floor", "Int.ceil", "Nat.floor", "Nat.ceil")), sub())
         if r < 0.865:
             return ("inv", sub())
         if r < 0.88:
@@ -961,7 +983,10 @@ class Gen:
                 return ("nat", node[1], node[2][::-1])
             return ("asc", node, rng.choice((Z, Q, R)))
         if kind == "round":
-            return ("round", "Int.ceil" if node[1] == "Int.floor" else "Int.floor", node[2])
+            fam, f = node[1].split(".")
+            if rng.random() < 0.5:
+                return ("round", f"{fam}.{'ceil' if f == 'floor' else 'floor'}", node[2])
+            return ("round", f"{'Nat' if fam == 'Int' else 'Int'}.{f}", node[2])
         if kind == "sqrt":
             if rng.random() < 0.5:
                 return ("sqrt", node[1], "Real.sqrt" if node[2] == "√" else "√")

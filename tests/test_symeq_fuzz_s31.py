@@ -261,3 +261,16 @@ def test_symeq_reads_what_the_oracle_reads(symeq, binders, concl):
 )
 def test_symeq_merges_spellings_the_fuzzer_exchanges(symeq, a, b):
     assert symeq.compare(a, b).equivalent and symeq.compare(b, a).equivalent
+
+
+def test_oracle_nat_floor_divisors_digits():
+    half = bin_("/", var("x"), num(2))
+    assert show(("round", "Nat.floor", half)) == "⌊x / 2⌋₊"
+    assert concl_value({"x": Q}, ("round", "Nat.floor", half), {"x": Fraction(-3)})[0] == 0  # Nat.floor of a negative
+    assert concl_value({"x": Q}, ("round", "Nat.ceil", half), {"x": Fraction(3)})[0] == 2
+    with pytest.raises(Ill):  # Nat.floor is read here of ℚ and ℝ only
+        elaborate({"x": N}, [], rel("=", ("round", "Nat.floor", var("x")), num(0)))
+    assert concl_value({"x": N}, ("nat", "Nat.divisors.card", [var("x")]), {"x": 12})[0] == 6
+    assert concl_value({"x": N}, ("nat", "Nat.divisors.card", [var("x")]), {"x": 0})[0] == 0  # Nat.divisors 0 = ∅
+    assert concl_value({"x": N}, ("nat", "Nat.digits.sum", [var("x")]), {"x": 905})[0] == 14
+    assert show(("nat", "Nat.digits.sum", [var("x")])) == "(Nat.digits 10 x).sum"
