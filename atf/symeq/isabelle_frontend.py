@@ -1024,8 +1024,22 @@ def _skip_name(toks: list[tuple[str, str]], i: int) -> int:
     return i
 
 
+_ATOMIC_TERM = re.compile(r"(?:[A-Za-z]|\\<)[\w'.\\<>^]*|\d+")
+NOT_A_TERM = ELEMENT_WORDS | PROOF_WORDS | THEOREM_WORDS | DEFINITION_WORDS | {"if", "is", "qed", "begin", "end"}
+
+
+def _atomic_term(toks: list[tuple[str, str]], i: int) -> bool:
+    """isar-ref (inner syntax, "terms and types"): quotes may be omitted for a term that is atomic at the outer
+    level, a name or a number: `shows True`, `assumes h: P`. Only where the statement goes on after it (`and`, the
+    next element, a proof, or its end): `assumes h0: x > 0` unquoted is no statement Isabelle reads."""
+    kind, word = toks[i]
+    if kind != "word" or word in NOT_A_TERM or _ATOMIC_TERM.fullmatch(word) is None:
+        return False
+    return i + 1 == len(toks) or toks[i + 1][1] in NOT_A_TERM
+
+
 def _props(toks, i, notes) -> tuple[list[str], int]:
-    """Quoted propositions separated by `and` (with optional names)."""
+    """Propositions separated by `and` (with optional names): quoted, or a name or number unquoted."""
     props: list[str] = []
     while i < len(toks):
         i = _skip_name(toks, i)
@@ -1033,9 +1047,14 @@ def _props(toks, i, notes) -> tuple[list[str], int]:
             while i < len(toks) and toks[i][0] == "str":
                 props.append(toks[i][1])
                 i += 1
-            if i < len(toks) and toks[i] == ("word", "and"):
-                i += 1
-                continue
+        elif i < len(toks) and _atomic_term(toks, i):
+            props.append(toks[i][1])
+            i += 1
+        else:
+            break
+        if i < len(toks) and toks[i] == ("word", "and"):
+            i += 1
+            continue
         break
     return props, i
 
