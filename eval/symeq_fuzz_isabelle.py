@@ -24,7 +24,6 @@ never negative; `n choose k = 0` for k > n; `nat k = 0` for k < 0; `a dvd b` in 
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
@@ -422,14 +421,9 @@ def make_pairs(seed: int, count: int):
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=1000, help="random seed (below 1000: development)")
-    ap.add_argument("--pairs", type=int, default=2000, help="pairs to compare")
-    ap.add_argument("--workers", type=int, default=2, help="SymEq worker processes")
-    ap.add_argument("--show", type=int, default=10, help="print up to N suspect merges and N possible misses")
-    args = ap.parse_args(argv)
+    from eval.symeq_fuzz import fuzz_args, report
 
-    from eval.symeq_fuzz import report
+    args = fuzz_args(__doc__, argv)
 
     t0 = time.time()
     pairs = make_pairs(args.seed, args.pairs)
