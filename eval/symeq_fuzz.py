@@ -1110,21 +1110,24 @@ def make_pairs(seed: int, count: int):
 # ------------------------------------------------------------------------------------------ main
 
 
-def fuzz_args(doc: str, argv: list[str] | None) -> argparse.Namespace:
-    """The fuzzers' command line (this one's and eval/symeq_fuzz_isabelle.py's)."""
-    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_fuzz_arguments(ap: argparse.ArgumentParser) -> None:
+    """The fuzzers' options (this one's and eval/symeq_fuzz_isabelle.py's)."""
     ap.add_argument("--seed", type=int, default=1000, help="random seed (below 1000: development; default %(default)s)")
     ap.add_argument("--pairs", type=int, default=2000, help="pairs to compare (default %(default)s)")
     ap.add_argument("--workers", type=int, default=2, help="SymEq worker processes (default %(default)s)")
     ap.add_argument("--show", type=int, default=10, help="print up to N suspect merges, possible misses, unread")
-    args = ap.parse_args(argv)
+
+
+def check_fuzz_arguments(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.pairs < 1 or args.workers < 1 or args.show < 0:
         ap.error("--pairs and --workers take a positive number, --show one that is not negative")
-    return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = fuzz_args(__doc__, argv)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_fuzz_arguments(ap)
+    args = ap.parse_args(argv)
+    check_fuzz_arguments(ap, args)
     t0 = time.time()
     pairs, dropped = make_pairs(args.seed, args.pairs)
     header = f"seed {args.seed}: {len(pairs)} pairs of well-typed Lean statements ({dropped} ill-typed drafts dropped)"

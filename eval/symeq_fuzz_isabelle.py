@@ -24,6 +24,7 @@ never negative; `n choose k = 0` for k > n; `nat k = 0` for k < 0; `a dvd b` in 
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -421,9 +422,12 @@ def make_pairs(seed: int, count: int):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from eval.symeq_fuzz import fuzz_args, report
+    from eval.symeq_fuzz import add_fuzz_arguments, check_fuzz_arguments, report
 
-    args = fuzz_args(__doc__, argv)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_fuzz_arguments(ap)
+    args = ap.parse_args(argv)
+    check_fuzz_arguments(ap, args)
 
     t0 = time.time()
     pairs = make_pairs(args.seed, args.pairs)
