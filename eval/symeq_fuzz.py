@@ -128,6 +128,10 @@ NAT_FUNS = {
 }
 
 
+def paren(text: str, needed: bool) -> str:
+    return f"({text})" if needed else text
+
+
 def show(t, ctx: int = 0) -> str:
     """Lean text; `ctx` is the precedence the context needs (parentheses where the term binds weaker)."""
     kind = t[0]
@@ -145,7 +149,7 @@ def show(t, ctx: int = 0) -> str:
         return f"(Nat.digits 10 {show(t[2][0], 1024)}).sum"
     if kind in ("hom", "nat"):
         text = " ".join([t[1], *(show(a, 1024) for a in t[2])])
-        return f"({text})" if ctx > 1023 else text
+        return paren(text, ctx > 1023)
     if kind == "round":
         sub = "₊" if t[1].startswith("Nat.") else ""  # Mathlib's ⌊x⌋₊ = Nat.floor x
         return f"⌊{show(t[2])}⌋{sub}" if t[1].endswith("floor") else f"⌈{show(t[2])}⌉{sub}"
@@ -157,10 +161,10 @@ def show(t, ctx: int = 0) -> str:
         if t[2] == "√":  # Mathlib's `prefix:100 "√" => Real.sqrt`
             return f"√{show(t[1], 1024)}"
         text = f"Real.sqrt {show(t[1], 1024)}"
-        return f"({text})" if ctx > 1023 else text
+        return paren(text, ctx > 1023)
     if kind == "app":
         text = f"{t[1]} {show(t[2], 1024)}"
-        return f"({text})" if ctx > 1023 else text
+        return paren(text, ctx > 1023)
     if kind == "card":
         _, i, (fam, a, b), body, style = t
         s = f"Finset.filter (fun {i} => {show(body)}) ({_show_set(fam, a, b)})"
@@ -170,13 +174,13 @@ def show(t, ctx: int = 0) -> str:
     if kind == "bin":
         p = PREC[t[1]]
         text = f"{show(t[2], p)} {t[1]} {show(t[3], p + 1)}"  # infixl: the right operand binds tighter
-        return f"({text})" if p < ctx else text
+        return paren(text, p < ctx)
     if kind == "neg":
         text = f"-{show(t[1], 76)}"
-        return f"({text})" if ctx > 75 else text
+        return paren(text, ctx > 75)
     if kind == "pow":
         text = f"{show(t[1], 76)} ^ {show(t[2], 75)}"  # infixr:75
-        return f"({text})" if ctx > 75 else text
+        return paren(text, ctx > 75)
     if kind == "big":
         _, op, i, dom, body, notation = t
         s = (
@@ -186,19 +190,19 @@ def show(t, ctx: int = 0) -> str:
         )
         # Mathlib's `∑ x ∈ s, f` reads its body at precedence 67: `∑ i ∈ s, f i + 1` is `(∑ i ∈ s, f i) + 1`
         text = f"{op} {i} {notation} {s}, {show(body, 67)}"
-        return f"({text})" if ctx > 67 else text
+        return paren(text, ctx > 67)
     if kind == "rel":
         text = f"{show(t[2], 51)} {t[1]} {show(t[3], 51)}"
-        return f"({text})" if ctx > 50 else text
+        return paren(text, ctx > 50)
     if kind == "dvd":
         text = f"{show(t[1], 51)} ∣ {show(t[2], 51)}"
-        return f"({text})" if ctx > 50 else text
+        return paren(text, ctx > 50)
     if kind == "pred":
         text = f"{t[1]} {show(t[2], 1024)}"
-        return f"({text})" if ctx > 1023 else text
+        return paren(text, ctx > 1023)
     if kind == "not":
         text = f"¬{show(t[1], 40)}"
-        return f"({text})" if ctx > 40 else text
+        return paren(text, ctx > 40)
     if kind in ("all", "ex"):
         _, i, bound, body, style = t
         q = "∀" if kind == "all" else "∃"
@@ -207,16 +211,16 @@ def show(t, ctx: int = 0) -> str:
         else:
             link = "→" if kind == "all" else "∧"
             text = f"{q} {i} : ℕ, {i} < {show(bound, 51)} {link} {show(body, 25)}"
-        return f"({text})" if ctx > 0 else text
+        return paren(text, ctx > 0)
     if kind == "mem":
         _, x, (fam, a, b) = t
         text = f"{show(x, 51)} ∈ {_show_set(fam, a, b)}"
-        return f"({text})" if ctx > 50 else text
+        return paren(text, ctx > 50)
     op, p, left, right = {"and": ("∧", 35, 36, 35), "or": ("∨", 30, 31, 30), "imp": ("→", 25, 26, 25)}.get(
         kind, ("↔", 20, 21, 21)
     )
     text = f"{show(t[1], left)} {op} {show(t[2], right)}"
-    return f"({text})" if ctx > p else text
+    return paren(text, ctx > p)
 
 
 def group_binders(binders: dict[str, int]) -> list[tuple[list[str], int]]:

@@ -33,7 +33,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from eval.symeq_fuzz import CONVERSE, FUN, RELS, N, Q, R, Z, group_binders, move_hypotheses, rename, replace
+from eval.symeq_fuzz import CONVERSE, FUN, RELS, N, Q, R, Z, group_binders, move_hypotheses, paren, rename, replace
 
 TYNAME = {N: "nat", Z: "int", Q: "rat", R: "real"}
 for _t in (N, Z, R):
@@ -85,13 +85,13 @@ def show(t, ctx: int = 0) -> str:
     if kind == "bin":
         p = PREC[t[1]]
         text = f"{show(t[2], p)} {t[1]} {show(t[3], p + 1)}"
-        return f"({text})" if ctx > p else text
+        return paren(text, ctx > p)
     if kind == "neg":
         text = f"- {show(t[1], 81)}"
-        return f"({text})" if ctx > 80 else text
+        return paren(text, ctx > 80)
     if kind == "pow":
         text = f"{show(t[1], 81)} ^ {show(t[2], 80)}"
-        return f"({text})" if ctx > 80 else text
+        return paren(text, ctx > 80)
     if kind == "inv":
         return _app("inverse", [t[1]], ctx)
     if kind == "app":
@@ -101,7 +101,7 @@ def show(t, ctx: int = 0) -> str:
     if kind == "nat":
         if t[1] == "Nat.choose":
             text = f"{show(t[2][0], 66)} choose {show(t[2][1], 66)}"
-            return f"({text})" if ctx > 65 else text
+            return paren(text, ctx > 65)
         name = {"Nat.factorial": "fact", "Nat.gcd": "gcd", "Nat.lcm": "lcm", "Int.toNat": "nat"}[t[1]]
         return _app(name, t[2], ctx)
     if kind == "round":
@@ -126,23 +126,23 @@ def typed(t):
 
 def _app(name: str, args: list, ctx: int) -> str:
     text = " ".join([name, *(show(a, 1000) for a in args)])
-    return f"({text})" if ctx >= 1000 else text
+    return paren(text, ctx >= 1000)
 
 
 def show_prop(p, ctx: int = 0) -> str:
     kind = p[0]
     if kind == "rel":
         text = f"{show(p[2], 51)} {SYM[p[1]]} {show(p[3], 51)}"
-        return f"({text})" if ctx > 50 else text
+        return paren(text, ctx > 50)
     if kind == "dvd":
         text = f"{show(p[1], 51)} dvd {show(p[2], 51)}"
-        return f"({text})" if ctx > 50 else text
+        return paren(text, ctx > 50)
     if kind == "pred":
         p = ("pred", p[1], typed(p[2]))
         return _app({"Even": "even", "Odd": "odd", "Nat.Prime": "prime"}[p[1]], [p[2]], ctx)
     if kind == "not":
         text = f"\\<not> {show_prop(p[1], 40)}"
-        return f"({text})" if ctx > 40 else text
+        return paren(text, ctx > 40)
     if kind in ("all", "ex"):
         _, i, (_, bound), body = p
         q = "\\<forall>" if kind == "all" else "\\<exists>"
@@ -154,7 +154,7 @@ def show_prop(p, ctx: int = 0) -> str:
         "iff": ("\\<longleftrightarrow>", 25, 26, 26),
     }[kind]
     text = f"{show_prop(p[1], left)} {sym} {show_prop(p[2], right)}"
-    return f"({text})" if ctx > prec else text
+    return paren(text, ctx > prec)
 
 
 def statement(binders: dict[str, int], hyps: list, concl) -> str:
