@@ -2202,7 +2202,7 @@ _ISABELLE_POLYMORPHIC = {"uf:exp", "uf:sin", "uf:cos", "uf:tan", "uf:ln"}
 # what the floor, nat1, nat2 and gcd rules build: their arguments are read at a type that does not depend on the
 # type expected of the result (`elab_builtin`), so the result read at another number type is only cast
 _SELF_TYPED = {"floor", "ceil", "tonat", "fact", "choose"}
-_ARITY = {"real1": 1, "nat1": 1, "inverse": 1, **dict.fromkeys(_BINARY_RULES, 2)}
+_ARITY = {"real1": 1, "nat1": 1, **dict.fromkeys(_BINARY_RULES, 2)}
 _NUMBER_RULES = {"real1", "real2", "root", "nat1", "nat2", "int2"}  # their value is a number of a fixed type
 
 _DIRECT_RULES = {
