@@ -56,6 +56,7 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import NamedTuple
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -354,14 +355,8 @@ class Elab:
 
     def big(self, t, ty: int | None):
         _, op, i, dom, body, _ = t
-        if dom[0] == "range":
-            typed_dom = ("range", self.coerce(self.tree([dom[1]], N)[0], N))
-            ity = N
-        else:
-            a, b = self.same_type([dom[1], dom[2]])
-            if a[-1] not in (N, Z):
-                raise Ill("Finset.Icc over a field is not finite")
-            typed_dom, ity = ("Icc", a, b), a[-1]
+        (_, a, b), ity = self.finite_set(as_finset(dom))
+        typed_dom = ("range", a) if dom[0] == "range" else ("Icc", a, b)
         inner = self.under(i, ity).tree([body], ty)[0]
         if ty is not None and inner[-1] != ty:
             raise Ill("a body of a larger type")
@@ -476,12 +471,9 @@ class Elab:
             # `x ∈ Set.Icc a b` with one type for x and the bounds (mixed types are not generated as Lean text here)
             fam, a, b = p[2]
             if fam.startswith("Finset"):
+                typed_set, _ = self.finite_set(p[2])
                 if fam == "Finset.range":
-                    x = self.coerce(self.tree([p[1]], N)[0], N)
-                    return ("mem", x, (fam, self.coerce(self.tree([a], N)[0], N), None))
-                ta, tb = self.same_type([a, b])
-                if ta[-1] not in (N, Z):
-                    raise Ill("a Finset interval over a field")
+                    return ("mem", self.coerce(self.tree([p[1]], N)[0], N), typed_set)
             x = self.tree([p[1]], None)[0]
             if _numerals_only(p[1]):
                 raise Ill("a numeral's membership: its type is the set's")
@@ -556,14 +548,8 @@ def _value(t, env: dict):
         return sum(1 for k in idx if holds(body, {**env, i: k}))
     if kind == "big":
         _, op, i, dom, body, ty = t
-        if dom[0] == "range":
-            idx = range(value(dom[1], env))
-        else:
-            idx = range(value(dom[1], env), value(dom[2], env) + 1)
-        if len(idx) > 60:
-            raise Skip
         acc = 0 if op == "∑" else 1
-        for k in idx:
+        for k in _elements(as_finset(dom), env):
             v = value(body, {**env, i: k})
             acc = acc + v if op == "∑" else acc * v
             if abs(acc) > LIMIT:
@@ -586,6 +572,11 @@ def _value(t, env: dict):
         return 0 if op == "/" else a
     r = a % abs(b)  # Int.emod / Nat.mod: 0 ≤ r < |b|
     return (a - r) // b if op == "/" else r
+
+
+def as_finset(dom):
+    """A big operator's domain, `("range", n)` or `("Icc", a, b)`, as the set `(family, a, b)` it ranges over."""
+    return ("Finset.range", dom[1], None) if dom[0] == "range" else ("Finset.Icc", dom[1], dom[2])
 
 
 def _elements(dom, env: dict) -> range:
@@ -700,8 +691,22 @@ def false_somewhere(binders: dict[str, int], typed) -> bool:
     )
 
 
-def oracle(sa, sb) -> tuple[bool, bool, bool]:
-    """(agree at every grid point under some alignment, A false somewhere, B false somewhere)."""
+class Verdict(NamedTuple):
+    """The oracle on a pair: they agree at every grid point under some alignment; A, B false at some point."""
+
+    agree: bool
+    false_a: bool
+    false_b: bool
+
+    @property
+    def suspect(self) -> bool:
+        """A merge of the two would be suspect: they disagree under every alignment, and not both are false somewhere
+        (two false statements are one proposition)."""
+        return not self.agree and not (self.false_a and self.false_b)
+
+
+def oracle(sa, sb) -> Verdict:
+    """The oracle's verdict on two (binders, typed statement) pairs."""
     (ba, ta), (bb, tb) = sa, sb
     false_a, false_b = false_somewhere(ba, ta), false_somewhere(bb, tb)
     names_a = list(ba)
@@ -718,15 +723,13 @@ def oracle(sa, sb) -> tuple[bool, bool, bool]:
                 agree = False
                 break
         if agree:
-            return True, false_a, false_b
-    return False, false_a, false_b
+            return Verdict(True, false_a, false_b)
+    return Verdict(False, false_a, false_b)
 
 
 def is_suspect(sa, sb) -> bool:
-    """A merge of these two would be suspect: they disagree at a grid point under every alignment, and not both are
-    false somewhere (two false statements are one proposition)."""
-    agree, false_a, false_b = oracle(sa, sb)
-    return not agree and not (false_a and false_b)
+    """A merge of these two would be suspect (`Verdict.suspect`)."""
+    return oracle(sa, sb).suspect
 
 
 def _alignments(ba: dict[str, int], bb: dict[str, int]):
@@ -1159,17 +1162,17 @@ def report(pairs: list, language: str, args: argparse.Namespace, header: str, t0
             undecided += any(pr.status == "unknown" for pr in res.pairs) or res.budget_exhausted
             if res.seconds > slowest[0]:
                 slowest = (res.seconds, f"{a}\n  {b}")
-            agree, false_a, false_b = oracle(oa, ob)
-            agree_grid += agree
+            verdict = oracle(oa, ob)
+            agree_grid += verdict.agree
             merged += same
-            if same and not agree and not (false_a and false_b):
+            if same and verdict.suspect:
                 suspects += 1
                 if len(shown["suspect merges"]) < args.show:
-                    where = "A" if false_a else "B"
+                    where = "A" if verdict.false_a else "B"
                     shown["suspect merges"].append(
                         f"  {a}\n  {b}\n    ({where} is false at a grid point, the other at none)"
                     )
-            if agree and not same:
+            if verdict.agree and not same:
                 misses += 1
                 if len(shown["possible misses"]) < args.show:
                     shown["possible misses"].append(f"  {a}\n  {b}")
