@@ -6,14 +6,18 @@
 Random statements `theorem t (x : T) (y : T') (h : P) : Q := by sorry` over ℕ, ℤ, ℚ and ℝ are written as Lean text:
 + - * / %, unary minus, powers, `⁻¹`, `|…|`, `min`, `max`, `⌊…⌋`, `⌈…⌉`, `⌊…⌋₊`, `⌈…⌉₊`, `Real.sqrt` and `√`,
 `Nat.sqrt`, `(Nat.divisors n).card`, `(Nat.digits 10 n).sum`, `Nat.factorial`, `Nat.choose`, `Nat.gcd`, `Nat.lcm`,
-`Int.natAbs`, `Int.toNat`, `∑`/`∏` over `Finset.range n` and `Finset.Icc a b` (`∈` and the older `in`), `↑x`,
+`Int.natAbs`, `Int.toNat`, `Nat.succ`, `Nat.pred`, `Int.gcd`, `Int.lcm`, Lean core's integer divisions `Int.ediv`,
+`Int.emod`, `Int.fdiv`, `Int.fmod`, `Int.tdiv`, `Int.tmod`, `∑`/`∏` over `Finset.range n` and `Finset.Icc a b`
+(`Ico`, `Ioc`, `Ioo`; written `∑ i ∈ s, f`, with the older `in`, or `Finset.sum s (fun i => f)`), `↑x`,
 `(Finset.filter (fun i => P) s).card`, functions `(f g : T → T)` applied, type ascriptions, the six relations, `∣`,
-`Even`, `Odd`, `Nat.Prime`, `x ∈ Set.Icc a b` (and `Ico`, `Ioc`, `Ioo`, `Finset.…`, `Finset.range n`), `∀ i : ℕ, i <
-n → …`, `∃ i : ℕ, i < n ∧ …`, their binder-predicate forms `∀ i < n, …` and the connectives. A second statement is
-made from the first by one or two small edits: a literal, an operator, a relation, an ascription added, removed or
-changed, a binder's type, a bound variable renamed, a range rewritten as an interval, a hypothesis moved into the
-conclusion or two joined by `∧`, operands swapped. SymEq compares the pair in its worker pool (`SymEqConfig`'s
-defaults).
+`Even`, `Odd`, `Nat.Prime`, `Prime`, `Nat.Coprime a b`, `a ≡ b [MOD n]`, `a ≡ b [ZMOD n]` (and `Nat.ModEq n a b`,
+`Int.ModEq n a b`), `x ∈ Set.Icc a b` (and `Ico`, `Ioc`, `Ioo`, `Finset.…`, `Finset.range n`), `∀ i : ℕ, i < n → …`,
+`∃ i : ℕ, i < n ∧ …`, their binder-predicate forms `∀ i < n, …` and the connectives. A second statement is made from
+the first by one or two small edits: a literal, an operator, a relation, an ascription added, removed or changed, a
+binder's type, a bound variable renamed, a range rewritten as an interval (`Icc a b` as `Ico a (b + 1)`), a hypothesis
+moved into the conclusion or two joined by `∧`, operands swapped, a definition unfolded (`Nat.Coprime a b` as
+`Nat.gcd a b = 1`, `a ≡ b [MOD n]` as `a % n = b % n`, `Int.emod a b` as `(a % b : ℤ)`), one integer division for
+another. SymEq compares the pair in its worker pool (`SymEqConfig`'s defaults).
 
 The oracle is written apart from SymEq's reader. Its elaborator follows Lean's `binop%`/`binrel%` (Lean.Elab.Extra):
 the leaves of one arithmetic tree, both sides of a relation included, are elaborated first without an expected type
@@ -30,8 +34,12 @@ rejects (`-x` or `|x|` at ℕ, `%` or `Finset.Icc` at a field, `⁻¹` at ℕ or
 dropped. Values are exact (Fractions): ℕ subtraction truncates; ℕ and ℤ division and remainder are Lean's
 (`Nat.div`, `Int.ediv`/`Int.emod`: the remainder is never negative; `x / 0 = 0`, `x % 0 = x`); a field's `x / 0 = 0`
 and `0⁻¹ = 0`; `a ∣ b` in a field holds iff `a ≠ 0 ∨ b = 0` (Mathlib's `semigroupDvd`); `Even` and `Odd` hold of
-every element of a field; `Nat.choose n k = 0` for k > n; `Int.toNat` and `Nat.floor` of a negative are 0;
-`Nat.divisors 0` is empty and `Nat.digits 10 0` is `[]`.
+every element of a field, `Prime` of none (every nonzero element is a unit), and of an integer iff of its absolute
+value (`Int.prime_iff_natAbs_prime`); `Int.fdiv` is floor division (`Int.fmod`'s remainder has the divisor's sign),
+`Int.tdiv` rounds toward zero (`Int.tmod`'s remainder has the dividend's sign), each with `x / 0 = 0`, `x % 0 = x`;
+`Int.gcd` and `Int.lcm` are those of the absolute values; `Nat.ModEq n a b` is `a % n = b % n` (Int.emod for
+`Int.ModEq`), each argument elaborated at ℕ (ℤ); `Nat.choose n k = 0` for k > n; `Nat.pred 0 = 0`; `Int.toNat` and
+`Nat.floor` of a negative are 0; `Nat.divisors 0` is empty and `Nat.digits 10 0` is `[]`.
 
 Each statement means `∀ vars, hyps → concl`. The oracle evaluates both on a grid (ℕ 0..13, 16, 25, 49, 51, 100;
 ℤ 27 values in -13..100; ℚ and ℝ 32 values in -9..51 with halves and thirds; 3,000 seeded points of a larger
@@ -95,6 +103,7 @@ for _t in (N, Z, R):
     GRID[FUN + _t] = [Table(_t, seed) for seed in range(4)]
 ARITH = ("+", "-", "*", "/", "%")
 RELS = ("=", "≠", "<", "≤", ">", "≥")
+PREDS = ("Even", "Odd", "Nat.Prime", "Prime")
 CONVERSE = {"=": "=", "≠": "≠", "<": ">", ">": "<", "≤": "≥", "≥": "≤"}
 
 
@@ -109,10 +118,13 @@ class Skip(Exception):
 # ------------------------------------------------------------------------------------------ syntax
 # terms: ("var", x) ("num", n) ("asc", e, T) ("bin", op, a, b) ("neg", a) ("pow", a, e) ("inv", a)
 #   ("hom", f, args): f = abs, min, max (one type α for the arguments and the value)
-#   ("nat", f, args): Nat.factorial, Nat.choose, Nat.gcd, Nat.lcm (ℕ → ℕ); Int.natAbs, Int.toNat (ℤ → ℕ)
+#   ("nat", f, args): Nat.factorial, Nat.choose, Nat.gcd, Nat.lcm, ... (ℕ → ℕ); Int.natAbs, Int.toNat, Int.gcd (ℤ → ℕ)
+#   ("int", f, [a, b]): Int.ediv ... Int.tmod (ℤ → ℤ → ℤ)
 #   ("round", f, a): Int.floor ⌊a⌋, Int.ceil ⌈a⌉ (ℤ, ℚ or ℝ → ℤ)
-#   ("big", op, i, dom, body, notation): op ∑ or ∏, dom ("range", t) or ("Icc", a, b), notation "∈" or "in"
-# propositions: ("rel", op, a, b) ("dvd", a, b) ("pred", f, a) (Even, Odd, Nat.Prime)
+#   ("big", op, i, dom, body, notation): op ∑ or ∏, dom ("range", t) or ("Icc", a, b) (Ico, Ioc, Ioo), notation
+#   "∈", "in" or "app" (`Finset.sum s (fun i => body)`)
+# propositions: ("rel", op, a, b) ("dvd", a, b) ("pred", f, a) (Even, Odd, Nat.Prime, Prime) ("coprime", a, b)
+#   ("modeq", "MOD" | "ZMOD", n, a, b, "notation" | "app")
 #   ("and"|"or"|"imp"|"iff", p, q) ("not", p) ("all"|"ex", i, bound, p): ∀ i : ℕ, i < bound → p / ∃ i : ℕ, i < bound ∧ p
 
 PREC = {"+": 65, "-": 65, "*": 70, "/": 70, "%": 70}
@@ -126,7 +138,15 @@ NAT_FUNS = {
     "Nat.digits.sum": 1,  # (Nat.digits 10 n).sum
     "Int.natAbs": 1,
     "Int.toNat": 1,
+    "Nat.succ": 1,
+    "Nat.pred": 1,  # Init/Prelude.lean: `Nat.pred 0 = 0`
+    "Int.gcd": 2,  # `Int.gcd : ℤ → ℤ → ℕ`, the gcd of the absolute values (Init/Data/Int/Gcd.lean)
+    "Int.lcm": 2,
 }
+# `ℤ → ℤ → ℤ` divisions of Lean core (Init/Data/Int/DivMod): E-rounding (`/`, `%`), F-rounding (floor; the remainder
+# has the divisor's sign) and T-rounding (toward zero; the remainder has the dividend's sign); each `x / 0 = 0` and
+# `x % 0 = x`
+INT_FUNS = ("Int.ediv", "Int.emod", "Int.fdiv", "Int.fmod", "Int.tdiv", "Int.tmod")
 
 
 def paren(text: str, needed: bool) -> str:
@@ -148,7 +168,7 @@ def show(t, ctx: int = 0) -> str:
         return f"(Nat.divisors {show(t[2][0], 1024)}).card"
     if kind == "nat" and t[1] == "Nat.digits.sum":
         return f"(Nat.digits 10 {show(t[2][0], 1024)}).sum"
-    if kind in ("hom", "nat"):
+    if kind in ("hom", "nat", "int"):
         text = " ".join([t[1], *(show(a, 1024) for a in t[2])])
         return paren(text, ctx > 1023)
     if kind == "round":
@@ -184,11 +204,10 @@ def show(t, ctx: int = 0) -> str:
         return paren(text, ctx > 75)
     if kind == "big":
         _, op, i, dom, body, notation = t
-        s = (
-            f"Finset.range {show(dom[1], 1024)}"
-            if dom[0] == "range"
-            else (f"Finset.Icc {show(dom[1], 1024)} {show(dom[2], 1024)}")
-        )
+        s = _show_set(*as_finset(dom))
+        if notation == "app":  # `∑ x ∈ s, f` is notation for `Finset.sum s (fun x ↦ f)` (Mathlib BigOperators)
+            text = f"{'Finset.sum' if op == '∑' else 'Finset.prod'} ({s}) (fun {i} => {show(body)})"
+            return paren(text, ctx > 1023)
         # Mathlib's `∑ x ∈ s, f` reads its body at precedence 67: `∑ i ∈ s, f i + 1` is `(∑ i ∈ s, f i) + 1`
         text = f"{op} {i} {notation} {s}, {show(body, 67)}"
         return paren(text, ctx > 67)
@@ -201,6 +220,17 @@ def show(t, ctx: int = 0) -> str:
     if kind == "pred":
         text = f"{t[1]} {show(t[2], 1024)}"
         return paren(text, ctx > 1023)
+    if kind == "coprime":
+        text = f"Nat.Coprime {show(t[1], 1024)} {show(t[2], 1024)}"
+        return paren(text, ctx > 1023)
+    if kind == "modeq":
+        _, mod, n, a, b, style = t
+        if style == "app":
+            text = f"{'Nat' if mod == 'MOD' else 'Int'}.ModEq {show(n, 1024)} {show(a, 1024)} {show(b, 1024)}"
+            return paren(text, ctx > 1023)
+        # Mathlib Data/Nat/ModEq.lean, Data/Int/ModEq.lean: `notation:50 a " ≡ " b " [MOD " n "]" => Nat.ModEq n a b`
+        text = f"{show(a, 51)} ≡ {show(b, 51)} [{mod} {show(n)}]"
+        return paren(text, ctx > 50)
     if kind == "not":
         text = f"¬{show(t[1], 40)}"
         return paren(text, ctx > 40)
@@ -318,6 +348,8 @@ class Elab:
         if kind == "nat":
             arg = Z if t[1].startswith("Int.") else N
             return ("nat", t[1], [self.coerce(self.tree([a], arg)[0], arg) for a in t[2]], N)
+        if kind == "int":
+            return ("int", t[1], [self.coerce(self.tree([a], Z)[0], Z) for a in t[2]], Z)
         if kind == "sqrt":  # `Real.sqrt : ℝ → ℝ`
             return ("sqrt", self.coerce(self.tree([t[1]], R)[0], R), R)
         if kind == "round":
@@ -356,7 +388,7 @@ class Elab:
     def big(self, t, ty: int | None):
         _, op, i, dom, body, _ = t
         (_, a, b), ity = self.finite_set(as_finset(dom))
-        typed_dom = ("range", a) if dom[0] == "range" else ("Icc", a, b)
+        typed_dom = ("range", a) if dom[0] == "range" else (dom[0], a, b)
         inner = self.under(i, ity).tree([body], ty)[0]
         if ty is not None and inner[-1] != ty:
             raise Ill("a body of a larger type")
@@ -458,6 +490,11 @@ class Elab:
             if p[1] == "Nat.Prime":
                 return ("pred", p[1], self.coerce(self.tree([p[2]], N)[0], N))
             return ("pred", p[1], self.tree([p[2]], None)[0])
+        if kind == "coprime":  # `Nat.Coprime (m n : ℕ) : Prop`
+            return ("coprime", *(self.coerce(self.tree([x], N)[0], N) for x in p[1:3]))
+        if kind == "modeq":  # `Nat.ModEq (n a b : ℕ)`, `Int.ModEq (n a b : ℤ)`: each argument against its type
+            ty = N if p[1] == "MOD" else Z
+            return ("modeq", p[1], *(self.coerce(self.tree([x], ty)[0], ty) for x in p[2:5]), p[5])
         if kind == "not":
             return ("not", self.prop(p[1]))
         if kind in ("all", "ex"):
@@ -527,6 +564,8 @@ def _value(t, env: dict):
         return {"abs": lambda: abs(vals[0]), "min": lambda: min(vals), "max": lambda: max(vals)}[t[1]]()
     if kind == "nat":
         return _nat_fun(t[1], [value(a, env) for a in t[2]])
+    if kind == "int":
+        return _int_fun(t[1], *(value(a, env) for a in t[2]))
     if kind == "sqrt":
         # Real.sqrt: 0 below 0 (Mathlib `Real.sqrt_eq_zero'`); exact where the root is rational, else the point is out
         v = Fraction(value(t[1], env))
@@ -575,8 +614,9 @@ def _value(t, env: dict):
 
 
 def as_finset(dom):
-    """A big operator's domain, `("range", n)` or `("Icc", a, b)`, as the set `(family, a, b)` it ranges over."""
-    return ("Finset.range", dom[1], None) if dom[0] == "range" else ("Finset.Icc", dom[1], dom[2])
+    """A big operator's domain, `("range", n)` or `("Icc", a, b)` (`Ico`, ...), as the set `(family, a, b)` it ranges
+    over."""
+    return ("Finset.range", dom[1], None) if dom[0] == "range" else ("Finset." + dom[0], dom[1], dom[2])
 
 
 def _elements(dom, env: dict) -> range:
@@ -607,6 +647,14 @@ def _nat_fun(f: str, v: list[int]) -> int:
         return abs(v[0])
     if f == "Nat.sqrt":
         return math.isqrt(v[0])
+    if f == "Nat.succ":
+        return v[0] + 1
+    if f == "Nat.pred":
+        return max(v[0] - 1, 0)
+    if f == "Int.gcd":
+        return math.gcd(v[0], v[1])  # of the absolute values, never negative
+    if f == "Int.lcm":
+        return abs(math.lcm(v[0], v[1]))
     if f in ("Nat.divisors.card", "Nat.digits.sum"):
         if v[0] > 10**6:
             raise Skip
@@ -616,6 +664,19 @@ def _nat_fun(f: str, v: list[int]) -> int:
         root = math.isqrt(n)  # Nat.divisors 0 = ∅
         return 2 * sum(1 for d in range(1, root + 1) if n % d == 0) - (root * root == n) if n else 0
     return max(v[0], 0)  # Int.toNat
+
+
+def _int_fun(f: str, a: int, b: int) -> int:
+    """Lean core's `Int.ediv` ... `Int.tmod` (INT_FUNS) at a, b."""
+    if b == 0:
+        return a if f.endswith("mod") else 0
+    if f in ("Int.ediv", "Int.emod"):
+        r = a % abs(b)  # 0 ≤ r < |b|
+        return r if f == "Int.emod" else (a - r) // b
+    if f in ("Int.fdiv", "Int.fmod"):
+        return a // b if f == "Int.fdiv" else a % b  # Python's // and % are F-rounding
+    q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # toward zero
+    return q if f == "Int.tdiv" else a - b * q
 
 
 def _is_prime(n: int) -> bool:
@@ -636,6 +697,8 @@ def holds(p, env: dict) -> bool:
         v = value(p[2], env)
         if p[1] == "Nat.Prime":
             return _is_prime(v)
+        if p[1] == "Prime":  # `Prime p` (Mathlib): of an integer, |p| is a prime; no element of a field is one
+            return p[2][-1] in (N, Z) and _is_prime(abs(v))
         if p[2][-1] in (Q, R):  # Even x ↔ ∃ r, x = r + r; Odd x ↔ ∃ m, x = 2 * m + 1: every element of a field
             return True
         return (v % 2 == 0) == (p[1] == "Even")
@@ -649,6 +712,11 @@ def holds(p, env: dict) -> bool:
         lo, hi = value(a, env), value(b, env)
         kind_ = fam.split(".")[1]
         return (lo < v if kind_[1] == "o" else lo <= v) and (v < hi if kind_[2] == "o" else v <= hi)
+    if kind == "coprime":
+        return math.gcd(value(p[1], env), value(p[2], env)) == 1
+    if kind == "modeq":  # `a % n = b % n` (Nat.ModEq, Int.ModEq; `%` is Int.emod)
+        n, a, b = (value(x, env) for x in p[2:5])
+        return a == b if n == 0 else a % abs(n) == b % abs(n)
     if kind in ("all", "ex"):
         _, i, (_, bound), body, _ = p
         b = value(bound, env)
@@ -807,9 +875,11 @@ class Gen:
         if r < 0.73:
             f = rng.choice(("abs", "min", "max"))
             return ("hom", f, [sub()] if f == "abs" else [sub(), sub()])
-        if r < 0.8:
+        if r < 0.78:
             f = rng.choice(list(NAT_FUNS))
             return ("nat", f, [sub() for _ in range(NAT_FUNS[f])])
+        if r < 0.8:
+            return ("int", rng.choice(INT_FUNS), [sub(), sub()])
         if r < 0.85:
             return ("round", rng.choice(("Int.floor", "Int.ceil", "Nat.floor", "Nat.ceil")), sub())
         if r < 0.865:
@@ -825,16 +895,17 @@ class Gen:
                 dom = ("Finset" + dom[0][3:], *dom[1:])
             return ("card", i, dom, self.atom([*names, i, i]), rng.choice(("dot", "app")))
         i = rng.choice([b for b in BOUND if b not in names] or ["w"])
-        dom = ("range", self.small(names)) if rng.random() < 0.6 else ("Icc", self.small(names), self.small(names))
+        fam = rng.choice(("range", "range", "range", "Icc", "Icc", "Ico", "Ioc", "Ioo"))
+        dom = ("range", self.small(names)) if fam == "range" else (fam, self.small(names), self.small(names))
         body = self.term([*names, i, i], depth - 1)
-        return ("big", rng.choice(("∑", "∑", "∏")), i, dom, body, rng.choice(("∈", "in")))
+        return ("big", rng.choice(("∑", "∑", "∏")), i, dom, body, rng.choice(("∈", "∈", "in", "app")))
 
     def atom(self, names: list[str]):
         r = self.rng.random()
         if r < 0.1:
             return ("dvd", self.term(names, 1), self.term(names, 2))
         if r < 0.17:
-            return ("pred", self.rng.choice(("Even", "Odd", "Nat.Prime")), self.term(names, 1))
+            return ("pred", self.rng.choice(PREDS), self.term(names, 1))
         if r < 0.24:
             i = self.rng.choice([b for b in BOUND if b not in names] or ["w"])
             body = self.atom([*names, i, i])
@@ -842,6 +913,11 @@ class Gen:
             return (self.rng.choice(("all", "ex")), i, self.small(names), body, style)
         if r < 0.3:
             return ("mem", self.term(names, 1), self.interval(names))
+        if r < 0.35:
+            mod, style = self.rng.choice(("MOD", "ZMOD")), self.rng.choice(("notation", "app"))
+            return ("modeq", mod, self.small(names), self.term(names, 1), self.term(names, 1), style)
+        if r < 0.38:
+            return ("coprime", self.term(names, 1), self.term(names, 1))
         return ("rel", self.rng.choice(RELS), self.term(names, 2), self.term(names, 2))
 
     def interval(self, names: list[str]):
@@ -903,7 +979,34 @@ class Gen:
         if kind in ("not", "imp", "dvd"):
             return node[1] if kind == "not" else (kind, node[2], node[1])
         if kind == "pred":
-            return ("pred", rng.choice([f for f in ("Even", "Odd", "Nat.Prime") if f != node[1]]), node[2])
+            return ("pred", rng.choice([f for f in PREDS if f != node[1]]), node[2])
+        if kind == "coprime":
+            r = rng.random()
+            if r < 0.4:
+                return ("coprime", node[2], node[1])
+            if r < 0.8:  # `Nat.Coprime m n` is by definition `Nat.gcd m n = 1`
+                return ("rel", "=", ("nat", "Nat.gcd", [node[1], node[2]]), ("num", 1))
+            return ("not", node)
+        if kind == "modeq":
+            _, mod, n, a, b, style = node
+            r = rng.random()
+            if r < 0.25:
+                return ("modeq", mod, n, a, b, "app" if style == "notation" else "notation")
+            if r < 0.45:  # ModEq is symmetric
+                return ("modeq", mod, n, b, a, style)
+            if r < 0.6:
+                return ("modeq", "ZMOD" if mod == "MOD" else "MOD", n, a, b, style)
+            if r < 0.8:  # its definition, `a % n = b % n`, each side typed as ModEq types it
+                ty = N if mod == "MOD" else Z
+                return ("rel", "=", ("asc", ("bin", "%", a, n), ty), ("asc", ("bin", "%", b, n), ty))
+            return ("modeq", mod, ("bin", "+", n, ("num", 1)), a, b, style)
+        if kind == "int":
+            r = rng.random()
+            if r < 0.5:
+                return ("int", rng.choice([f for f in INT_FUNS if f != node[1]]), node[2])
+            if r < 0.75 and node[1] in ("Int.ediv", "Int.emod"):  # `/` and `%` at ℤ are Int.ediv and Int.emod
+                return ("asc", ("bin", "/" if node[1] == "Int.ediv" else "%", *node[2]), Z)
+            return ("asc", node, rng.choice((Q, R)))
         if kind in ("all", "ex"):
             r = rng.random()
             if r < 0.25:  # rename the bound variable
@@ -1014,6 +1117,10 @@ class Gen:
                 return ("big", op, i, ("Icc", ("num", 0), ("bin", "-", dom[1], ("num", 1))), body, notation)
             if r < 0.8 and dom[0] == "range":
                 return ("big", op, i, ("Icc", ("num", 1), dom[1]), body, notation)
+            if r < 0.8 and dom[0] == "Icc":  # `Finset.Icc a b = Finset.Ico a (b + 1)` over ℕ and ℤ
+                return ("big", op, i, ("Ico", dom[1], ("bin", "+", dom[2], ("num", 1))), body, notation)
+            if r < 0.8:
+                return ("big", op, i, (rng.choice(("Icc", "Ico", "Ioc", "Ioo")), *dom[1:]), body, notation)
             return ("big", "∏" if op == "∑" else "∑", i, dom, body, notation)
         return node
 
@@ -1063,6 +1170,12 @@ def _prop_sites(p, path=()):
         yield from _term_sites(p[2], (*path, 2))
     elif kind == "pred":
         yield from _term_sites(p[2], (*path, 2))
+    elif kind == "coprime":
+        yield from _term_sites(p[1], (*path, 1))
+        yield from _term_sites(p[2], (*path, 2))
+    elif kind == "modeq":
+        for k in (2, 3, 4):
+            yield from _term_sites(p[k], (*path, k))
 
 
 def _term_sites(t, path):
@@ -1081,6 +1194,9 @@ def _term_sites(t, path):
         yield from _prop_sites(t[3], (*path, 3))
     elif kind == "app":
         yield from _term_sites(t[2], (*path, 2))
+    elif kind in ("hom", "nat", "int"):
+        for k, a in enumerate(t[2]):
+            yield from _term_sites(a, (*path, 2, k))
 
 
 def replace(node, path, new):

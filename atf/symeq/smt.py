@@ -682,7 +682,10 @@ class Translator:
         if op in ("gcd", "lcm"):
             if not (z3.is_int(a[0]) and z3.is_int(a[1])):
                 raise Untranslatable(f"{op} of a non-integer")
-            x, y = a[0], a[1]
+            # of the absolute values: Lean `Int.gcd m n = m.natAbs.gcd n.natAbs` (Init/Data/Int/Gcd.lean), `Int.lcm`
+            # likewise, Mathlib's `gcd`/`lcm` on ℤ (`Int.coe_gcd`, `Int.coe_lcm`); Isabelle `gcd_neg1_int`,
+            # `gcd_neg2_int`, `lcm_neg1_int`, `lcm_neg2_int` (a natural operand is its own absolute value)
+            x, y = _abs(a[0]), _abs(a[1])
             out = self.uf(f"uf:{op}", (INT, INT), INT, [x, y])
             self.side(out >= 0)
             # Mathlib `Nat.gcd_mul_lcm`, `Int.gcd_mul_lcm` (gcd m n * lcm m n = natAbs (m * n)); Isabelle
@@ -724,7 +727,12 @@ class Translator:
         if op == "prime":
             if not z3.is_int(a[0]):  # not "⌊x⌋ is prime": on a field normalize reads it, or it stays unread
                 raise Untranslatable("primality of a non-integer")
-            return self.uf("uf:prime", (INT,), BOOL, [a[0]])
+            # Mathlib `Int.prime_iff_natAbs_prime : Prime k ↔ Nat.Prime k.natAbs` (so `Prime (-3 : ℤ)` holds);
+            # Isabelle's `prime` asks `normalize p = p` (Factorial_Ring.thy `prime_def`), false of a negative int: a
+            # prime is above 1 (`prime_gt_1_nat`, `prime_gt_1_int`)
+            if self.system == "lean":
+                return self.uf("uf:prime", (INT,), BOOL, [_abs(a[0])])
+            return z3.And(a[0] > 1, self.uf("uf:prime", (INT,), BOOL, [a[0]]))
         raise Untranslatable(op)
 
     def eq(self, lt: Term, rt: Term, a: Any, b: Any, env: dict[str, Any]) -> Any:
