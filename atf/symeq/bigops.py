@@ -7,12 +7,18 @@ summand as Z3 simplifies it (the index and enclosing bound variables replaced by
 Two facts about it are true for every summand and are added at the point of use:
     len = 0  →  S(len) = 0 (1 for a product)
     len ≥ 1  →  S(len) = S(len - 1) + f(len - 1)   (· for a product)
+A sum whose summand is a polynomial in the index of degree d ≤ 3 (coefficients free of the index: outer variables,
+uninterpreted terms) also gets its closed form, the polynomial of degree d + 1 in len through S(0), ..., S(d + 1)
+(Lagrange, times (d + 1)! so that it stays in integers): `∑ i ∈ Finset.Icc 1 n, i` is n (n + 1) / 2, and
+`∑ i ∈ Finset.range n, (2 * i + 1)` is n². A summand with ℕ subtraction, division or an `if` is no polynomial (Z3
+writes those with `ite`/`div`) and gets none.
 Literal bounds never get here: `normalize` unrolls them exactly.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -94,7 +100,65 @@ def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
     step = prev + last if t.kind == "sum" else prev * last
     tr.side(z3.Implies(n_z == 0, total == unit))
     tr.side(z3.Implies(n_z >= 1, total == step))
+    degree = _degree(shape, canon[INDEX][0]) if t.kind == "sum" else None
+    if degree is not None and degree <= MAX_DEGREE:
+        tr.side(z3.Implies(n_z >= 0, _closed_form(tr, body, length, degree, env, n_z, total)))
     return total
+
+
+MAX_DEGREE = 3
+
+
+def _degree(e: z3.ExprRef, j: z3.ExprRef) -> int | None:
+    """The degree of e as a polynomial in j (+, -, *, numeral powers; any subterm free of j is a coefficient), or
+    None where j occurs under anything else (`div`, `mod`, `ite`, an uninterpreted function)."""
+    if e.eq(j):
+        return 1
+    if not _has(e, j):
+        return 0
+    kind = e.decl().kind() if z3.is_app(e) else None
+    kids = e.children()
+    if kind in (z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_UMINUS, z3.Z3_OP_TO_REAL):
+        degrees = [_degree(k, j) for k in kids]
+        return None if None in degrees else max(degrees)
+    if kind == z3.Z3_OP_MUL:
+        degrees = [_degree(k, j) for k in kids]
+        return None if None in degrees else sum(degrees)
+    if kind == z3.Z3_OP_DIV and not _has(kids[1], j):  # a field's division by a coefficient
+        return _degree(kids[0], j)
+    if kind == z3.Z3_OP_POWER and (z3.is_int_value(kids[1]) or z3.is_rational_value(kids[1])):
+        k = Fraction(kids[1].as_long()) if z3.is_int_value(kids[1]) else kids[1].as_fraction()
+        base = _degree(kids[0], j)
+        if base is None or k.denominator != 1 or not 0 <= k <= MAX_DEGREE:
+            return None
+        return base * int(k)
+    return None
+
+
+def _has(e: z3.ExprRef, j: z3.ExprRef) -> bool:
+    if e.eq(j):
+        return True
+    return any(_has(k, j) for k in e.children())
+
+
+def _closed_form(tr: Translator, body: Term, length: Term, degree: int, env: dict[str, Any], n_z: Any, total: Any):
+    """`D! · S(len) = Σ_m S(m) · D!/(m! (D - m)!) · (-1)^(D - m) · Π_{r ≠ m} (len - r)` with D = degree + 1 and S(m) the
+    sum of the first m summands, exact for a summand that is a polynomial of that degree in the index."""
+    top = degree + 1
+    values, acc = [], None
+    for m in range(top + 1):
+        values.append(acc)
+        term = tr.term(ir.substitute(body, {INDEX: _n(m, NAT)}), env)
+        acc = term if acc is None else acc + term
+    rhs = None
+    for m in range(1, top + 1):  # S(0) = 0
+        weight = math.comb(top, m) * (-1) ** (top - m)
+        part = values[m] * weight
+        for r in range(top + 1):
+            if r != m:
+                part = part * (n_z - r)
+        rhs = part if rhs is None else rhs + part
+    return math.factorial(top) * total == rhs
 
 
 def dense_interval(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:

@@ -1,0 +1,81 @@
+"""Sums with symbolic bounds whose summand is a polynomial in the index (degree ≤ 3) get their closed form in the Z3
+translation (atf/symeq/bigops.py), so `∑ i ∈ Finset.Icc 1 n, i = n * (n + 1) / 2` is a theorem and
+`∑ i ∈ Finset.range n, (2 * i + 1)` is `n ^ 2`. Before, the sum was an uninterpreted function of the length with two
+recursion facts, which prove no closed form. A summand that is no polynomial (ℕ subtraction or division, `if`) gets
+none, and a wrong closed form stays apart from a true one."""
+
+import pytest
+import z3
+
+from atf.symeq.bigops import _degree
+from atf.symeq.equivalence import SymEq
+from tests.lean_statements import thm, verdict_tests
+
+N = "(n : ℕ)"
+T = thm(N, "True")
+
+MERGE = [
+    (thm(N, "∑ i ∈ Finset.range n, 1 = n"), T),
+    (thm(N, "∑ i ∈ Finset.range n, 3 = 3 * n"), T),
+    (thm(N, "∑ i ∈ Finset.Icc 1 n, i = n * (n + 1) / 2"), T),
+    (thm(N, "∑ i ∈ Finset.range n, (2 * i + 1) = n ^ 2"), T),
+    (thm(N, "∑ i ∈ Finset.Ioo 0 n, 1 = n - 1"), T),
+    (thm(N, "∑ i ∈ Finset.range n, i ^ 2 = n * (n - 1) * (2 * n - 1) / 6"), T),
+    (thm(N, "∑ i ∈ Finset.range (n + 1), i ^ 3 = (∑ i ∈ Finset.range (n + 1), i) ^ 2"), T),
+    # a rational coefficient at ℝ: the summand `↑i / 2` is a polynomial there
+    (thm(N, "(∑ i ∈ Finset.range n, (i : ℝ) / 2) = n * (n - 1) / 4"), T),
+    (thm("(n : ℤ) (h : 0 < n)", "∑ i ∈ Finset.Icc 1 n, (2 * i - 1) = 100"), thm("(n : ℤ) (h : 0 < n)", "n ^ 2 = 100")),
+    (thm(N, "∑ i ∈ Finset.range n, i = 10"), thm(N, "n = 5")),
+    # an outer variable in the summand is a coefficient
+    (thm("(n a : ℕ)", "∑ i ∈ Finset.range n, (a + i) = n * a + n * (n - 1) / 2"), thm("(n a : ℕ)", "True")),
+]
+APART = [
+    (thm(N, "∑ i ∈ Finset.range n, i = n * (n + 1) / 2"), T),  # off by n
+    (thm(N, "∑ i ∈ Finset.range n, i ^ 2 = n * (n + 1) * (2 * n + 1) / 6"), T),
+    (thm(N, "∑ i ∈ Finset.range n, i = 10"), thm(N, "n = 4")),
+    # ℕ division in the summand is no polynomial: 0 + 0 + 1 + 1 = 2 against 4 * 3 / 4 = 3 at n = 4
+    (thm(N, "∑ i ∈ Finset.range n, i / 2 = n * (n - 1) / 4"), T),
+    (thm(N, "∏ i ∈ Finset.range n, 2 = 2 * n"), T),
+]
+
+
+@pytest.fixture(scope="module")
+def symeq():
+    return SymEq("lean", timeout_ms=2000)
+
+
+test_merge, test_apart = verdict_tests(MERGE, APART)
+
+
+def isa(fixes: str, shows: str) -> str:
+    return f'theorem\nfixes {fixes}\nshows "{shows}"'
+
+
+@pytest.mark.parametrize(
+    "a,same",
+    [
+        (isa("n :: nat", "(\\<Sum>i<n. 2 * i + 1) = n ^ 2"), True),
+        (isa("n :: nat", "(\\<Sum>i=1..n. i) * 2 = n * (n + 1)"), True),
+        (isa("n :: nat", "4 * (\\<Sum>i=1..n. i ^ 3) = (n * (n + 1)) ^ 2"), True),
+        (isa("n :: int", "(\\<Sum>i=1..n. i ^ 3) = (\\<Sum>i=1..n. i) ^ 2"), True),
+        # {1..n} of a negative int is empty: the sum is 0, the right side is not
+        (isa("n :: int", "4 * (\\<Sum>i=1..n. i ^ 3) = (n * (n + 1)) ^ 2"), False),
+        (isa("n :: nat", "(\\<Sum>i<n. i) = n * (n + 1) div 2"), False),
+    ],
+)
+def test_isabelle_sums(a, same):
+    symeq = SymEq("isabelle", timeout_ms=2000)
+    fixes = a.split("\n")[1]
+    res = symeq.compare(a, f'theorem\n{fixes}\nshows "True"')
+    assert res.equivalent == same, res.describe()
+
+
+def test_degree_of_a_summand():
+    j, a = z3.Int("j"), z3.Int("a")
+    assert _degree(j * j + 3 * j + a, j) == 2
+    assert _degree((j + a) ** 3, j) == 3
+    assert _degree(z3.ToReal(j) / 2, j) == 1
+    assert _degree(a * a, j) == 0
+    assert _degree(j / 2, j) is None  # integer division
+    assert _degree(z3.If(j > 0, j, 0), j) is None  # ℕ subtraction
+    assert _degree(z3.Function("f", z3.IntSort(), z3.IntSort())(j), j) is None
