@@ -731,6 +731,9 @@ class _Parser(TokenCursor):
         those constants even where a theorem fixes a variable `map`. Other comprehensions (guards, several
         generators, patterns) and what does not parse stay opaque."""
         start = self.i
+        cong = self.congruence()
+        if cong is not None:
+            return cong
         items: list[Term] = []
         try:
             if self.at("]"):
@@ -759,6 +762,28 @@ class _Parser(TokenCursor):
         except ParseError:
             self.i = start
             return self.balanced_opaque("[", "]")
+
+    def congruence(self) -> Term | None:
+        """`[a = b] (mod m)` after its `[`, or None (the cursor unmoved). HOL-Number_Theory's Cong.thy: `notation cong
+        ("(1[_ = _] '(()mod _'))")` with `cong_def: [b = c] (mod a) ⟷ b mod a = c mod a` on a
+        unique_euclidean_semiring (nat, int), and `notcong` (`[b ≠ c] (mod a)`) is `¬ cong b c a`; read as those
+        equations, so they meet candidates that write `b mod a = c mod a`."""
+        start = self.i
+        try:
+            a = self.expr(50)  # stops at the notation's `=`
+            rel = self.next()[1]
+            if rel not in ("=", "~="):
+                raise ParseError("not a congruence")
+            b = self.expr(50)
+            self.expect("]")
+            self.expect("(")
+            self.expect("mod")
+            m = self.expr(0)
+            self.expect(")")
+        except ParseError:
+            self.i = start
+            return None
+        return App("eq" if rel == "=" else "ne", (App("mod", (a, m)), App("mod", (b, m))))
 
     def generator(self) -> str | None:
         """The bound name of a list generator `x ← xs` / `x <- xs` (List.thy's `_gen`), the cursor after the arrow;
