@@ -1,8 +1,8 @@
 """Sums with symbolic bounds whose summand is a polynomial in the index (degree ≤ 3) get their closed form in the Z3
 translation (atf/symeq/bigops.py), so `∑ i ∈ Finset.Icc 1 n, i = n * (n + 1) / 2` is a theorem and
 `∑ i ∈ Finset.range n, (2 * i + 1)` is `n ^ 2`. Before, the sum was an uninterpreted function of the length with two
-recursion facts, which prove no closed form. A summand that is no polynomial (ℕ subtraction or division, `if`) gets
-none, and a wrong closed form stays apart from a true one."""
+recursion facts, which prove no closed form. A summand that is no polynomial (ℕ division, ℕ subtraction that truncates
+on the domain) gets none, and a wrong closed form stays apart from a true one."""
 
 import pytest
 import z3
@@ -26,6 +26,9 @@ MERGE = [
     (thm(N, "(∑ i ∈ Finset.range n, (i : ℝ) / 2) = n * (n - 1) / 4"), T),
     (thm("(n : ℤ) (h : 0 < n)", "∑ i ∈ Finset.Icc 1 n, (2 * i - 1) = 100"), thm("(n : ℤ) (h : 0 < n)", "n ^ 2 = 100")),
     (thm(N, "∑ i ∈ Finset.range n, i = 10"), thm(N, "n = 5")),
+    # ℕ subtraction that never truncates on the domain (`2 * i - 1` for i ≥ 1) is the polynomial branch
+    (thm(N, "∑ i ∈ Finset.Icc 1 n, (2 * i - 1) = n ^ 2"), T),
+    (thm(N, "∑ i ∈ Finset.range n, (2 * i + 1) = 100"), thm(N, "∑ i ∈ Finset.Icc 1 n, (2 * i - 1) = 100")),
     # an outer variable in the summand is a coefficient
     (thm("(n a : ℕ)", "∑ i ∈ Finset.range n, (a + i) = n * a + n * (n - 1) / 2"), thm("(n a : ℕ)", "True")),
 ]
@@ -36,6 +39,8 @@ APART = [
     # ℕ division in the summand is no polynomial: 0 + 0 + 1 + 1 = 2 against 4 * 3 / 4 = 3 at n = 4
     (thm(N, "∑ i ∈ Finset.range n, i / 2 = n * (n - 1) / 4"), T),
     (thm(N, "∏ i ∈ Finset.range n, 2 = 2 * n"), T),
+    # over `range n` the first summand `2 * 0 - 1` truncates to 0: 0 + 1 = 1, not 2 ^ 2, at n = 2
+    (thm(N, "∑ i ∈ Finset.range n, (2 * i - 1) = n ^ 2"), T),
 ]
 
 
@@ -79,3 +84,8 @@ def test_degree_of_a_summand():
     assert _degree(j / 2, j) is None  # integer division
     assert _degree(z3.If(j > 0, j, 0), j) is None  # ℕ subtraction
     assert _degree(z3.Function("f", z3.IntSort(), z3.IntSort())(j), j) is None
+    # a condition on the index alone that holds at every j ≥ 0 picks its branch; one that does not, no polynomial
+    assert _degree(z3.If(2 * j + 1 >= 0, 2 * j + 1, 0), j) == 1
+    assert _degree(z3.If(j - 1 >= 0, j - 1, 0), j) is None
+    # a condition free of the index: at each value of `a`, one branch
+    assert _degree(z3.If(a > 0, j * j, j), j) == 2

@@ -10,8 +10,10 @@ Two facts about it are true for every summand and are added at the point of use:
 A sum whose summand is a polynomial in the index of degree d ≤ 3 (coefficients free of the index: outer variables,
 uninterpreted terms) also gets its closed form, the polynomial of degree d + 1 in len through S(0), ..., S(d + 1)
 (Lagrange, times (d + 1)! so that it stays in integers): `∑ i ∈ Finset.Icc 1 n, i` is n (n + 1) / 2, and
-`∑ i ∈ Finset.range n, (2 * i + 1)` is n². A summand with ℕ subtraction, division or an `if` is no polynomial (Z3
-writes those with `ite`/`div`) and gets none.
+`∑ i ∈ Finset.range n, (2 * i + 1)` is n². ℕ subtraction is an `ite` in Z3: one whose condition, on the index alone,
+holds at every index (`2 * i - 1` over `Finset.Icc 1 n`) is its branch; one whose condition is free of the index is
+one branch or the other at each value of the outer variables, so the summand is still a polynomial there. Division,
+`mod`, an uninterpreted function of the index, a truncation that happens on the domain: no closed form.
 Literal bounds never get here: `normalize` unrolls them exactly.
 """
 
@@ -126,12 +128,40 @@ def _degree(e: z3.ExprRef, j: z3.ExprRef) -> int | None:
         return None if None in degrees else sum(degrees)
     if kind == z3.Z3_OP_DIV and not _has(kids[1], j):  # a field's division by a coefficient
         return _degree(kids[0], j)
+    if kind == z3.Z3_OP_ITE and not _has(kids[0], j):
+        # a condition free of the index: at each value of the outer variables one branch, each a polynomial
+        degrees = [_degree(k, j) for k in kids[1:]]
+        return None if None in degrees else max(degrees)
+    if kind == z3.Z3_OP_ITE and _has_only(kids[0], j):
+        # ℕ subtraction `2 * i - 1` over `Finset.Icc 1 n` is `ite(2 * j + 1 ≥ 0, 2 * j + 1, 0)` at j = i - 1 ≥ 0: a
+        # condition on the index alone that holds (or fails) at every j ≥ 0 picks its branch
+        branch = _constant_branch(kids[0], j)
+        return None if branch is None else _degree(kids[2 - branch], j)
     if kind == z3.Z3_OP_POWER and (z3.is_int_value(kids[1]) or z3.is_rational_value(kids[1])):
         k = Fraction(kids[1].as_long()) if z3.is_int_value(kids[1]) else kids[1].as_fraction()
         base = _degree(kids[0], j)
         if base is None or k.denominator != 1 or not 0 <= k <= MAX_DEGREE:
             return None
         return base * int(k)
+    return None
+
+
+def _has_only(e: z3.ExprRef, j: z3.ExprRef) -> bool:
+    """e's only constant is j (numerals aside)."""
+    if z3.is_const(e):
+        return e.eq(j) or z3.is_int_value(e) or z3.is_rational_value(e) or z3.is_true(e) or z3.is_false(e)
+    return all(_has_only(k, j) for k in e.children())
+
+
+def _constant_branch(cond: z3.ExprRef, j: z3.ExprRef) -> int | None:
+    """1 where cond holds at every j ≥ 0, 0 where it fails at every one, else None (also where Z3 cannot tell within
+    a small step budget)."""
+    for branch, claim in ((1, cond), (0, z3.Not(cond))):
+        solver = z3.Solver(ctx=cond.ctx)
+        solver.set("rlimit", 20000)
+        solver.add(j >= 0, z3.Not(claim))
+        if solver.check() == z3.unsat:
+            return branch
     return None
 
 
