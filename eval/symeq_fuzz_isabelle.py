@@ -9,17 +9,21 @@ symbols) over nat, int, rat and real, typed as they are generated: every arithme
 it, and a change of type is written out (`of_nat n`, `of_int k`, `nat k`, `floor x`, `ceiling x`), so that no
 statement depends on Isabelle's coercion inference; a relation whose sides have no typed leaf gets an annotation `(…
 :: int)`. Operators: + - * (all), `/` and `inverse` (rat, real), `div` and `mod` (nat, int), unary minus (not nat),
-`^` with a natural exponent, `abs` (not nat), `min`, `max`, `fact`, `choose`, `gcd`, `lcm` (nat, int), sums and
-products `(\\<Sum>i<n. …)`, `(\\<Sum>i=a..b. …)`, functions `fixes f g :: "T ⇒ T"` applied (each one of four tables,
-as in the Lean fuzzer); relations, `dvd`, `even`, `odd` (nat, int), `prime` (nat), bounded quantifiers
-`(\\<forall>i<n. …)`, `(\\<exists>i<n. …)` and the connectives. Edits keep every type: a literal, an operator, a
-relation, operands swapped, a subterm replaced by another of its type, `{..<n}` written `{0..n-1}`, a bound variable
-renamed, a hypothesis moved into the conclusion or two joined by `∧`.
+`^` with a natural exponent, `abs` (not nat), `min`, `max`, `fact`, `choose`, `gcd`, `lcm` (nat, int), `Suc`, sums and
+products `(\\<Sum>i<n. …)`, `(\\<Sum>i=a..b. …)`, `(\\<Sum>i=a..<b. …)`, functions `fixes f g :: "T ⇒ T"` applied
+(each one of four tables, as in the Lean fuzzer); relations, `dvd`, `even`, `odd`, `prime` (nat, int), congruences
+`[a = b] (mod m)` and `[a ≠ b] (mod m)` (nat, int), bounded quantifiers `(\\<forall>i<n. …)`, `(\\<exists>i<n. …)`
+and the connectives. Edits keep every type: a literal, an operator, a relation, operands swapped, a subterm replaced
+by another of its type, `{..<n}` written `{0..n-1}`, `{a..b}` written `{a..<b + 1}`, a bound variable renamed, a
+congruence unfolded (`[a = b] (mod m)` as `a mod m = b mod m`) or its sides swapped, a hypothesis moved into the
+conclusion or two joined by `∧`.
 
 Semantics (Isabelle/HOL, Complex_Main): nat subtraction truncates; `div` and `mod` on nat and int are floor division
 and its remainder, which has the divisor's sign (Divides.thy / Euclidean_Division.thy: `-7 mod 2 = 1`,
 `7 mod -2 = -1`), `x div 0 = 0`, `x mod 0 = x`; a field's `x / 0 = 0` and `inverse 0 = 0`; `gcd` and `lcm` of ints are
-never negative; `n choose k = 0` for k > n; `nat k = 0` for k < 0; `a dvd b` in a field holds iff `a ≠ 0 ∨ b = 0`.
+never negative; `n choose k = 0` for k > n; `nat k = 0` for k < 0; `a dvd b` in a field holds iff `a ≠ 0 ∨ b = 0`;
+`prime` of an int asks `normalize p = p` (Factorial_Ring.thy), so no negative int is prime; `[a = b] (mod m)` is
+`a mod m = b mod m` (Cong.thy `cong_def`), true iff m divides a - b (`a = b` where m = 0).
 """
 
 from __future__ import annotations
@@ -60,7 +64,8 @@ def rigid(t) -> bool:
     if (
         kind == "nat"
     ):  # choose and nat give a nat, gcd and lcm their arguments' type, fact any semiring (`fact n :: 'a`)
-        return t[1] in ("Nat.choose", "Int.toNat") or (t[1] != "Nat.factorial" and any(rigid(a) for a in t[2]))
+        fixed = ("Nat.choose", "Int.toNat", "Nat.succ")  # `Suc :: nat ⇒ nat`
+        return t[1] in fixed or (t[1] != "Nat.factorial" and any(rigid(a) for a in t[2]))
     if kind == "bin":
         return rigid(t[2]) or rigid(t[3])
     if kind in ("neg", "pow", "inv"):
@@ -102,7 +107,9 @@ def show(t, ctx: int = 0) -> str:
         if t[1] == "Nat.choose":
             text = f"{show(t[2][0], 66)} choose {show(t[2][1], 66)}"
             return paren(text, ctx > 65)
-        name = {"Nat.factorial": "fact", "Nat.gcd": "gcd", "Nat.lcm": "lcm", "Int.toNat": "nat"}[t[1]]
+        name = {"Nat.factorial": "fact", "Nat.gcd": "gcd", "Nat.lcm": "lcm", "Int.toNat": "nat", "Nat.succ": "Suc"}[
+            t[1]
+        ]
         return _app(name, t[2], ctx)
     if kind == "round":
         return _app("floor" if t[1] == "Int.floor" else "ceiling", [typed(t[2])], ctx)
@@ -113,7 +120,7 @@ def show(t, ctx: int = 0) -> str:
             rng = f"{i}<{show(typed(dom[1]), 51)}"
         else:
             lo = dom[1] if rigid(dom[2]) else typed(dom[1])
-            rng = f"{i}={show(lo, 51)}..{show(dom[2], 51)}"
+            rng = f"{i}={show(lo, 51)}{'..<' if dom[0] == 'Ico' else '..'}{show(dom[2], 51)}"
         return f"({sym}{rng}. {show(body)})"
     raise AssertionError(t)
 
@@ -140,6 +147,12 @@ def show_prop(p, ctx: int = 0) -> str:
     if kind == "pred":
         p = ("pred", p[1], typed(p[2]))
         return _app({"Even": "even", "Odd": "odd", "Nat.Prime": "prime"}[p[1]], [p[2]], ctx)
+    if kind == "modeq" or kind == "not" and p[1][0] == "modeq":
+        # HOL-Number_Theory Cong.thy: `[b = c] (mod a)` is `cong b c a`, `[b ≠ c] (mod a)` its negation (notcong)
+        _, _, n, a, b, _ = p if kind == "modeq" else p[1]
+        if not (rigid(a) or rigid(b) or rigid(n)):
+            a = ("asc", a, ty_of(a))
+        return f"[{show(a)} {'=' if kind == 'modeq' else SYM['≠']} {show(b)}] (mod {show(n)})"
     if kind == "not":
         text = f"\\<not> {show_prop(p[1], 40)}"
         return paren(text, ctx > 40)
@@ -219,9 +232,9 @@ class Gen:
             f = rng.choice(
                 ("Nat.gcd", "Nat.lcm", "Nat.factorial")
                 if ty == Z
-                else ("Nat.gcd", "Nat.lcm", "Nat.choose", "Nat.factorial", "Int.toNat")
+                else ("Nat.gcd", "Nat.lcm", "Nat.choose", "Nat.factorial", "Int.toNat", "Nat.succ")
             )
-            if f == "Nat.factorial":
+            if f in ("Nat.factorial", "Nat.succ"):
                 return ("nat", f, [self.term(env, N, depth - 1)], ty)
             if f == "Int.toNat":
                 return ("nat", f, [self.term(env, Z, depth - 1)], N)
@@ -236,7 +249,7 @@ class Gen:
             ity = N
         else:
             ity = rng.choice((N, Z))
-            dom = ("Icc", self.small(env, ity), self.small(env, ity))
+            dom = (rng.choice(("Icc", "Icc", "Ico")), self.small(env, ity), self.small(env, ity))
         body = self.term({**env, i: ity}, ty, depth - 1)
         return ("big", rng.choice(("∑", "∑", "∏")), i, dom, body, ty)
 
@@ -261,9 +274,10 @@ class Gen:
         if r < 0.1 and ty != Q:
             return fix(("dvd", self.term(env, ty, 1), self.term(env, ty, 2)))
         if r < 0.17:
-            f = rng.choice(("Even", "Odd", "Nat.Prime"))
-            ty = N if f == "Nat.Prime" else rng.choice((N, Z))
-            return ("pred", f, self.term(env, ty, 1))
+            f = rng.choice(("Even", "Odd", "Nat.Prime"))  # `prime` of an int: Factorial_Ring's, no negative is one
+            return ("pred", f, self.term(env, rng.choice((N, Z)), 1))
+        if r < 0.22 and ty in (N, Z):
+            return ("modeq", "MOD", self.small(env, ty), self.term(env, ty, 1), self.term(env, ty, 1), "notation")
         if r < 0.24:
             i = rng.choice([b for b in BOUND if b not in env] or ["w"])
             bound = self.small(env, N)
@@ -320,6 +334,17 @@ class Gen:
             if node[1] == "Nat.Prime":
                 return ("pred", "Odd", node[2])
             return ("pred", "Odd" if node[1] == "Even" else "Even", node[2])
+        if kind == "modeq":
+            _, mod, n, a, b, style = node
+            r = rng.random()
+            if r < 0.3:  # cong_sym_eq
+                return ("modeq", mod, n, b, a, style)
+            if r < 0.6:  # cong_def: `[b = c] (mod a) ⟷ b mod a = c mod a`
+                t = ty_of(a)
+                return fix(("rel", "=", ("bin", "mod", a, n, t), ("bin", "mod", b, n, t)))
+            if r < 0.8:
+                return ("not", node)
+            return ("modeq", mod, ("bin", "+", n, ("num", 1, ty_of(n)), ty_of(n)), a, b, style)
         if kind in ("all", "ex"):
             r = rng.random()
             if r < 0.35:
@@ -351,6 +376,9 @@ class Gen:
                 return ("big", op, i, ("Icc", ("num", 0, N), hi), body, ty)
             if r < 0.7 and dom[0] == "range":
                 return ("big", op, i, ("Icc", ("num", 1, N), dom[1]), body, ty)
+            if r < 0.7 and dom[0] == "Icc":  # `{a..b} = {a..<b + 1}` (nat, int)
+                hi = ("bin", "+", dom[2], ("num", 1, ty_of(dom[2])), ty_of(dom[2]))
+                return ("big", op, i, ("Ico", dom[1], hi), body, ty)
             return ("big", "∏" if op == "∑" else "∑", i, dom, body, ty)
         if kind == "hom" and node[1] != "abs":
             return ("hom", "max" if node[1] == "min" else "min", node[2][::-1] if rng.random() < 0.5 else node[2], ty)
@@ -389,6 +417,9 @@ def _sites(p, path, env):
         yield from _term_sites(p[3], (*path, 3), env)
     elif kind in ("dvd", "pred"):
         yield from _term_sites(p[-2] if kind == "dvd" else p[2], (*path, 1 if kind == "dvd" else 2), env)
+    elif kind == "modeq":
+        for k in (2, 3, 4):
+            yield from _term_sites(p[k], (*path, k), env)
 
 
 def _term_sites(t, path, env):

@@ -47,3 +47,45 @@ def test_congruence_reading(symeq):
     # a bracket that is no congruence is still a list literal
     assert str(symeq.parse(isa("x :: nat", "[x = 1] = [True]"))).endswith("⊢ ((x = 1) = True)")
     assert "ico(0, n)" in str(symeq.parse(isa("n :: nat", "sum_list [0..<n] = 3")))
+
+
+# ------------------------------------------------------------------------------------------ the Isabelle fuzzer
+
+
+def test_isabelle_fuzzer_prints_congruences_suc_and_half_open_sums():
+    from eval.symeq_fuzz import N, Z, holds
+    from eval.symeq_fuzz_isabelle import show, show_prop
+
+    x, n = ("var", "x", Z), ("num", 12, Z)
+    cong = ("modeq", "MOD", n, x, ("num", 1, Z), "notation")
+    assert show_prop(cong) == "[x = 1] (mod 12)"
+    assert show_prop(("not", cong)) == "[x \\<noteq> 1] (mod 12)"
+    # no leaf types the congruence: the first side is annotated
+    bare = ("modeq", "MOD", ("num", 3, N), ("num", 4, N), ("num", 1, N), "notation")
+    assert show_prop(bare) == "[(4 :: nat) = 1] (mod 3)"
+    # Cong.thy on int: floor mod, yet the truth is divisibility of the difference, as the oracle evaluates it
+    assert holds(cong, {"x": -11}) and not holds(cong, {"x": 11})
+    assert holds(("modeq", "MOD", ("num", -12, Z), x, ("num", 1, Z), "notation"), {"x": 13})
+    assert show(("nat", "Nat.succ", [("bin", "+", ("var", "n", N), ("num", 1, N), N)], N)) == "Suc (n + 1)"
+    big = ("big", "∑", "i", ("Ico", ("num", 1, N), ("var", "n", N)), ("var", "i", N), N)
+    assert show(big) == "(\\<Sum>i=1..<n. i)"
+    # Factorial_Ring's prime of an int: no negative int is prime
+    assert not holds(("pred", "Nat.Prime", x), {"x": -3}) and holds(("pred", "Nat.Prime", x), {"x": 3})
+
+
+def test_isabelle_fuzzer_writes_the_new_vocabulary_and_symeq_makes_no_suspect_merge(symeq):
+    from eval.symeq_fuzz import is_suspect
+    from eval.symeq_fuzz_isabelle import make_pairs
+
+    pairs = make_pairs(seed=32, count=80)
+    texts = " ".join(a + b for a, b, _, _ in pairs)
+    for form in ("(mod ", "..<"):
+        assert form in texts, form
+    merged, suspects = 0, []
+    for a, b, oa, ob in pairs:
+        if symeq.compare(a, b).equivalent:
+            merged += 1
+            if is_suspect(oa, ob):
+                suspects.append((a, b))
+    assert merged >= 15
+    assert suspects == []
