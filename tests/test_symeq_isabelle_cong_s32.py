@@ -77,7 +77,7 @@ def test_isabelle_fuzzer_writes_the_new_vocabulary_and_symeq_makes_no_suspect_me
     from eval.symeq_fuzz import is_suspect
     from eval.symeq_fuzz_isabelle import make_pairs
 
-    pairs = make_pairs(seed=32, count=80)
+    pairs = make_pairs(seed=32, count=50)
     texts = " ".join(a + b for a, b, _, _ in pairs)
     for form in ("(mod ", "..<"):
         assert form in texts, form
@@ -87,5 +87,5 @@ def test_isabelle_fuzzer_writes_the_new_vocabulary_and_symeq_makes_no_suspect_me
             merged += 1
             if is_suspect(oa, ob):
                 suspects.append((a, b))
-    assert merged >= 15
+    assert merged >= 12
     assert suspects == []

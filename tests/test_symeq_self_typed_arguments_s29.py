@@ -30,7 +30,8 @@ def test_alternating_floors_and_sines_are_read_in_linear_time(elaborations, inne
 
 SAME = [
     ("sin (floor x) = 0", "sin (real_of_int (floor x)) = 0"),
-    ("cos (ceiling x) = 1", "cos (of_int (ceiling x)) = 1"),
+    # (`of_int` written out has a result of any ring_1, which nothing here fixes: `real_of_int` is the cast to real)
+    ("cos (ceiling x) = 1", "cos (real_of_int (ceiling x)) = 1"),
     ("exp (fact n) > 1", "exp (real (fact n)) > 1"),
     ("sin (floor (sin (floor x))) = 0", "sin (real_of_int (floor (sin (real_of_int (floor x))))) = 0"),
 ]

@@ -9,7 +9,8 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     nat1 / nat2        nat -> nat, nat -> nat -> nat
     pred1              a -> bool; natpred1: nat -> bool
     floor              real -> int (Lean ⌊x⌋ and Isabelle floor both land in int); natfloor: real -> nat
-    to_real / to_int   explicit casts; coe: cast to the type the context expects
+    to_real / to_int / to_rat   explicit casts; coe: cast to the type the context expects (Isabelle: a type variable
+                       the context resolves where none is expected yet)
     tonat / natabs     int -> nat (max 0 x) / (|x|)
     rat_int / rat_nat  rat -> int, rat -> nat (Rat.num, Rat.den)
     succ               n -> n + 1
@@ -84,7 +85,7 @@ ISABELLE: dict[str, Builtin] = {
     "of_nat": _b("coe", "coe", NAT),
     "of_int": _b("coe", "coe", INT),
     "of_real": _b("coe", "coe", REAL),
-    "rat_of_int": _b("coe", "coe", INT),
+    "rat_of_int": _b("cast", "to_rat", INT),  # Rat.thy: `rat_of_int :: int ⇒ rat` (its result is a rat, not any type)
     "Suc": _b("succ", "succ"),
     "card": _b("card", "card"),
     "sum": _b("sum", "sum"),

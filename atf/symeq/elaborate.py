@@ -1591,8 +1591,8 @@ class Elaborator:
             if rule == "natfloor":
                 return App("tonat", (App("floor" if op == "natfloor" else "ceil", (x,), INT),), NAT)
             return App(op, (x,), INT)
-        if rule in ("to_real", "to_int") and need(1):
-            target = REAL if rule == "to_real" else INT
+        if rule in ("to_real", "to_int", "to_rat") and need(1):
+            target = {"to_real": REAL, "to_int": INT, "to_rat": RAT}[rule]
             x = self.elab(args[0], None)
             t = self.resolve(ir.type_of(x))
             src = b.src or NAT
@@ -1609,7 +1609,16 @@ class Elaborator:
             if isinstance(t, TVar):
                 self.unify(t, b.src or INT)
             exp = self.resolve(expected)
-            return self.coerce(x, exp) if is_numeric(exp) else App("cast", (x,), REAL)
+            if is_numeric(exp):
+                return self.coerce(x, exp)
+            if self.system == "isabelle":
+                # Nat.thy `of_nat :: nat ⇒ 'a::semiring_1`, Int.thy `of_int :: int ⇒ 'a::ring_1`: the result's type is
+                # the context's, as the other operand's (`of_nat 3 dvd x` with x :: int is divisibility in int; read
+                # at real it was `3 ≠ 0`, True). A type variable the tree or relation around it resolves; none left,
+                # an uninterpreted sort (`type_variable`), as Isabelle leaves it polymorphic.
+                out = exp if isinstance(exp, TVar) else self.fresh(numeral=True)
+                return App("cast", (x,), out)
+            return App("cast", (x,), REAL)
         if rule in ("tonat", "natabs") and need(1):
             x = self.elab(args[0], INT)
             return App(op, (x,), NAT)
