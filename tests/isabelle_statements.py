@@ -9,6 +9,11 @@ def thm(fixes: str, assumes: list[str], shows: str) -> str:
     return f"theorem fixes {fixes} " + (f"assumes {hyps} " if hyps else "") + f'shows "{shows}"'
 
 
+def isa(fixes: str, shows: str, assumes: list[str] | None = None) -> str:
+    """`thm` with the conclusion before the hypotheses (none by default)."""
+    return thm(fixes, assumes or [], shows)
+
+
 def unparsed(symeq: SymEq, text: str) -> bool:
     """Some proposition of the statement stayed one unparsed proposition (as an ill-typed one does)."""
     return any(n.startswith("unparsed proposition") for n in symeq.parse(text).opaque)

@@ -40,3 +40,17 @@ def verdict_tests(merge: list[tuple[str, str]], keep_apart: list[tuple[str, str]
             assert not res.equivalent, res.describe()
 
     return test_merge, test_apart
+
+
+def fuzz_sample(symeq: SymEq, pairs: list) -> tuple[int, list[tuple[str, str]]]:
+    """A fuzzer's pairs (eval/symeq_fuzz.py `make_pairs`, Lean or Isabelle) compared by SymEq: how many it merged, and
+    the merged pairs the oracle calls suspect (`Verdict.suspect`)."""
+    from eval.symeq_fuzz import is_suspect
+
+    merged, suspects = 0, []
+    for a, b, oa, ob in pairs:
+        if symeq.compare(a, b).equivalent:
+            merged += 1
+            if is_suspect(oa, ob):
+                suspects.append((a, b))
+    return merged, suspects

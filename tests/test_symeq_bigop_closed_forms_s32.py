@@ -9,6 +9,7 @@ import z3
 
 from atf.symeq.bigops import _degree
 from atf.symeq.equivalence import SymEq
+from tests.isabelle_statements import isa
 from tests.lean_statements import thm, verdict_tests
 
 N = "(n : ℕ)"
@@ -52,26 +53,21 @@ def symeq():
 test_merge, test_apart = verdict_tests(MERGE, APART)
 
 
-def isa(fixes: str, shows: str) -> str:
-    return f'theorem\nfixes {fixes}\nshows "{shows}"'
-
-
 @pytest.mark.parametrize(
-    "a,same",
+    "fixes,shows,same",
     [
-        (isa("n :: nat", "(\\<Sum>i<n. 2 * i + 1) = n ^ 2"), True),
-        (isa("n :: nat", "(\\<Sum>i=1..n. i) * 2 = n * (n + 1)"), True),
-        (isa("n :: nat", "4 * (\\<Sum>i=1..n. i ^ 3) = (n * (n + 1)) ^ 2"), True),
-        (isa("n :: int", "(\\<Sum>i=1..n. i ^ 3) = (\\<Sum>i=1..n. i) ^ 2"), True),
+        ("n :: nat", "(\\<Sum>i<n. 2 * i + 1) = n ^ 2", True),
+        ("n :: nat", "(\\<Sum>i=1..n. i) * 2 = n * (n + 1)", True),
+        ("n :: nat", "4 * (\\<Sum>i=1..n. i ^ 3) = (n * (n + 1)) ^ 2", True),
+        ("n :: int", "(\\<Sum>i=1..n. i ^ 3) = (\\<Sum>i=1..n. i) ^ 2", True),
         # {1..n} of a negative int is empty: the sum is 0, the right side is not
-        (isa("n :: int", "4 * (\\<Sum>i=1..n. i ^ 3) = (n * (n + 1)) ^ 2"), False),
-        (isa("n :: nat", "(\\<Sum>i<n. i) = n * (n + 1) div 2"), False),
+        ("n :: int", "4 * (\\<Sum>i=1..n. i ^ 3) = (n * (n + 1)) ^ 2", False),
+        ("n :: nat", "(\\<Sum>i<n. i) = n * (n + 1) div 2", False),
     ],
 )
-def test_isabelle_sums(a, same):
+def test_isabelle_sums(fixes, shows, same):
     symeq = SymEq("isabelle", timeout_ms=2000)
-    fixes = a.split("\n")[1]
-    res = symeq.compare(a, f'theorem\n{fixes}\nshows "True"')
+    res = symeq.compare(isa(fixes, shows), isa(fixes, "True"))
     assert res.equivalent == same, res.describe()
 
 

@@ -9,8 +9,9 @@ integers are those of the absolute values in both systems; each was an uninterpr
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from eval.symeq_fuzz import Ill, N, Q, R, Z, elaborate, holds, is_suspect, make_pairs, show, value
-from tests.lean_statements import thm, verdict_tests
+from eval.symeq_fuzz import Ill, N, Q, R, Z, elaborate, holds, make_pairs, show, value
+from tests.isabelle_statements import isa
+from tests.lean_statements import fuzz_sample, thm, verdict_tests
 
 
 def var(x):
@@ -149,10 +150,6 @@ APART = [
 test_merge, test_apart = verdict_tests(MERGE, APART)
 
 
-def isa(fixes: str, shows: str) -> str:
-    return f'theorem\nfixes {fixes}\nshows "{shows}"'
-
-
 @pytest.mark.parametrize(
     "a,b,same",
     [
@@ -161,8 +158,8 @@ def isa(fixes: str, shows: str) -> str:
         (isa("x y :: int", "lcm x (- y) = 6"), isa("x y :: int", "lcm x y = 6"), True),
         # but Isabelle's `prime` asks `normalize p = p` (Factorial_Ring.thy `prime_def`): no negative int is prime
         (isa("x :: int", "prime (- x)"), isa("x :: int", "prime x"), False),
-        (isa('x :: int\nassumes h: "prime x"', "x > 1"), isa('x :: int\nassumes h: "prime x"', "True"), True),
-        (isa('x :: int\nassumes h: "prime x"', "x > 2"), isa('x :: int\nassumes h: "prime x"', "True"), False),
+        (isa("x :: int", "x > 1", ["prime x"]), isa("x :: int", "True", ["prime x"]), True),
+        (isa("x :: int", "x > 2", ["prime x"]), isa("x :: int", "True", ["prime x"]), False),
     ],
 )
 def test_isabelle_gcd_and_prime_of_integers(a, b, same):
@@ -202,12 +199,7 @@ def test_the_fuzzer_writes_the_new_vocabulary_and_symeq_makes_no_suspect_merge(s
     texts = " ".join(a + b for a, b, _, _ in pairs)
     for form in ("MOD ", "Nat.Coprime", "Prime", "Finset.Ico", "Finset.sum (", "Int."):
         assert form in texts, form
-    merged, suspects = 0, []
-    for a, b, oa, ob in pairs:
-        if symeq.compare(a, b).equivalent:
-            merged += 1
-            if is_suspect(oa, ob):
-                suspects.append((a, b))
+    merged, suspects = fuzz_sample(symeq, pairs)
     assert merged >= 12
     assert suspects == []
 

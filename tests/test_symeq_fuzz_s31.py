@@ -17,14 +17,13 @@ from eval.symeq_fuzz import (
     Z,
     elaborate,
     holds,
-    is_suspect,
     make_pairs,
     oracle,
     show,
     statement,
     value,
 )
-from tests.lean_statements import thm
+from tests.lean_statements import fuzz_sample, thm
 
 
 def var(x):
@@ -191,14 +190,7 @@ def symeq():
 
 def test_symeq_makes_no_suspect_merge_on_a_fixed_sample(symeq):
     pairs, _ = make_pairs(seed=31, count=60)
-    suspects = []
-    merged = 0
-    for a, b, oa, ob in pairs:
-        if not symeq.compare(a, b).equivalent:
-            continue
-        merged += 1
-        if is_suspect(oa, ob):
-            suspects.append((a, b))
+    merged, suspects = fuzz_sample(symeq, pairs)
     assert merged >= 15  # the sample exercises merges, not only pairs kept apart
     assert suspects == []
 

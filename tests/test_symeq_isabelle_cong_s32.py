@@ -6,12 +6,8 @@ writes `b mod a = c mod a`. A bracket that is no congruence stays a list."""
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from tests.lean_statements import verdict_tests
-
-
-def isa(fixes: str, shows: str) -> str:
-    return f'theorem\nfixes {fixes}\nshows "{shows}"'
-
+from tests.isabelle_statements import isa
+from tests.lean_statements import fuzz_sample, verdict_tests
 
 MERGE = [
     (isa("x :: int", "[x - 1 = 1 - x] (mod 12)"), isa("x :: int", "(x - 1) mod 12 = (1 - x) mod 12")),
@@ -74,18 +70,12 @@ def test_isabelle_fuzzer_prints_congruences_suc_and_half_open_sums():
 
 
 def test_isabelle_fuzzer_writes_the_new_vocabulary_and_symeq_makes_no_suspect_merge(symeq):
-    from eval.symeq_fuzz import is_suspect
     from eval.symeq_fuzz_isabelle import make_pairs
 
     pairs = make_pairs(seed=32, count=50)
     texts = " ".join(a + b for a, b, _, _ in pairs)
     for form in ("(mod ", "..<"):
         assert form in texts, form
-    merged, suspects = 0, []
-    for a, b, oa, ob in pairs:
-        if symeq.compare(a, b).equivalent:
-            merged += 1
-            if is_suspect(oa, ob):
-                suspects.append((a, b))
+    merged, suspects = fuzz_sample(symeq, pairs)
     assert merged >= 12
     assert suspects == []

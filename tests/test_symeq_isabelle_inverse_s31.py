@@ -6,9 +6,9 @@ read at real, as under `/`. Also the Isabelle fuzzer's oracle and a fixed sample
 import pytest
 
 from atf.symeq.equivalence import SymEq
-from eval.symeq_fuzz import FUN, N, R, Z, is_suspect, value
+from eval.symeq_fuzz import FUN, N, R, Z, value
 from eval.symeq_fuzz_isabelle import make_pairs, show, statement
-from tests.lean_statements import verdict_tests
+from tests.lean_statements import fuzz_sample, verdict_tests
 
 
 def isa(fixes: str, shows: str) -> str:
@@ -72,14 +72,7 @@ def test_isabelle_printer_annotates_what_no_leaf_types():
 
 
 def test_symeq_makes_no_suspect_merge_on_a_fixed_isabelle_sample(symeq):
-    suspects = []
-    merged = 0
-    for a, b, oa, ob in make_pairs(seed=31, count=50):
-        if not symeq.compare(a, b).equivalent:
-            continue
-        merged += 1
-        if is_suspect(oa, ob):
-            suspects.append((a, b))
+    merged, suspects = fuzz_sample(symeq, make_pairs(seed=31, count=50))
     assert merged >= 10
     assert suspects == []
 

@@ -7,12 +7,8 @@ divisibility in a field, `3 ≠ 0`, True, and merged with `1 dvd x` (found by ev
 import pytest
 
 from atf.symeq.equivalence import SymEq
+from tests.isabelle_statements import isa
 from tests.lean_statements import verdict_tests
-
-
-def isa(fixes: str, shows: str) -> str:
-    return f'theorem\nfixes {fixes}\nshows "{shows}"'
-
 
 MERGE = [
     (isa("x :: int", "of_nat 3 dvd x"), isa("x :: int", "3 dvd x")),
