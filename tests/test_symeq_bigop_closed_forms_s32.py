@@ -85,3 +85,14 @@ def test_degree_of_a_summand():
     assert _degree(z3.If(j - 1 >= 0, j - 1, 0), j) is None
     # a condition free of the index: at each value of `a`, one branch
     assert _degree(z3.If(a > 0, j * j, j), j) == 2
+
+
+def test_degree_reads_each_node_of_a_shared_term_once():
+    # ℕ subtraction repeats its operands: `i - 1 - 1 - …` 40 deep is a DAG of about 200 nodes and a tree of 2^40
+    j = z3.Int("j")
+    t = j
+    for _ in range(40):
+        t = z3.If(t - 1 >= 0, t - 1, 0)
+    memo: dict = {}
+    assert _degree(t, j, memo) is None  # `j - 1` truncates at j = 0
+    assert len(memo) <= 5 * 40 + 5

@@ -111,46 +111,59 @@ def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
 MAX_DEGREE = 3
 
 
-def _degree(e: z3.ExprRef, j: z3.ExprRef) -> int | None:
-    """The degree of e as a polynomial in j (+, -, *, numeral powers; any subterm free of j is a coefficient), or
-    None where j occurs under anything else (`div`, `mod`, `ite`, an uninterpreted function)."""
+def _degree(e: z3.ExprRef, j: z3.ExprRef, memo: dict[int, int | None] | None = None) -> int | None:
+    """The degree of e as a polynomial in j (+, -, *, numeral powers; any subterm free of j is a coefficient, of degree
+    0), or None where j occurs under anything else (`div`, `mod`, an `ite` on it, an uninterpreted function). Once per
+    node of the term's DAG: ℕ subtraction repeats its operands (`ite(a - b ≥ 0, a - b, 0)`), so `i - 1 - 1 - …` is a
+    tree exponential in its depth."""
+    memo = {} if memo is None else memo
+    key = e.get_id()
+    if key not in memo:
+        memo[key] = _degree_of(e, j, memo)
+    return memo[key]
+
+
+def _degree_of(e: z3.ExprRef, j: z3.ExprRef, memo: dict[int, int | None]) -> int | None:
     if e.eq(j):
         return 1
-    if not _has(e, j):
+    kids = e.children()
+    if not kids:
         return 0
     kind = e.decl().kind() if z3.is_app(e) else None
-    kids = e.children()
+    degrees = [_degree(k, j, memo) for k in kids]
     if kind in (z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_UMINUS, z3.Z3_OP_TO_REAL):
-        degrees = [_degree(k, j) for k in kids]
         return None if None in degrees else max(degrees)
     if kind == z3.Z3_OP_MUL:
-        degrees = [_degree(k, j) for k in kids]
         return None if None in degrees else sum(degrees)
-    if kind == z3.Z3_OP_DIV and not _has(kids[1], j):  # a field's division by a coefficient
-        return _degree(kids[0], j)
-    if kind == z3.Z3_OP_ITE and not _has(kids[0], j):
+    if kind == z3.Z3_OP_DIV and degrees[1] == 0:  # a field's division by a coefficient
+        return degrees[0]
+    if kind == z3.Z3_OP_ITE and degrees[0] == 0:
         # a condition free of the index: at each value of the outer variables one branch, each a polynomial
-        degrees = [_degree(k, j) for k in kids[1:]]
-        return None if None in degrees else max(degrees)
-    if kind == z3.Z3_OP_ITE and _has_only(kids[0], j):
+        return None if None in degrees[1:] else max(degrees[1:])
+    if kind == z3.Z3_OP_ITE and _has_only(kids[0], j, {}):
         # ℕ subtraction `2 * i - 1` over `Finset.Icc 1 n` is `ite(2 * j + 1 ≥ 0, 2 * j + 1, 0)` at j = i - 1 ≥ 0: a
         # condition on the index alone that holds (or fails) at every j ≥ 0 picks its branch
         branch = _constant_branch(kids[0], j)
-        return None if branch is None else _degree(kids[2 - branch], j)
+        return None if branch is None else degrees[2 - branch]
     if kind == z3.Z3_OP_POWER and (z3.is_int_value(kids[1]) or z3.is_rational_value(kids[1])):
         k = Fraction(kids[1].as_long()) if z3.is_int_value(kids[1]) else kids[1].as_fraction()
-        base = _degree(kids[0], j)
-        if base is None or k.denominator != 1 or not 0 <= k <= MAX_DEGREE:
+        if degrees[0] == 0:
+            return 0
+        if degrees[0] is None or k.denominator != 1 or not 0 <= k <= MAX_DEGREE:
             return None
-        return base * int(k)
-    return None
+        return degrees[0] * int(k)
+    return 0 if all(d == 0 for d in degrees) else None
 
 
-def _has_only(e: z3.ExprRef, j: z3.ExprRef) -> bool:
-    """e's only constant is j (numerals aside)."""
-    if z3.is_const(e):
-        return e.eq(j) or z3.is_int_value(e) or z3.is_rational_value(e) or z3.is_true(e) or z3.is_false(e)
-    return all(_has_only(k, j) for k in e.children())
+def _has_only(e: z3.ExprRef, j: z3.ExprRef, memo: dict[int, bool]) -> bool:
+    """e's only constant is j (numerals aside), once per node."""
+    key = e.get_id()
+    if key not in memo:
+        if z3.is_const(e):
+            memo[key] = e.eq(j) or z3.is_int_value(e) or z3.is_rational_value(e) or z3.is_true(e) or z3.is_false(e)
+        else:
+            memo[key] = all(_has_only(k, j, memo) for k in e.children())
+    return memo[key]
 
 
 def _constant_branch(cond: z3.ExprRef, j: z3.ExprRef) -> int | None:
@@ -163,12 +176,6 @@ def _constant_branch(cond: z3.ExprRef, j: z3.ExprRef) -> int | None:
         if solver.check() == z3.unsat:
             return branch
     return None
-
-
-def _has(e: z3.ExprRef, j: z3.ExprRef) -> bool:
-    if e.eq(j):
-        return True
-    return any(_has(k, j) for k in e.children())
 
 
 def _closed_form(tr: Translator, body: Term, length: Term, degree: int, env: dict[str, Any], n_z: Any, total: Any):
