@@ -79,3 +79,23 @@ def test_isabelle_fuzzer_writes_the_new_vocabulary_and_symeq_makes_no_suspect_me
     merged, suspects = fuzz_sample(symeq, pairs)
     assert merged >= 12
     assert suspects == []
+
+
+def test_nested_brackets_are_read_in_polynomial_time(elaborations, monkeypatch):
+    """A bracket is tried as a congruence, then read as a list: with each position's attempt remembered, and a list
+    literal's items not read again as an arithmetic tree, `[[[…[x]…]]] = []` costs a polynomial in its depth (each
+    level doubled the parse and the elaboration before: 14 levels took 80 s)."""
+    from atf.symeq import isabelle_frontend
+    from atf.symeq.equivalence import parse
+
+    calls: list[int] = []
+    real = isabelle_frontend._Parser.list_literal
+    monkeypatch.setattr(isabelle_frontend._Parser, "list_literal", lambda self: calls.append(1) or real(self))
+    parses, readings = {}, {}
+    for depth in (6, 12):
+        calls.clear()
+        elaborations.clear()
+        parse(isa("x :: nat", f"{'[' * depth}x{']' * depth} = []"), "isabelle")
+        parses[depth], readings[depth] = len(calls), len(elaborations)
+    assert parses[12] <= 5 * parses[6], parses  # at most quadratic (2^depth: 64 times more)
+    assert readings[12] <= 5 * readings[6], readings

@@ -338,6 +338,7 @@ class _Parser(TokenCursor):
         self.in_bar = 0
         self.squared = False  # the last postfix() read a `\\<^sup>` (see application)
         self.fresh_pairs = 0  # pattern abstractions read so far (`pair_lambda` names their pairs by it)
+        self.congruences: dict[int, tuple[Term, int] | None] = {}  # `congruence` at a position: (term, end) or None
 
     def at(self, text: str) -> bool:
         t = self.peek()
@@ -769,6 +770,14 @@ class _Parser(TokenCursor):
         unique_euclidean_semiring (nat, int), and `notcong` (`[b ≠ c] (mod a)`) is `¬ cong b c a`; read as those
         equations, so they meet candidates that write `b mod a = c mod a`."""
         start = self.i
+        # once per position: a bracket that is no congruence is read again as a list, and with its result remembered
+        # nested brackets (`[[[x]]]`) are not read 2^depth times
+        memo = self.congruences
+        if start in memo:
+            found = memo[start]
+            if found is not None:
+                self.i = found[1]
+            return None if found is None else found[0]
         try:
             a = self.expr(50)  # stops at the notation's `=`
             rel = self.next()[1]
@@ -782,8 +791,11 @@ class _Parser(TokenCursor):
             self.expect(")")
         except ParseError:
             self.i = start
+            memo[start] = None
             return None
-        return App("eq" if rel == "=" else "ne", (App("mod", (a, m)), App("mod", (b, m))))
+        out = App("eq" if rel == "=" else "ne", (App("mod", (a, m)), App("mod", (b, m))))
+        memo[start] = (out, self.i)
+        return out
 
     def generator(self) -> str | None:
         """The bound name of a list generator `x ← xs` / `x <- xs` (List.thy's `_gen`), the cursor after the arrow;
