@@ -96,3 +96,21 @@ def test_degree_reads_each_node_of_a_shared_term_once():
     memo: dict = {}
     assert _degree(t, j, memo) is None  # `j - 1` truncates at j = 0
     assert len(memo) <= 5 * 40 + 5
+
+
+def test_a_summands_key_stays_short_on_a_shared_term():
+    # the key of a sum's uninterpreted function is a digest of its summand's canonical text: a subterm whose text is
+    # long stands as its own digest, so the text of a 16-deep DAG as above is short, not 2^16 times longer
+    from atf.symeq.smt import _canonical
+
+    j = z3.Int("j")
+    t = j
+    for _ in range(16):
+        t = z3.If(t - 1 >= 0, t - 1, 0)
+    assert len(_canonical(t)) < 400
+    # and the text still names the structure: the same term built apart has the same text, another one another
+    u = j
+    for _ in range(16):
+        u = z3.If(u - 1 >= 0, u - 1, 0)
+    assert _canonical(u) == _canonical(t) != _canonical(z3.If(t - 2 >= 0, t - 2, 0))
+    assert _canonical(j + 1 + 2 * j) == _canonical(2 * j + (1 + j))  # (as before: + sorted)

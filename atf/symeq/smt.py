@@ -1603,7 +1603,9 @@ _AC_KINDS = frozenset(
 
 def _canonical(e: z3.ExprRef) -> str:
     """e as text with the arguments of `and`, `or`, `+`, `*`, `=` in sorted order and bound variables by de Bruijn
-    index: `z3.simplify` orders them by the terms' ids, which depend on what the context built before."""
+    index: `z3.simplify` orders them by the terms' ids, which depend on what the context built before. A subterm whose
+    text is long stands as a digest of it: e is a DAG, and ℕ subtraction repeats its operands (`ite(a - b ≥ 0, a - b,
+    0)`), so the text of `i - 1 - 1 - …` 30 deep was 2^30 characters (the process ran out of memory)."""
     memo: dict[int, str] = {}
 
     def go(x: z3.ExprRef) -> str:
@@ -1623,7 +1625,12 @@ def _canonical(e: z3.ExprRef) -> str:
             out = f"({x.decl().name()}:{x.decl().kind()} {' '.join(kids)})"
         else:
             out = x.sexpr()
+        if len(out) > _DIGEST_ABOVE:
+            out = "#" + hashlib.sha1(out.encode("utf-8")).hexdigest()[:20]
         memo[key] = out
         return out
 
     return go(e)
+
+
+_DIGEST_ABOVE = 200  # characters of a subterm's canonical text
