@@ -107,7 +107,7 @@ def test_a_summands_key_stays_short_on_a_shared_term():
     t = j
     for _ in range(16):
         t = z3.If(t - 1 >= 0, t - 1, 0)
-    assert len(_canonical(t)) < 400
+    assert len(_canonical(t)) < 10_000  # (2,883,541 characters before)
     # and the text still names the structure: the same term built apart has the same text, another one another
     u = j
     for _ in range(16):
