@@ -104,7 +104,7 @@ def translate(tr: Translator, t: Bind, env: dict[str, Any]) -> Any:
     tr.side(z3.Implies(n_z >= 1, total == step))
     degree = _degree(shape, canon[INDEX][0]) if t.kind == "sum" else None
     if degree is not None and degree <= MAX_DEGREE:
-        tr.side(z3.Implies(n_z >= 0, _closed_form(tr, body, length, degree, env, n_z, total)))
+        tr.side(z3.Implies(n_z >= 0, _closed_form(tr, body, degree, env, n_z, total)))
     return total
 
 
@@ -178,19 +178,19 @@ def _constant_branch(cond: z3.ExprRef, j: z3.ExprRef) -> int | None:
     return None
 
 
-def _closed_form(tr: Translator, body: Term, length: Term, degree: int, env: dict[str, Any], n_z: Any, total: Any):
+def _closed_form(tr: Translator, body: Term, degree: int, env: dict[str, Any], n_z: Any, total: Any):
     """`D! · S(len) = Σ_m S(m) · D!/(m! (D - m)!) · (-1)^(D - m) · Π_{r ≠ m} (len - r)` with D = degree + 1 and S(m) the
     sum of the first m summands, exact for a summand that is a polynomial of that degree in the index."""
     top = degree + 1
-    values, acc = [], None
-    for m in range(top + 1):
-        values.append(acc)
+    sums, acc = {}, None  # S(1), ..., S(top): the summands at 0, ..., top - 1 (S(0) = 0 adds nothing)
+    for m in range(top):
         term = tr.term(ir.substitute(body, {INDEX: _n(m, NAT)}), env)
         acc = term if acc is None else acc + term
+        sums[m + 1] = acc
     rhs = None
-    for m in range(1, top + 1):  # S(0) = 0
+    for m in range(1, top + 1):
         weight = math.comb(top, m) * (-1) ** (top - m)
-        part = values[m] * weight
+        part = sums[m] * weight
         for r in range(top + 1):
             if r != m:
                 part = part * (n_z - r)
