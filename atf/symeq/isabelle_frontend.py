@@ -339,6 +339,7 @@ class _Parser(TokenCursor):
         self.squared = False  # the last postfix() read a `\\<^sup>` (see application)
         self.fresh_pairs = 0  # pattern abstractions read so far (`pair_lambda` names their pairs by it)
         self.congruences: dict[int, tuple[Term, int] | None] = {}  # `congruence` at a position: (term, end) or None
+        self.not_builders: set[tuple[int, int]] = set()  # `set_builder`: (position, in_bar) where none starts
 
     def at(self, text: str) -> bool:
         t = self.peek()
@@ -814,6 +815,10 @@ class _Parser(TokenCursor):
     def set_builder(self) -> Term | None:
         """`{e | x y. P}` (Set.thy's setbuilder: `{u. ∃x y. u = e ∧ P}`), or None (the cursor unmoved)."""
         start = self.i
+        # a position where no builder starts is remembered: the caller reads e again as the set's first item, so each
+        # level of `{{{a, b}, b}, b}` read the level below twice, 2^depth readings (15 levels: 1.6 s)
+        if (start, self.in_bar) in self.not_builders:
+            return None
         try:
             e = self.expr(31)  # above `|` (disjunction)
             if not self.at("|"):
@@ -829,6 +834,7 @@ class _Parser(TokenCursor):
             self.expect("}")
         except ParseError:
             self.i = start
+            self.not_builders.add((start, self.in_bar))
             return None
         return _image_set(e, names, body)
 
