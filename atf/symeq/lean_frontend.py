@@ -889,6 +889,11 @@ class _Parser(TokenCursor):
         if text == "[" and kind == "op":  # a list literal, not the `[MOD n]` of a congruence
             nxt = self.peek(1)
             return nxt is not None and nxt[1] not in ("MOD", "ZMOD", "PMOD")
+        if text == "|" and kind == "op":
+            # `Real.log |x|`: Mathlib's `macro:max atomic("|" noWs) a:term noWs "|" : term` (Mathlib/Algebra/Order/
+            # Group/Unbundled/Abs.lean) is an argument like a parenthesis. Inside bars a bar closes them (the tokens
+            # keep no spaces, which is how Lean tells `|f |x||` apart)
+            return not self.abs_depth
         return kind == "op" and text in (
             "(",
             "⟨",
