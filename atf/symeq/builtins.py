@@ -15,6 +15,7 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     rat_int / rat_nat  rat -> int, rat -> nat (Rat.num, Rat.den)
     succ               n -> n + 1
     const_real / const_complex   a constant (π, i)
+    norm               Lean's `‖x‖`: |x| of a real (an integer's, a rational's, cast to real), Complex.abs of a complex
     fst / snd / card / sum / prod / range / interval / filter: structural, handled by name
     listfold / length  sum_list, prod_list ('a list -> 'a), length ('a list -> nat); of a literal list, its value
     listfn             upt, upto, map: a literal list where the arguments make one (elaborate.literal_items);
@@ -193,6 +194,8 @@ LEAN: dict[str, Builtin] = {
     "Finset.filter": _b("filter", "filter"),
     "Complex.I": _b("uf:I", "const_complex"),
     "Complex.abs": _b("uf:cabs", "complex_real"),
+    "norm": _b("norm", "norm"),  # `‖x‖`
+    "Norm.norm": _b("norm", "norm"),
     "Complex.re": _b("uf:re", "complex_real"),
     "Complex.im": _b("uf:im", "complex_real"),
     "Real.cosh": _b("uf:cosh", "real1"),

@@ -1663,6 +1663,17 @@ class Elaborator:
             return Var(op, REAL if rule == "const_real" else COMPLEX)
         if rule in ("rat_int", "rat_nat") and need(1):
             return uf(op, (RAT,), INT if rule == "rat_int" else NAT, [self.elab(args[0], RAT)])
+        if rule == "norm" and need(1):
+            # Mathlib: `Real.norm_eq_abs` (‖r‖ = |r|), `Int.norm_eq_abs` and `Rat.norm_cast_real` (‖a‖ = |(a : ℝ)|),
+            # `Complex.norm_eq_abs` (‖z‖ = Complex.abs z); a norm is a real. ℕ is no normed group (no `Norm ℕ`),
+            # and a vector's or a function's norm is not modelled: opaque
+            x = self.elab(args[0], None)
+            t = self.resolve(ir.type_of(x))
+            if t == COMPLEX:
+                return uf("uf:cabs", (COMPLEX,), REAL, [x])
+            if t in (REAL, RAT, INT):
+                return App("abs", (self.coerce(x, REAL),), REAL)
+            return self.fallback(orig, REAL)
         if rule == "complex_real" and need(1):
             return uf(op, (COMPLEX,), REAL, [self.elab(args[0], COMPLEX)])
         if rule == "complex1" and need(1):

@@ -542,6 +542,7 @@ class _Parser(TokenCursor):
         super().__init__(tokens)
         self.names = names
         self.abs_depth = 0
+        self.norm_depth = 0  # inside `‖…‖`, where a `‖` closes the norm (`starts_atom`)
         self.fresh = 0
 
     def at(self, text: str) -> bool:
@@ -894,6 +895,8 @@ class _Parser(TokenCursor):
             # Group/Unbundled/Abs.lean) is an argument like a parenthesis. Inside bars a bar closes them (the tokens
             # keep no spaces, which is how Lean tells `|f |x||` apart)
             return not self.abs_depth
+        if text == "‖" and kind == "op":
+            return not self.norm_depth
         return kind == "op" and text in (
             "(",
             "⟨",
@@ -908,7 +911,6 @@ class _Parser(TokenCursor):
             "↥",
             "⇑",
             "√",
-            "‖",
             "⊤",
             "⊥",
             "@",
@@ -1026,13 +1028,24 @@ class _Parser(TokenCursor):
             self.expect("|")
             return App("abs", (e,))
         if text == "‖":
-            start = self.i - 1
-            depth = 1
-            while depth:
-                t = self.next()
-                if t[1] == "‖":
-                    depth -= 1
-            return opaque_from_tokens(self.toks[start : self.i])
+            # `‖x‖` is `Norm.norm x` (Mathlib/Analysis/Normed/Group/Basic.lean: `@[notation_class] class Norm`,
+            # `‖e‖` notation), typed by what x is; a term the bars do not close stays opaque text
+            start, saved = self.i - 1, (self.abs_depth, self.norm_depth)
+            self.abs_depth, self.norm_depth = 0, self.norm_depth + 1
+            try:
+                e = self.expr(0)
+                self.expect("‖")
+                return App("call", (Var("norm"), e))
+            except ParseError:
+                self.i = start + 1
+                depth = 1
+                while depth:
+                    t = self.next()
+                    if t[1] == "‖":
+                        depth -= 1
+                return opaque_from_tokens(self.toks[start : self.i])
+            finally:
+                self.abs_depth, self.norm_depth = saved
         if text == "⌊":
             e = self.expr(0)
             close = self.next()[1]
@@ -1056,18 +1069,19 @@ class _Parser(TokenCursor):
     def paren(self) -> Term:
         start = self.fresh
         saved, self.abs_depth = self.abs_depth, 0
+        saved_norm, self.norm_depth = self.norm_depth, 0
         e = self.expr(0)
         if self.at(":"):
             self.next()
             ty = self.type_until(")")
-            self.abs_depth = saved
+            self.abs_depth, self.norm_depth = saved, saved_norm
             self.expect(")")
             return App("ascribe", (e,), target=ty)
         items = [e]
         while self.at(","):
             self.next()
             items.append(self.expr(0))
-        self.abs_depth = saved
+        self.abs_depth, self.norm_depth = saved, saved_norm
         self.expect(")")
         out = items[0] if len(items) == 1 else App("pair", tuple(items))
         if self.fresh > start:  # `(· + 1)`: a function of its `·` placeholders
