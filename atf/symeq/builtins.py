@@ -18,6 +18,7 @@ translation keeps uninterpreted under a system-independent name (`uf:ln` for Isa
     norm               Lean's `‖x‖`: |x| of a real (an integer's, a rational's, cast to real), Complex.abs of a complex
     fst / snd / card / sum / prod / range / interval / filter: structural, handled by name
     listfold / length  sum_list, prod_list ('a list -> 'a), length ('a list -> nat); of a literal list, its value
+    nth                Isabelle's `xs ! i` ('a list -> nat -> 'a): of a literal list at a numeral index, its item
     listfn             upt, upto, map: a literal list where the arguments make one (elaborate.literal_items);
                        distinct, sorted, set of a literal list: what it says of the items
 """
@@ -66,6 +67,8 @@ ISABELLE: dict[str, Builtin] = {
     "ln": _b("uf:ln", "real1"),
     "log": _b("uf:logb", "real2"),
     "root": _b("uf:root", "root"),
+    "op:nth": _b("uf:nth", "nth"),  # `xs ! i`
+    "nth": _b("uf:nth", "nth"),
     "inverse": _b("inv", "inverse"),
     "floor": _b("floor", "floor"),
     "ceiling": _b("ceil", "floor"),

@@ -1745,6 +1745,19 @@ class Elaborator:
             if el is None or (expected is not None and not self.unify(el, expected)):
                 return self.fallback(orig, expected)
             return uf(op, (ir.type_of(xs),), el, [xs])
+        if rule == "nth" and need(2):
+            # List.thy `nth (x # xs) n = (case n of 0 ⇒ x | Suc k ⇒ xs ! k)`: of a literal list at a numeral index in
+            # range, that item (at the type all items share); else (`[] ! n` is unspecified) a function of both
+            literal = self.literal_items(args[0])
+            i = args[1]
+            if literal and isinstance(i, Num) and i.value.denominator == 1 and 0 <= i.value < len(literal):
+                items = self.arith_tree_or_unify(literal, expected)
+                return items[int(i.value)]
+            xs = self.elab(args[0], None)
+            el = list_elem(self.deep(ir.type_of(xs)))
+            if el is None:
+                return self.fallback(orig, expected)
+            return uf(op, (ir.type_of(xs), NAT), el, [xs, self.elab(i, NAT)])
         if rule == "length" and need(1):
             literal = self.literal_items(args[0])
             if literal is not None:

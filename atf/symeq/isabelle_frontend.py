@@ -269,6 +269,8 @@ INFIX: dict[str, tuple[int, int, str]] = {
     "^": (80, 79, "pow"),
     "powr": (80, 79, "powr"),
     "`": (90, 90, "op:image"),
+    # List.thy: `nth :: 'a list ⇒ nat ⇒ 'a` (infixl "!" 100); HOL has no postfix factorial (`fact n`, Factorial.thy)
+    "!": (100, 101, "op:nth"),
 }
 RELATION_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "in", "notin", "dvd"}
 
@@ -679,8 +681,14 @@ class _Parser(TokenCursor):
                 e = App("pow", (e, Num(Fraction(int(exp))) if exp.isdigit() else Var(exp)))
                 self.squared = True
             elif t is not None and t[1] == "!" and t[0] == "op":
-                self.next()
-                e = App("fact", (e,))
+                # `n!` is no Isabelle term: `!` is List.nth's infix (`xs ! 0`), and the factorial is `fact n`. Every
+                # Isa-AutoFormal candidate writing `n!` failed Isabelle's own check (their `syntax` field: 11 of 11)
+                self.i += 1
+                follows = self.starts_atom()
+                self.i -= 1
+                if follows:
+                    return e  # (read as the infix)
+                raise ParseError("`!` after a term is List.nth, not a factorial (HOL writes `fact n`)")
             else:
                 return e
 
