@@ -103,6 +103,7 @@ class Elaborator:
         self.counter = 0
         self.free: dict[str, Ty] = {}
         self.declared: list[str] = []
+        self.fixed: set[str] = set()  # the free variables declared with a type
         self.globals: dict[str, list[Ty]] = {}  # the instances of each unknown constant
         self.scope: list[dict[str, Ty]] = []
         self.notes: list[str] = []
@@ -280,6 +281,11 @@ class Elaborator:
         elif ty is not None:
             self.unify(self.free[name], ty)
 
+    def fixed_only(self, t: Term) -> bool:
+        """Every name in t is a free variable whose type the statement wrote (`fixes m :: int`), none bound here."""
+        names = {x.name for x in ir.walk(t) if isinstance(x, Var)}
+        return all(n in self.fixed and (hit := self.lookup(n)) is not None and hit[0] == "free" for n in names)
+
     def undeclared(self, name: str, ty: Ty) -> Var:
         """A name neither bound, declared nor built in."""
         if self.system == "isabelle" and "." not in name and name not in builtins.ISABELLE_CONSTANTS:
@@ -302,10 +308,16 @@ class Elaborator:
             if not self.unify(got, expected):
                 exp = self.resolve(expected)
                 if is_numeric(got) and is_numeric(exp):
-                    if self.system == "lean" and numeric_join(got, exp) != exp:
+                    if numeric_join(got, exp) != exp and (self.system == "lean" or self.fixed_only(t)):
                         # Lean's numeric coercions go up the tower ℕ → ℤ → ℚ → ℝ → ℂ only (`Int.toNat`, `Int.floor`,
                         # `Complex.re` are functions one writes): `(k : ℕ)` with k : ℤ, `Nat.gcd a b` with a : ℤ,
-                        # `f x` with f : ℕ → ℝ and x : ℝ fail to elaborate; read as a cast they merged with `k = 2`
+                        # `f x` with f : ℕ → ℝ and x : ℝ fail to elaborate; read as a cast they merged with `k = 2`.
+                        # Isabelle's declared coercions go up the same tower (`int`, `real`, `of_int`, `of_rat`,
+                        # `of_real`: Int.thy, Real.thy, Complex.thy; `nat` is no coercion): `fact m` with m :: int or
+                        # real (`fact :: nat ⇒ 'a`) and `m choose 2` with m :: real are type errors. (Only where
+                        # every name in the term has the type its `fixes` wrote: Isabelle infers a bound variable's
+                        # type from all its uses, `∀k. k ≤ sqrt x ⟶ P (k + n)` with P :: nat ⇒ bool makes k a nat and
+                        # coerces the first use, which this left-to-right reading, having made k real, cannot undo)
                         raise IllTyped(f"{ir.show(t)[:60]} is a {got}, which no coercion makes a {exp}")
                     out = App("cast", (out,), exp)
                 elif self.system == "isabelle" and BOOL in (got, exp):
@@ -2343,6 +2355,8 @@ def elaborate(raw: RawStatement) -> Statement:
     el = Elaborator(raw.system)
     for name, ty in raw.variables:
         el.declare_free(name, ty)
+        if ty is not None:
+            el.fixed.add(name)
     props = [*raw.premises, *raw.conclusions]
     read = [_elab_prop(el, p) for p in props]
     read = [_ill_typed(el, p) if r is None else r for p, r in zip(props, read)]

@@ -1,0 +1,77 @@
+"""Isabelle's coercions go up the numeric tower only (the declared coercions `int`, `real`, `of_int`, `of_rat`,
+`of_real` of Int.thy, Real.thy and Complex.thy; `nat :: int ⇒ nat` is a function one writes, no coercion). So
+`fact m` with `m :: int` (`fact :: nat ⇒ 'a`), `m choose 2` with `m :: real`, or `z powr 2` with `z :: complex`
+(Complex_Main's `powr` is real's) are type errors, which SymEq leaves unread as Isabelle rejects them. It read them
+with a cast down (`fact (m :: nat)`), a guessed meaning, as Lean's reader already refused to.
+
+Only where every name in the term has the type its `fixes` wrote: Isabelle infers an unannotated bound variable's type
+from all its uses (`∀k. k ≤ sqrt n ⟶ P (k + n)` with `P :: nat ⇒ bool` makes k a nat and coerces it in the first
+use), which SymEq's left-to-right reading does not undo, so there the cast stays.
+
+Checked against Isabelle's own verdicts (the Isa-AutoFormal `syntax` field): at VERSION 84, 90 candidates read
+differently, and each one with a recorded verdict (83) was rejected by Isabelle; no accepted candidate became
+unread."""
+
+import json
+import re
+
+import pytest
+
+from atf.paths import shared_data_dir
+from atf.symeq.equivalence import parse
+from tests.isabelle_statements import isa
+
+
+def unread(text: str) -> list[str]:
+    return [n for n in parse(text, "isabelle").opaque if n.startswith("unparsed proposition")]
+
+
+@pytest.mark.parametrize(
+    "fixes, shows",
+    [
+        ("m :: int", "fact m = 2"),
+        ("m :: real", "fact m = 2"),
+        ("m :: real", "m choose 2 = 3"),
+        ("m :: int", "m choose 2 = 3"),
+        ("z :: complex", "Im (z powr 2) = 1"),
+        ('P :: "int \\<Rightarrow> int" and x :: real', "P (x + 1) = 0"),
+    ],
+)
+def test_a_cast_down_the_tower_is_a_type_error(fixes, shows):
+    assert unread(isa(fixes, shows)), parse(isa(fixes, shows), "isabelle")
+
+
+@pytest.mark.parametrize(
+    "fixes, shows",
+    [
+        ("m :: nat", "fact m = 2"),
+        ("m :: int", "fact (nat m) = 2"),
+        ("m :: nat and x :: real", "real (fact m) = x"),
+        ("m :: int and x :: real", "x + m = 2"),
+        # k's type comes from P, and its first use is coerced: Isabelle accepts it
+        ('P :: "nat \\<Rightarrow> bool" and n :: nat', "\\<forall>k. k \\<le> sqrt n \\<longrightarrow> P (k + n)"),
+    ],
+)
+def test_casts_up_and_inferred_bound_variables_are_still_read(fixes, shows):
+    assert not unread(isa(fixes, shows)), parse(isa(fixes, shows), "isabelle").opaque
+
+
+def test_every_candidate_read_as_a_cast_down_is_one_isabelle_rejected():
+    """miniF2F valid: every candidate with such a type error by SymEq's reading failed Isabelle's check."""
+    path = shared_data_dir() / "isa-autoformal-assess/minif2f_isabelle_candidates.jsonl"
+    rows = [json.loads(line) for line in open(path)]
+    verdicts = []
+    for r in rows:
+        if r["split"] != "valid":
+            continue
+        for c in r["candidates_gpt4"]:
+            text = c["formal_problem"]
+            if not re.search(r"\bfact\b|\bchoose\b|\bbinomial\b|powr|complex", text) or c.get("syntax") is None:
+                continue
+            try:
+                notes = unread(text)
+            except Exception:  # a statement the front-end rejects as a whole
+                continue
+            if any("which no coercion makes" in n for n in notes):
+                verdicts.append(c["syntax"])
+    assert len(verdicts) >= 10 and set(verdicts) == {0}, verdicts
