@@ -75,3 +75,46 @@ def test_every_candidate_read_as_a_cast_down_is_one_isabelle_rejected():
             if any("which no coercion makes" in n for n in notes):
                 verdicts.append(c["syntax"])
     assert len(verdicts) >= 10 and set(verdicts) == {0}, verdicts
+
+
+# Rings.thy's `class modulo`: Complex_Main instantiates it at nat and int, not at a field
+
+
+@pytest.mark.parametrize(
+    "fixes, shows",
+    [("x :: real", "x mod 2 = 1"), ("q :: rat", "(q + 1) mod 3 = 0"), ("x :: real and n :: nat", "n = x mod 5")],
+)
+def test_mod_of_a_fixed_real_is_a_type_error(fixes, shows):
+    assert unread(isa(fixes, shows)), parse(isa(fixes, shows), "isabelle")
+
+
+@pytest.mark.parametrize(
+    "fixes, shows, assumes",
+    [
+        # numerals and powr leave a type variable of sort {ln, modulo}: Isabelle accepts the polymorphic statement
+        ("x :: nat", "(29 powr 13 - 5 powr 13) mod 7 = 3", None),
+        # the bound n is not the fixed real n
+        ("n :: real", "finite {n. n mod 4 = 0}", None),
+        # y's type is inferred: an int lifted by a coercion into the real equation
+        ("x :: int", "y mod 100 = 52", ["x powr 2 + 1 = y"]),
+        ("n :: int", "n mod 4 = 1", None),
+    ],
+)
+def test_mod_where_isabelle_infers_or_keeps_a_type_variable_is_read(fixes, shows, assumes):
+    assert not unread(isa(fixes, shows, assumes)), parse(isa(fixes, shows, assumes), "isabelle").opaque
+
+
+def test_every_candidate_with_mod_of_a_fixed_real_is_one_isabelle_rejected():
+    path = shared_data_dir() / "isa-autoformal-assess/minif2f_isabelle_candidates.jsonl"
+    verdicts = []
+    for r in map(json.loads, open(path)):
+        for c in r["candidates_gpt4"]:
+            if r["split"] != "valid" or " mod " not in c["formal_problem"] or c.get("syntax") is None:
+                continue
+            try:
+                notes = unread(c["formal_problem"])
+            except Exception:  # a statement the front-end rejects as a whole
+                continue
+            if any("the statement fixes, which has none" in n for n in notes):
+                verdicts.append(c["syntax"])
+    assert len(verdicts) >= 3 and set(verdicts) == {0}, verdicts

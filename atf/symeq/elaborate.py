@@ -2321,6 +2321,8 @@ def _elab_prop(el: Elaborator, p: Term) -> Term | None:
             if el.unsettled_powers:  # (no walk of the proposition when none was postponed)
                 out, el.unsettled_powers = el.settle_powers(out), False
             _real_powers_typed(el, out)
+        else:
+            _modulo_typed(el, out)
         return out
     except IllTyped as err:
         del el.notes[before:]  # (what the abandoned reading noted, `opaque: (log 8)`, is no part of the statement)
@@ -2337,6 +2339,35 @@ def _real_powers_typed(el: Elaborator, t: Term) -> None:
             ty = el.resolve(ir.type_of(x))
             if ty in (NAT, INT, RAT) or (isinstance(ty, TVar) and ty.id in el.numeral_ids):
                 raise IllTyped(f"{ir.show(x)[:40]}: a real power of a {ty}")
+
+
+def _modulo_typed(el: Elaborator, t: Term) -> None:
+    """Raise IllTyped where Isabelle's `mod` (`class modulo`, Rings.thy; Complex_Main instantiates it at nat and int,
+    not at a field) takes an operand whose type the statement fixed as real, rat or complex: `x mod 2 = 1` with
+    `fixes x :: real` does not type-check (the 26 Isa-AutoFormal candidates on miniF2F valid that SymEq read with a
+    real `mod` all failed Isabelle's check). Only a fixed variable decides it: numerals, `powr` (`'a::ln`) and
+    variables whose type inference chooses leave a type variable with the sort `modulo` where this reading has real
+    (`(29 powr 13 - 5 powr 13) mod 7 = 3` type-checks), or make an inferred variable an int that a coercion lifts.
+    (`div` at a field is `/`: Rings.thy's `divide`, which a field writes `/`.)"""
+
+    def fixed_field_leaf(x: Term, bound: frozenset[str]) -> bool:
+        if isinstance(x, App) and (x.op in ARITH or x.op == "pow"):
+            return any(fixed_field_leaf(a, bound) for a in (x.args[:1] if x.op == "pow" else x.args))
+        return (
+            isinstance(x, Var)
+            and x.name in el.fixed
+            and x.name not in bound
+            and el.resolve(el.free[x.name]) in (REAL, RAT, COMPLEX)
+        )
+
+    stack: list[tuple[Term, frozenset[str]]] = [(t, frozenset())]
+    while stack:
+        x, bound = stack.pop()
+        if isinstance(x, App) and x.op == "mod" and any(fixed_field_leaf(a, bound) for a in x.args):
+            ty = el.resolve(ir.type_of(x))
+            raise IllTyped(f"{ir.show(x)[:40]}: mod of a {ty} the statement fixes, which has none")
+        inner = bound | {n for n, _ in x.vars} if isinstance(x, Bind) else bound
+        stack.extend((c, inner) for c in x.children())
 
 
 def _ill_typed(el: Elaborator, p: Term) -> Term:
