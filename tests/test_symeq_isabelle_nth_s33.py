@@ -1,6 +1,6 @@
 """Isabelle's `!` is List.nth (`nth :: 'a list ⇒ nat ⇒ 'a`, infixl "!" 100, List.thy), and HOL has no postfix
 factorial (Factorial.thy's `fact n`). The front-end read `n!` as the factorial and `xs ! 0` as `(fact xs) 0`: the first
-is text Isabelle rejects (every Isa-AutoFormal candidate writing `n!`, 11 of 11 with a recorded check, failed
+is text Isabelle rejects (every Isa-AutoFormal candidate writing `n!`, 12 of 12 with a recorded check, failed
 Isabelle's own syntax check: the data's `syntax` field is 0), so it stays an unparsed proposition as other text
 Isabelle does not accept; the second is the list's item."""
 

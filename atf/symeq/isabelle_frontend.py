@@ -682,7 +682,7 @@ class _Parser(TokenCursor):
                 self.squared = True
             elif t is not None and t[1] == "!" and t[0] == "op":
                 # `n!` is no Isabelle term: `!` is List.nth's infix (`xs ! 0`), and the factorial is `fact n`. Every
-                # Isa-AutoFormal candidate writing `n!` failed Isabelle's own check (their `syntax` field: 11 of 11)
+                # Isa-AutoFormal candidate writing `n!` failed Isabelle's own check (the `syntax` field: 12 of 12)
                 self.i += 1
                 follows = self.starts_atom()
                 self.i -= 1
