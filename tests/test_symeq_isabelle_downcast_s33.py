@@ -118,3 +118,20 @@ def test_every_candidate_with_mod_of_a_fixed_real_is_one_isabelle_rejected():
             if any("the statement fixes, which has none" in n for n in notes):
                 verdicts.append(c["syntax"])
     assert len(verdicts) >= 3 and set(verdicts) == {0}, verdicts
+
+
+# Complex_Main has no arithmetic on functions (HOL-Library.Function_Algebras gives the pointwise one)
+
+FUNS = 'f g z :: "real \\<Rightarrow> real" and x :: real'
+
+
+@pytest.mark.parametrize("shows", ["f (3 * z) = 7", "z + 1 = 7", "f = 1", "f * g = g", "2 * f = g"])
+def test_arithmetic_on_a_function_is_a_type_error(shows):
+    assert unread(isa(FUNS, shows)), parse(isa(FUNS, shows), "isabelle")
+
+
+@pytest.mark.parametrize(
+    "shows", ["f x + 1 = 7", "f = (\\<lambda>t. t + 1)", "f (g x) = 2 * x", "(f \\<circ> g) x = 1"]
+)
+def test_arithmetic_on_function_values_is_read(shows):
+    assert not unread(isa(FUNS, shows)), parse(isa(FUNS, shows), "isabelle").opaque
