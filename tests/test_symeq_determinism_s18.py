@@ -66,6 +66,7 @@ def dev_problem(name: str) -> list[str]:
     return [c.statement for p in load_math_dev() if p.id.endswith(name) for c in p.candidates]
 
 
+@pytest.mark.integration  # 3-7 s: a fuzz sample or two dev problems through Z3
 @pytest.mark.parametrize("name", ["1/algebra/problem_2106.json", "10/algebra/problem_1760.json"])
 def test_the_clock_does_not_change_what_the_budget_counts(monkeypatch, name):
     """A machine under load: every reading of the clock comes 5 s after the last. The problem's solver budget

@@ -194,6 +194,7 @@ def test_symeq_reads_the_new_vocabulary(symeq, binders, concl):
     assert res.equivalent, res.describe()
 
 
+@pytest.mark.integration  # 3-7 s: a fuzz sample or two dev problems through Z3
 def test_the_fuzzer_writes_the_new_vocabulary_and_symeq_makes_no_suspect_merge(symeq):
     pairs, _ = make_pairs(seed=32, count=50)
     texts = " ".join(a + b for a, b, _, _ in pairs)

@@ -188,6 +188,7 @@ def symeq():
     return SymEq("lean", timeout_ms=300)
 
 
+@pytest.mark.integration  # 3-7 s: a fuzz sample or two dev problems through Z3
 def test_symeq_makes_no_suspect_merge_on_a_fixed_sample(symeq):
     pairs, _ = make_pairs(seed=31, count=60)
     merged, suspects = fuzz_sample(symeq, pairs)

@@ -69,6 +69,7 @@ def test_isabelle_fuzzer_prints_congruences_suc_and_half_open_sums():
     assert not holds(("pred", "Nat.Prime", x), {"x": -3}) and holds(("pred", "Nat.Prime", x), {"x": 3})
 
 
+@pytest.mark.integration  # 3-7 s: a fuzz sample or two dev problems through Z3
 def test_isabelle_fuzzer_writes_the_new_vocabulary_and_symeq_makes_no_suspect_merge(symeq):
     from eval.symeq_fuzz_isabelle import make_pairs
 

@@ -71,6 +71,7 @@ def test_isabelle_printer_annotates_what_no_leaf_types():
     assert text == 'theorem\nfixes x :: real\nshows "x \\<le> 2"'
 
 
+@pytest.mark.integration  # 3-7 s: a fuzz sample or two dev problems through Z3
 def test_symeq_makes_no_suspect_merge_on_a_fixed_isabelle_sample(symeq):
     merged, suspects = fuzz_sample(symeq, make_pairs(seed=31, count=50))
     assert merged >= 10

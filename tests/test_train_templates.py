@@ -20,7 +20,6 @@ from atf.llm import SamplingParams
 from atf.llm.base import atf_chat_template
 from atf.llm.openai_engine import OpenAIEngine, tool_calls_to_text
 from atf.llm.templates import apply_chat_template_choice, choose_chat_template, openai_tools, resolve_template
-from atf.train.collators import ToolMaskedPreferenceCollator
 from atf.train.data import sft_rows
 from atf.train.reference import ReferenceConsistencyTool
 
@@ -148,6 +147,9 @@ def test_rollout_token_view_sft_rows_and_dpo_mask_for_every_template(case):
     prompt = encode(tok, render_text(tok, good.messages[:2], good.tools, True))
     chosen = encode(tok, render_text(tok, good.messages, good.tools, False))[len(prompt) :]
     rejected = encode(tok, render_text(tok, good.messages[:2] + bad.messages[2:], good.tools, False))[len(prompt) :]
+    # imported here: TRL's DPO module takes about 8 s to import, and every test worker collects this file
+    from atf.train.collators import ToolMaskedPreferenceCollator
+
     batch = ToolMaskedPreferenceCollator.from_tokenizer(tok)(
         [{"prompt_ids": prompt, "chosen_ids": chosen, "rejected_ids": rejected}]
     )
