@@ -49,8 +49,8 @@ def test_another_bound_or_order_is_another_statement(a, b):
 @pytest.mark.parametrize(
     "a,b",
     [
-        ("∃x. x ∈ {y::int. 2 * y = 3}", "∃x::int. 2 * x = 3"),
-        ("card {x. x ∈ {y::int. 0 < y ∧ y < n}} = 3", "card {x::int. 0 < x ∧ x < n} = 3"),
+        (r"\<exists>x. x \<in> {y::int. 2 * y = 3}", r"\<exists>x::int. 2 * x = 3"),
+        (r"card {x. x \<in> {y::int. 0 < y \<and> y < n}} = 3", r"card {x::int. 0 < x \<and> x < n} = 3"),
     ],
 )
 def test_isabelle_the_element_has_the_binders_type(a, b):

@@ -107,19 +107,15 @@ LEAST_APART = [
 
 
 GREEK_MERGE = [
-    # θ is how Isabelle/jEdit shows the symbol \<theta>: one name, in `fixes` and in the propositions
+    # `\<theta>` (which Isabelle/jEdit shows as θ) is a letter: one name, in `fixes` and in the propositions; the raw
+    # character θ is no Isabelle syntax (tests/test_symeq_isabelle_raw_unicode_s34.py)
     pytest.param(
-        thm("θ :: real", ["cos θ = 1 / 5"], "cos (2 * θ) = -23 / 25"),
         thm("\\<theta> :: real", ["cos \\<theta> = 1 / 5"], "cos (2 * \\<theta>) = -23 / 25"),
-        id="unicode-and-symbol",
-    ),
-    pytest.param(
-        thm("θ :: real", ["cos θ = 1 / 5"], "cos (2 * θ) = -23 / 25"),
         thm("t :: real", ["cos t = 1 / 5"], "cos (2 * t) = -23 / 25"),
         id="greek-renamed",
     ),
     pytest.param(
-        thm("α β :: real", ["α + β = 3", "α - β = 1"], "α = 2"),
+        thm("\\<alpha> \\<beta> :: real", ["\\<alpha> + \\<beta> = 3", "\\<alpha> - \\<beta> = 1"], "\\<alpha> = 2"),
         thm("a b :: real", ["a - b = 1", "a + b = 3"], "a = 2"),
         id="two-greek-letters",
     ),
@@ -127,19 +123,19 @@ GREEK_MERGE = [
 
 GREEK_APART = [
     pytest.param(
-        thm("θ :: real", ["cos θ = 1 / 5"], "cos (2 * θ) = -23 / 25"),
-        thm("θ :: real", ["cos θ = 1 / 6"], "cos (2 * θ) = -23 / 25"),
+        thm("\\<theta> :: real", ["cos \\<theta> = 1 / 5"], "cos (2 * \\<theta>) = -23 / 25"),
+        thm("\\<theta> :: real", ["cos \\<theta> = 1 / 6"], "cos (2 * \\<theta>) = -23 / 25"),
         id="greek-value",
     ),
-    # the type `fixes θ :: nat` gives is the type of θ inside (nat subtraction truncates: θ = 3 satisfies it)
+    # the type `fixes \<theta> :: nat` gives is the type of \<theta> inside (nat subtraction truncates: 3 satisfies it)
     pytest.param(
-        thm("θ :: nat", ["θ - 5 = 0"], "θ = 5"),
+        thm("\\<theta> :: nat", ["\\<theta> - 5 = 0"], "\\<theta> = 5"),
         thm("t :: real", ["t - 5 = 0"], "t = 5"),
         id="greek-type-from-fixes",
     ),
     pytest.param(
-        thm("α β :: real", ["α + β = 3"], "α = 2"),
-        thm("α β :: real", ["α - β = 3"], "α = 2"),
+        thm("\\<alpha> \\<beta> :: real", ["\\<alpha> + \\<beta> = 3"], "\\<alpha> = 2"),
+        thm("\\<alpha> \\<beta> :: real", ["\\<alpha> - \\<beta> = 3"], "\\<alpha> = 2"),
         id="greek-distinct-letters",
     ),
 ]
