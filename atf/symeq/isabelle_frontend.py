@@ -1011,6 +1011,58 @@ PROOF_WORDS = {
     "supply",
     "nitpick",
 }
+# Commands that may follow a statement in a theory (isar-ref: the theory and proof commands a formalization uses)
+OTHER_COMMANDS = {
+    "end",
+    "lemmas",
+    "declare",
+    "text",
+    "txt",
+    "section",
+    "subsection",
+    "subsubsection",
+    "chapter",
+    "paragraph",
+    "notation",
+    "no_notation",
+    "consts",
+    "axiomatization",
+    "datatype",
+    "type_synonym",
+    "typedef",
+    "record",
+    "locale",
+    "context",
+    "value",
+    "thm",
+    "term",
+    "print_statement",
+    "find_theorems",
+    "hide_const",
+    "quickcheck",
+    "ML",
+}
+
+
+def _after_statement(toks: list[tuple[str, str]], i: int) -> None:
+    """Raise ParseError unless what follows a statement's conclusion (at i) is what Isabelle reads there: nothing, its
+    proof, a comment (`(* ... *)`, `\\<comment>`), the `for` or `(is ...)` of its propositions (isar-ref, statements),
+    or the next command. Prose, a Markdown fence or `where "f = ..."` (no element of a theorem; `where` belongs to
+    `definition` and `obtains`) is an outer syntax error: Isabelle rejected each of the 25 Isa-AutoFormal candidates
+    with a `where` after `shows`, and every one with prose or a fence there."""
+    if i >= len(toks):
+        return
+    kind, word = toks[i]
+    following = toks[i + 1][1] if i + 1 < len(toks) else None
+    if kind == "word" and (
+        word in PROOF_WORDS | THEOREM_WORDS | DEFINITION_WORDS | OTHER_COMMANDS | {"for", "\\<comment>"}
+        or (word == "(" and following in ("*", "is"))
+    ):
+        return
+    shown = word if kind == "word" else f'"{word[:30]}"'
+    raise ParseError(
+        f"{shown!r} after the conclusion: no Isabelle command (a statement ends at its proof or a command)"
+    )
 
 
 def _outer_tokens(text: str) -> list[tuple[str, str]]:
@@ -1205,6 +1257,7 @@ def _statement_at(toks: list[tuple[str, str]], start: int, text: str) -> RawStat
             if i < len(toks) and toks[i] == ("word", "for"):
                 vs, i = _fixes(toks, i + 1, notes)
                 variables.extend(vs)
+            _after_statement(toks, i)
             break
         if word == "fixes":
             vs, i = _fixes(toks, i + 1, notes)
@@ -1220,6 +1273,7 @@ def _statement_at(toks: list[tuple[str, str]], start: int, text: str) -> RawStat
         elif word == "shows":
             props, i = _props(toks, i + 1, notes)
             conclusions.extend(parse_prop(p, notes) for p in props)
+            _after_statement(toks, i)
             break
         elif word == "obtains":
             notes.append("unsupported element obtains")
