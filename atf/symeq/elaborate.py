@@ -429,16 +429,19 @@ class Elaborator:
         exp = self.resolve(expected)
         if is_numeric(exp):
             numeric.append(exp)
-        if numeric and any(x is p for x in typed.values() for p in self.partial):
-            # `a < log 2938 / log 8` (a :: int): +, -, *, /, < are homogeneous ('a ⇒ 'a ⇒ 'a) and a partial
-            # application is a function, so no type fits both it and a number (HOL has no coercion from ⇒)
-            raise IllTyped(f"a function among the {numeric[0]} operands of {ir.show(roots[0])[:60]}")
-        has_decimal = any(isinstance(x, Num) and x.value.denominator != 1 for x in leaves)
-        others = [self.resolve(ir.type_of(x)) for x in typed.values()]
-        others = [t for t in others if t is not None and not isinstance(t, TVar) and not is_numeric(t)]
         is_arith = any(isinstance(x, Num) for x in leaves) or any(
             isinstance(r, App) and r.op in ARITH | {"pow"} for r in roots
         )
+        if (numeric or is_arith) and any(x is p for x in typed.values() for p in self.partial):
+            # `a < log 2938 / log 8` (a :: int): +, -, *, /, < are homogeneous ('a ⇒ 'a ⇒ 'a) and a partial
+            # application is a function, so no type fits both it and a number (HOL has no coercion from ⇒); nor
+            # a numeral (`log (x * y) = 1`, `log 2 + log 3`: Complex_Main has no numerals or arithmetic on
+            # functions, see below)
+            what = numeric[0] if numeric else "numeral or arithmetic"
+            raise IllTyped(f"a function among the {what} operands of {ir.show(roots[0])[:60]}")
+        has_decimal = any(isinstance(x, Num) and x.value.denominator != 1 for x in leaves)
+        others = [self.resolve(ir.type_of(x)) for x in typed.values()]
+        others = [t for t in others if t is not None and not isinstance(t, TVar) and not is_numeric(t)]
         if self.system == "isabelle" and is_arith and any(isinstance(t, Fun) for t in others):
             # Complex_Main has no arithmetic on functions (pointwise `f + g`, `3 * f`, `f = 1` need
             # HOL-Library.Function_Algebras): `f (3 * z)` with `z :: real ⇒ real` is a type error (each of the 41
@@ -2352,12 +2355,18 @@ def _modulo_typed(el: Elaborator, t: Term) -> None:
     `fixes x :: real` does not type-check (the 26 Isa-AutoFormal candidates on miniF2F valid that SymEq read with a
     real `mod` all failed Isabelle's check). Only a fixed variable decides it: numerals, `powr` (`'a::ln`) and
     variables whose type inference chooses leave a type variable with the sort `modulo` where this reading has real
-    (`(29 powr 13 - 5 powr 13) mod 7 = 3` type-checks), or make an inferred variable an int that a coercion lifts.
+    (`(29 powr 13 - 5 powr 13) mod 7 = 3` type-checks), or make an inferred variable an int that a coercion lifts;
+    a `powr` of a fixed variable is real (`fixed_field_leaf`).
     (`div` at a field is `/`: Rings.thy's `divide`, which a field writes `/`.)"""
 
     def fixed_field_leaf(x: Term, bound: frozenset[str]) -> bool:
         if isinstance(x, App) and (x.op in ARITH or x.op == "pow"):
             return any(fixed_field_leaf(a, bound) for a in (x.args[:1] if x.op == "pow" else x.args))
+        if isinstance(x, App) and x.op == "powr":
+            # `powr :: 'a::ln ⇒ 'a ⇒ 'a` (Transcendental.thy; ln: real and complex): with a fixed variable inside,
+            # its type is no variable but real, where Isabelle coerces a nat or int one (`a powr 2 mod 4`, a :: int;
+            # the 17 Isa-AutoFormal miniF2F candidates with such a `mod` that have a verdict were all rejected)
+            return any(isinstance(v, Var) and v.name in el.fixed and v.name not in bound for v in ir.walk(x))
         return (
             isinstance(x, Var)
             and x.name in el.fixed
