@@ -589,6 +589,11 @@ class Elaborator:
         return t
 
     def elab_pow(self, base: Term, exponent: Term, target: Ty) -> Term:
+        if self.system == "isabelle" and isinstance(exponent, App) and exponent.op == "neg":
+            # Power.thy: `power :: 'a ⇒ nat ⇒ 'a`, and nat has no negation (no `uminus` instance): `3 ^ -1` and
+            # `x ^ (-n)` are type errors, as Isabelle reports them (each of the 11 Isa-AutoFormal candidates with a
+            # negated exponent of ^ that has a verdict was rejected); `inverse x` or `x powr -1` is Isabelle's spelling
+            raise IllTyped(f"{ir.show(exponent)[:40]} as the exponent of ^, a nat, which has no negation")
         e = self.elab(exponent, None)
         et = self.resolve(ir.type_of(e))
         if isinstance(et, TVar):
@@ -2380,6 +2385,12 @@ def _modulo_typed(el: Elaborator, t: Term) -> None:
         if isinstance(x, App) and x.op == "mod" and any(fixed_field_leaf(a, bound) for a in x.args):
             ty = el.resolve(ir.type_of(x))
             raise IllTyped(f"{ir.show(x)[:40]}: mod of a {ty} the statement fixes, which has none")
+        if isinstance(x, App) and x.op == "mod" and el.resolve(ir.type_of(x)) in (REAL, RAT, COMPLEX):
+            names = {v.name for v in ir.walk(x) if isinstance(v, Var)}
+            if names and not names & bound and el.fixed_only(x):
+                # a field's value from names the statement fixed, none inferred: `(1 / a + 1 / b) mod 31` with
+                # `a b :: int` (`/` is a field's, Fields.thy's class inverse, so a and b are coerced to real)
+                raise IllTyped(f"{ir.show(x)[:40]}: mod of a {el.resolve(ir.type_of(x))}, which has none")
         inner = bound | {n for n, _ in x.vars} if isinstance(x, Bind) else bound
         stack.extend((c, inner) for c in x.children())
 
