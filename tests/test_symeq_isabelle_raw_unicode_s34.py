@@ -8,6 +8,8 @@ Checked against Isabelle's own verdicts (the Isa-AutoFormal `syntax` field) on m
 with raw Unicode outside comments, 37 were rejected; the 4 accepted are all candidates of one problem
 (imo_1988_p6)."""
 
+import time
+
 import pytest
 
 from atf.data.isabelle import load_minif2f
@@ -97,3 +99,13 @@ def test_every_minif2f_valid_candidate_with_raw_unicode_read_as_unread_was_rejec
                 elif c.syntax == 1:
                     accepted.add(problem.id)
     assert rejected >= 37 and accepted <= {"imo_1988_p6"}, (rejected, accepted)
+
+
+def test_unclosed_comments_are_scanned_once():
+    """A hostile text of 64 KB of `(*` (none closed): the comment scan is one pass. A lazy `\\(\\*.*?\\*\\)` rescanned
+    the rest of the text from each `(*`, about 16 s here; the bound below leaves a wide margin for a loaded machine."""
+    text = 'theorem fixes x :: real shows "x ≠ 1"\n' + "(*" * 32_000
+    start = time.process_time()
+    with pytest.raises(ParseError, match="raw Unicode"):
+        parse(text, "isabelle")
+    assert time.process_time() - start < 3.0

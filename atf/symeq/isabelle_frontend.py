@@ -133,7 +133,7 @@ _TOKEN = re.compile(
     """.replace("IDPART", _IDPART).replace("GREEK", _GREEK_ALT),
     re.VERBOSE,
 )
-_COMMENT = re.compile(r"\(\*.*?\*\)", re.S)
+_COMMENT_MARK = re.compile(r"\(\*|\*\)")
 
 
 def _raw_unicode_error(ch: str) -> ParseError:
@@ -149,8 +149,30 @@ def _raw_unicode_error(ch: str) -> ParseError:
 
 def _raw_unicode(text: str) -> ParseError | None:
     """The error for the first raw Unicode character outside comments (`(* ... *)`, where any text may stand)."""
-    m = re.search(r"[^\x00-\x7f]", _COMMENT.sub(" ", text))
-    return None if m is None else _raw_unicode_error(m.group())
+    for part in _outside_comments(text):
+        m = re.search(r"[^\x00-\x7f]", part)
+        if m is not None:
+            return _raw_unicode_error(m.group())
+    return None
+
+
+def _outside_comments(text: str) -> list[str]:
+    """The parts of text outside its comments, which nest as Isabelle's do (`(* a (* b *) c *)` is one comment); an
+    unclosed one runs to the end. One pass over the text: a lazy `\\(\\*.*?\\*\\)` rescanned the rest of the
+    text from every `(*` that has no close, 4 s for 32 KB of `(*`."""
+    parts, depth, start = [], 0, 0
+    for m in _COMMENT_MARK.finditer(text):
+        if m.group() == "(*":
+            if depth == 0:
+                parts.append(text[start : m.start()])
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+            if depth == 0:
+                start = m.end()
+    if depth == 0:
+        parts.append(text[start:])
+    return parts
 
 
 # Sub- and superscripts the tokenizer did not read as part of a name, `\<^sup>2` or an operator are notation of

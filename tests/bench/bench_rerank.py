@@ -4,6 +4,7 @@
     nice python tests/bench/bench_rerank.py --limit 50 --k 10
     nice python tests/bench/bench_rerank.py --lean 20        # also Lean 4 (FormalAlign miniF2F, k = 10 / 16)
     nice python tests/bench/bench_rerank.py --profile 5      # cProfile of the 5 slowest problems (in-process)
+    nice python tests/bench/bench_rerank.py --k 10 --profile 50 --profile-skip 20   # the 50 around p90
 
 Isabelle: the paper's 400 MATH test problems (those whose candidates carry `semantic_score` in
 isa-autoformal-assess), GPT-4 candidates, k = 10; k = 16 adds six rewritten copies of existing candidates
@@ -130,9 +131,18 @@ def main(argv: list[str] | None = None) -> int:
         "default %(default)s)",
     )
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="cProfile the N slowest problems")
+    ap.add_argument(
+        "--profile-skip",
+        type=int,
+        default=0,
+        metavar="M",
+        help="with --profile: skip the M slowest first (20 and 50 profile ranks 20-69 of 400, around p90)",
+    )
     args = ap.parse_args(argv)
     if args.rlimit_per_ms < 0:
         ap.error("--rlimit-per-ms must not be negative")
+    if args.profile < 0 or args.profile_skip < 0:
+        ap.error("--profile and --profile-skip must not be negative")
     config = SymEqConfig(
         timeout_ms=round(args.timeout_s * 1000), workers=args.workers, rlimit_per_ms=args.rlimit_per_ms
     )
@@ -154,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             stats(f"Isabelle MATH-400 k={k}", secs, late)
             print("  slowest: " + ", ".join(f"{problems[i].id} {secs[i]:.2f}s" for i in order[:5]))
             if args.profile:
-                profile([jobs[i] for i in order[: args.profile]], config)
+                profile([jobs[i] for i in order[args.profile_skip : args.profile_skip + args.profile]], config)
         if args.lean:
             lean = lean_problems(args.lean)
             for k in args.k:
