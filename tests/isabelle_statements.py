@@ -1,6 +1,9 @@
 """Isabelle theorem statements for SymEq tests, written from their parts, and how a test sees that one stayed unread."""
 
-from atf.symeq.equivalence import SymEq
+import functools
+
+from atf.data.isabelle import load_minif2f
+from atf.symeq.equivalence import SymEq, parse
 
 
 def thm(fixes: str, assumes: list[str], shows: str) -> str:
@@ -17,3 +20,20 @@ def isa(fixes: str, shows: str, assumes: list[str] | None = None) -> str:
 def unparsed(symeq: SymEq, text: str) -> bool:
     """Some proposition of the statement stayed one unparsed proposition (as an ill-typed one does)."""
     return any(n.startswith("unparsed proposition") for n in symeq.parse(text).opaque)
+
+
+@functools.cache
+def minif2f_valid_readings() -> tuple[tuple[str, int, str | None, tuple[str, ...]], ...]:
+    """Every miniF2F *valid* (dev) Isabelle candidate with a recorded verdict, read once per test process (the rules'
+    checks against Isabelle's verdicts share it): (problem, Isabelle's verdict, the error that left the statement
+    unread or None, SymEq's notes on what it kept opaque or unread)."""
+    out = []
+    for problem in load_minif2f("valid"):
+        for c in problem.candidates:
+            if c.syntax is None:
+                continue
+            try:
+                out.append((problem.id, c.syntax, None, tuple(parse(c.statement, "isabelle").opaque)))
+            except Exception as err:  # a statement the front-end rejects as a whole (ParseError and the like)
+                out.append((problem.id, c.syntax, str(err), ()))
+    return tuple(out)

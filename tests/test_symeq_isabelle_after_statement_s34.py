@@ -9,9 +9,9 @@ Checked against Isabelle's own verdicts (the Isa-AutoFormal `syntax` field): eve
 
 import pytest
 
-from atf.data.isabelle import load_minif2f
 from atf.symeq.equivalence import SymEq, parse
 from atf.symeq.ir import ParseError
+from tests.isabelle_statements import minif2f_valid_readings
 
 STATEMENT = 'theorem fixes x :: real assumes h0 : "x > 0" shows "x / x = 1"'
 
@@ -61,12 +61,5 @@ def test_the_short_forms_for_and_is_may_follow():
 
 def test_every_minif2f_valid_candidate_this_leaves_unread_was_rejected():
     """miniF2F valid (dev): the rule against Isabelle's own verdicts."""
-    verdicts = []
-    for problem in load_minif2f("valid"):
-        for c in problem.candidates:
-            try:
-                parse(c.statement, "isabelle")
-            except ParseError as err:
-                if "after the conclusion" in str(err):
-                    verdicts.append(c.syntax)
+    verdicts = [v for _, v, error, _ in minif2f_valid_readings() if error and "after the conclusion" in error]
     assert len(verdicts) >= 8 and set(verdicts) == {0}, verdicts

@@ -15,9 +15,8 @@ Each checked against Isabelle's own verdicts on miniF2F valid (the Isa-AutoForma
 
 import pytest
 
-from atf.data.isabelle import load_minif2f
 from atf.symeq.equivalence import parse
-from tests.isabelle_statements import isa
+from tests.isabelle_statements import isa, minif2f_valid_readings
 
 
 def unread(text: str) -> list[str]:
@@ -75,20 +74,15 @@ def test_two_argument_logs_function_equations_and_mod_of_numeral_powers_are_read
 def test_every_minif2f_valid_candidate_these_leave_unread_was_rejected(reason, at_least):
     """miniF2F valid (dev): each rule against Isabelle's own verdicts."""
     verdicts = []
-    for problem in load_minif2f("valid"):
-        for c in problem.candidates:
-            try:
-                notes = parse(c.statement, "isabelle").opaque
-            except Exception:
-                continue
-            hit = [
-                n
-                for n in notes
-                if n.startswith("unparsed proposition")
-                and reason in n
-                and (reason != "powr" or "powr" in n.split("':", 1)[-1] and "mod of a" in n)
-                and (reason != ", which has none" or "the statement fixes" not in n)
-            ]
-            if hit:
-                verdicts.append(c.syntax)
+    for _, verdict, _, notes in minif2f_valid_readings():
+        hit = [
+            n
+            for n in notes
+            if n.startswith("unparsed proposition")
+            and reason in n
+            and (reason != "powr" or "powr" in n.split("':", 1)[-1] and "mod of a" in n)
+            and (reason != ", which has none" or "the statement fixes" not in n)
+        ]
+        if hit:
+            verdicts.append(verdict)
     assert len(verdicts) >= at_least and set(verdicts) <= {0, None}, verdicts

@@ -12,10 +12,9 @@ import time
 
 import pytest
 
-from atf.data.isabelle import load_minif2f
 from atf.symeq.equivalence import SymEq, parse
 from atf.symeq.ir import ParseError
-from tests.isabelle_statements import thm
+from tests.isabelle_statements import minif2f_valid_readings, thm
 
 
 @pytest.fixture(scope="module")
@@ -87,17 +86,12 @@ def test_every_minif2f_valid_candidate_with_raw_unicode_read_as_unread_was_rejec
     """miniF2F valid (dev): the rule against Isabelle's own verdicts. Each candidate with raw Unicode outside comments
     is unread; of those with a verdict, every accepted one is imo_1988_p6's."""
     rejected, accepted = 0, set()
-    for problem in load_minif2f("valid"):
-        for c in problem.candidates:
-            try:
-                parse(c.statement, "isabelle")
-            except ParseError as err:
-                if "raw Unicode" not in str(err):
-                    continue
-                if c.syntax == 0:
-                    rejected += 1
-                elif c.syntax == 1:
-                    accepted.add(problem.id)
+    for problem, verdict, error, _ in minif2f_valid_readings():
+        if error is not None and "raw Unicode" in error:
+            if verdict == 0:
+                rejected += 1
+            else:
+                accepted.add(problem)
     assert rejected >= 37 and accepted <= {"imo_1988_p6"}, (rejected, accepted)
 
 
