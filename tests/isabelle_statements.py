@@ -17,6 +17,11 @@ def isa(fixes: str, shows: str, assumes: list[str] | None = None) -> str:
     return thm(fixes, assumes or [], shows)
 
 
+def unread(text: str) -> list[str]:
+    """The propositions of an Isabelle statement SymEq left unread (ill-typed or unparsed), as its notes say."""
+    return [n for n in parse(text, "isabelle").opaque if n.startswith("unparsed proposition")]
+
+
 def unparsed(symeq: SymEq, text: str) -> bool:
     """Some proposition of the statement stayed one unparsed proposition (as an ill-typed one does)."""
     return any(n.startswith("unparsed proposition") for n in symeq.parse(text).opaque)

@@ -12,18 +12,10 @@ Checked against Isabelle's own verdicts (the Isa-AutoFormal `syntax` field): at 
 differently, and each one with a recorded verdict (83) was rejected by Isabelle; no accepted candidate became
 unread."""
 
-import json
-import re
-
 import pytest
 
-from atf.paths import shared_data_dir
 from atf.symeq.equivalence import parse
-from tests.isabelle_statements import isa
-
-
-def unread(text: str) -> list[str]:
-    return [n for n in parse(text, "isabelle").opaque if n.startswith("unparsed proposition")]
+from tests.isabelle_statements import isa, minif2f_valid_readings, unread
 
 
 @pytest.mark.parametrize(
@@ -58,22 +50,7 @@ def test_casts_up_and_inferred_bound_variables_are_still_read(fixes, shows):
 
 def test_every_candidate_read_as_a_cast_down_is_one_isabelle_rejected():
     """miniF2F valid: every candidate with such a type error by SymEq's reading failed Isabelle's check."""
-    path = shared_data_dir() / "isa-autoformal-assess/minif2f_isabelle_candidates.jsonl"
-    rows = [json.loads(line) for line in open(path)]
-    verdicts = []
-    for r in rows:
-        if r["split"] != "valid":
-            continue
-        for c in r["candidates_gpt4"]:
-            text = c["formal_problem"]
-            if not re.search(r"\bfact\b|\bchoose\b|\bbinomial\b|powr|complex", text) or c.get("syntax") is None:
-                continue
-            try:
-                notes = unread(text)
-            except Exception:  # a statement the front-end rejects as a whole
-                continue
-            if any("which no coercion makes" in n for n in notes):
-                verdicts.append(c["syntax"])
+    verdicts = [v for _, v, _, notes in minif2f_valid_readings() if any("which no coercion makes" in n for n in notes)]
     assert len(verdicts) >= 10 and set(verdicts) == {0}, verdicts
 
 
@@ -105,18 +82,11 @@ def test_mod_where_isabelle_infers_or_keeps_a_type_variable_is_read(fixes, shows
 
 
 def test_every_candidate_with_mod_of_a_fixed_real_is_one_isabelle_rejected():
-    path = shared_data_dir() / "isa-autoformal-assess/minif2f_isabelle_candidates.jsonl"
-    verdicts = []
-    for r in map(json.loads, open(path)):
-        for c in r["candidates_gpt4"]:
-            if r["split"] != "valid" or " mod " not in c["formal_problem"] or c.get("syntax") is None:
-                continue
-            try:
-                notes = unread(c["formal_problem"])
-            except Exception:  # a statement the front-end rejects as a whole
-                continue
-            if any("the statement fixes, which has none" in n for n in notes):
-                verdicts.append(c["syntax"])
+    verdicts = [
+        v
+        for _, v, _, notes in minif2f_valid_readings()
+        if any("the statement fixes, which has none" in n for n in notes)
+    ]
     assert len(verdicts) >= 3 and set(verdicts) == {0}, verdicts
 
 

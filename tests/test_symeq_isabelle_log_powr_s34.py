@@ -16,11 +16,7 @@ Each checked against Isabelle's own verdicts on miniF2F valid (the Isa-AutoForma
 import pytest
 
 from atf.symeq.equivalence import parse
-from tests.isabelle_statements import isa, minif2f_valid_readings
-
-
-def unread(text: str) -> list[str]:
-    return [n for n in parse(text, "isabelle").opaque if n.startswith("unparsed proposition")]
+from tests.isabelle_statements import isa, minif2f_valid_readings, unread
 
 
 @pytest.mark.parametrize(

@@ -147,13 +147,12 @@ def _raw_unicode_error(ch: str) -> ParseError:
     return ParseError(f"raw Unicode {ch!r} ({name}) is no Isabelle syntax: Isabelle writes its symbol, \\<name>")
 
 
-def _raw_unicode(text: str) -> ParseError | None:
-    """The error for the first raw Unicode character outside comments (`(* ... *)`, where any text may stand)."""
+def _refuse_raw_unicode(text: str) -> None:
+    """Raise for the first raw Unicode character outside comments (`(* ... *)`, where any text may stand)."""
     for part in _outside_comments(text):
         m = re.search(r"[^\x00-\x7f]", part)
         if m is not None:
-            return _raw_unicode_error(m.group())
-    return None
+            raise _raw_unicode_error(m.group())
 
 
 def _outside_comments(text: str) -> list[str]:
@@ -1064,6 +1063,8 @@ OTHER_COMMANDS = {
     "quickcheck",
     "ML",
 }
+# what may follow a statement's conclusion as one word (`_after_statement`)
+_MAY_FOLLOW = PROOF_WORDS | THEOREM_WORDS | DEFINITION_WORDS | OTHER_COMMANDS | {"for", "\\<comment>"}
 
 
 def _after_statement(toks: list[tuple[str, str]], i: int) -> None:
@@ -1076,10 +1077,7 @@ def _after_statement(toks: list[tuple[str, str]], i: int) -> None:
         return
     kind, word = toks[i]
     following = toks[i + 1][1] if i + 1 < len(toks) else None
-    if kind == "word" and (
-        word in PROOF_WORDS | THEOREM_WORDS | DEFINITION_WORDS | OTHER_COMMANDS | {"for", "\\<comment>"}
-        or (word == "(" and following in ("*", "is"))
-    ):
+    if kind == "word" and (word in _MAY_FOLLOW or (word == "(" and following in ("*", "is"))):
         return
     shown = word if kind == "word" else f'"{word[:30]}"'
     raise ParseError(
@@ -1221,9 +1219,7 @@ def _definitions(toks, notes) -> tuple[list[tuple[str, Ty | None]], list[tuple[s
 
 def parse_statement(text: str) -> RawStatement:
     """Read an Isabelle `theorem fixes/assumes/shows` (or `theorem "prop"`) statement."""
-    raw = _raw_unicode(text)
-    if raw is not None:
-        raise raw
+    _refuse_raw_unicode(text)
     toks = _outer_tokens(text)
     starts = [
         k for k, (kind, w) in enumerate(toks) if kind == "word" and w in THEOREM_WORDS and _opens_statement(toks, k)
