@@ -37,7 +37,7 @@ from typing import Any
 
 import z3
 
-from atf.symeq import backstop, facts, ir
+from atf.symeq import backstop, facts, ir, z3raw
 from atf.symeq.config import SymEqConfig
 from atf.symeq.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, App, Bind, Fun, Num, Opaque, Sort, Term, Tup, Ty, Var
 
@@ -1311,8 +1311,7 @@ def _assert(s: z3.Solver, args) -> None:
 
 def _rlimit_count(s: z3.Solver) -> int:
     """The context's resource count so far (Z3 reports it among a solver's statistics, before a check too)."""
-    st = s.statistics()
-    return next((int(st.get_key_value(k)) for k in st.keys() if k == "rlimit count"), 0)
+    return z3raw.statistic(s, b"rlimit count") or 0
 
 
 class CounterModels(list):
@@ -1424,22 +1423,7 @@ def _connective(x: z3.ExprRef) -> bool:
 
 
 def _atom_symbol_names(e: z3.ExprRef) -> frozenset[str]:
-    seen: set[int] = set()
-    out: set[str] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_quantifier(x):
-            todo.append(x.body())
-        elif z3.is_app(x):
-            d = x.decl()
-            if d.kind() == z3.Z3_OP_UNINTERPRETED:
-                out.add(d.name())
-            todo.extend(x.children())
-    return frozenset(out)
+    return z3raw.uninterpreted_names(e)
 
 
 @dataclass
@@ -1579,21 +1563,7 @@ _FRESH = re.compile(r"!\d+(\.\d+)?$")
 def _fresh_constant(e: z3.ExprRef) -> bool:
     """Whether e mentions a free constant named by `Translator.fresh` (a bound variable of an enclosing binder
     outside the canonical ones): its name depends on the order of translation."""
-    seen: set[int] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_quantifier(x):
-            todo.append(x.body())
-            continue
-        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED and _FRESH.search(x.decl().name()):
-            return True
-        if z3.is_app(x):
-            todo.extend(x.children())
-    return False
+    return z3raw.any_constant_named(e, _FRESH.search)
 
 
 _AC_KINDS = frozenset(
@@ -1606,31 +1576,14 @@ def _canonical(e: z3.ExprRef) -> str:
     index: `z3.simplify` orders them by the terms' ids, which depend on what the context built before. A subterm whose
     text is long stands as a digest of it: e is a DAG, and ℕ subtraction repeats its operands (`ite(a - b ≥ 0, a - b,
     0)`), so the text of `i - 1 - 1 - …` 30 deep was 2^30 characters (the process ran out of memory)."""
-    memo: dict[int, str] = {}
+    return z3raw.canonical(e, _AC_KINDS, _digest)
 
-    def go(x: z3.ExprRef) -> str:
-        key = x.get_id()
-        if key in memo:
-            return memo[key]
-        if z3.is_quantifier(x):
-            kind = "forall" if x.is_forall() else "exists" if x.is_exists() else "lambda"
-            sorts = ",".join(str(x.var_sort(i)) for i in range(x.num_vars()))
-            out = f"({kind} [{sorts}] {go(x.body())})"
-        elif z3.is_var(x):
-            out = f"#{z3.get_var_index(x)}"
-        elif z3.is_app(x) and x.num_args() > 0:
-            kids = [go(c) for c in x.children()]
-            if x.decl().kind() in _AC_KINDS:
-                kids.sort()
-            out = f"({x.decl().name()}:{x.decl().kind()} {' '.join(kids)})"
-        else:
-            out = x.sexpr()
-        if len(out) > _DIGEST_ABOVE:
-            out = "#" + hashlib.sha1(out.encode("utf-8")).hexdigest()[:20]
-        memo[key] = out
-        return out
 
-    return go(e)
+def _digest(text: str) -> str:
+    """A subterm's canonical text, or a digest of it where it is long (`_DIGEST_ABOVE`)."""
+    if len(text) > _DIGEST_ABOVE:
+        return "#" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
+    return text
 
 
 # characters of a subterm's canonical text above which it stands as a digest: the shapes of real statements stay whole,

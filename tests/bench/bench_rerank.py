@@ -5,6 +5,7 @@
     nice python tests/bench/bench_rerank.py --lean 20        # also Lean 4 (FormalAlign miniF2F, k = 10 / 16)
     nice python tests/bench/bench_rerank.py --profile 5      # cProfile of the 5 slowest problems (in-process)
     nice python tests/bench/bench_rerank.py --k 10 --profile 50 --profile-skip 20   # the 50 around p90
+    nice python tests/bench/bench_rerank.py --k 10 --profile 50 --profile-skip 20 --profile-out /tmp/p  # + pstats file
 
 Isabelle: the paper's 400 MATH test problems (those whose candidates carry `semantic_score` in
 isa-autoformal-assess), GPT-4 candidates, k = 10; k = 16 adds six rewritten copies of existing candidates
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import hashlib
 import json
 import os
 import pstats
@@ -83,31 +85,44 @@ def widen(statements: list[str], k: int, rng: random.Random) -> list[str]:
     return out[:k]
 
 
-def stats(label: str, secs: list[float], late: int) -> None:
+def stats(label: str, secs: list[float], late: int, classes: str) -> None:
     xs = sorted(secs)
     q90 = xs[int(0.9 * (len(xs) - 1))]
     print(
         f"{label:30s} n={len(xs):4d}  median {statistics.median(xs):6.3f} s  p90 {q90:6.3f} s  "
-        f"max {xs[-1]:6.2f} s  mean {statistics.fmean(xs):6.3f} s  past budget {late}",
+        f"max {xs[-1]:6.2f} s  mean {statistics.fmean(xs):6.3f} s  past budget {late}  classes {classes}",
         flush=True,
     )
 
 
-def run(pool: SymEqPool, jobs: list[tuple[list[str], str]], config: SymEqConfig) -> tuple[list[float], list[int], int]:
+def run(
+    pool: SymEqPool, jobs: list[tuple[list[str], str]], config: SymEqConfig
+) -> tuple[list[float], list[int], int, str]:
+    """Seconds per problem, the problems slowest first, how many ran past their budget, and a digest of every
+    problem's classes: two runs with one digest partitioned every problem alike (a change meant only to save time
+    should leave it as it was; `git worktree` the old commit and run this script with PYTHONPATH pointing there)."""
     secs = [0.0] * len(jobs)
+    parts: list[list[list[int]]] = [[] for _ in jobs]
     late = 0
     for idx, res in pool.map(jobs, config):
         secs[idx] = res.seconds
+        parts[idx] = sorted(sorted(c) for c in res.classes)
         late += res.budget_exhausted
     order = sorted(range(len(jobs)), key=lambda i: -secs[i])
-    return secs, order, late
+    digest = hashlib.sha1(json.dumps(parts).encode("utf-8")).hexdigest()[:12]
+    return secs, order, late, digest
 
 
-def profile(jobs: list[tuple[list[str], str]], config: SymEqConfig, top: int = 25) -> None:
+def profile(jobs: list[tuple[list[str], str]], config: SymEqConfig, top: int = 25, out: str | None = None) -> None:
     prof = cProfile.Profile()
     for cands, language in jobs:
         prof.runcall(SymEq(language, config=config).cluster, cands)
-    pstats.Stats(prof).sort_stats("cumulative").print_stats(top)
+    table = pstats.Stats(prof)
+    table.sort_stats("cumulative").print_stats(top)
+    table.sort_stats("tottime").print_stats(top)
+    if out:
+        table.dump_stats(out)
+        print(f"profile written to {out} (python -m pstats {out})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,6 +153,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="M",
         help="with --profile: skip the M slowest first (20 and 50 profile ranks 20-69 of 400, around p90)",
     )
+    ap.add_argument(
+        "--profile-out",
+        metavar="FILE",
+        help="with --profile: also write the pstats file (one per k: FILE.k10, FILE.k16)",
+    )
     args = ap.parse_args(argv)
     if args.rlimit_per_ms < 0:
         ap.error("--rlimit-per-ms must not be negative")
@@ -160,16 +180,20 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.monotonic()
         for k in args.k:
             jobs = [(widen(p.statements, k, rng), "isabelle") for p in problems]
-            secs, order, late = run(pool, jobs, config)
-            stats(f"Isabelle MATH-400 k={k}", secs, late)
+            secs, order, late, classes = run(pool, jobs, config)
+            stats(f"Isabelle MATH-400 k={k}", secs, late, classes)
             print("  slowest: " + ", ".join(f"{problems[i].id} {secs[i]:.2f}s" for i in order[:5]))
             if args.profile:
-                profile([jobs[i] for i in order[args.profile_skip : args.profile_skip + args.profile]], config)
+                profile(
+                    [jobs[i] for i in order[args.profile_skip : args.profile_skip + args.profile]],
+                    config,
+                    out=f"{args.profile_out}.k{k}" if args.profile_out else None,
+                )
         if args.lean:
             lean = lean_problems(args.lean)
             for k in args.k:
-                secs, _, late = run(pool, [(c[:k], "lean") for c in lean], config)
-                stats(f"Lean 4 FormalAlign k={k}", secs, late)
+                secs, _, late, classes = run(pool, [(c[:k], "lean") for c in lean], config)
+                stats(f"Lean 4 FormalAlign k={k}", secs, late, classes)
         print(f"wall {time.monotonic() - t0:.0f} s; load average at end {os.getloadavg()[0]:.2f}")
     return 0
 
