@@ -11,7 +11,7 @@ Each function falls back to z3py where the C entry points are not where z3core k
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import z3
@@ -62,54 +62,8 @@ def _name(ctx: Any, decl: Any) -> str:
     return _SYMBOL_STRING(ctx, sym).decode("utf-8")
 
 
-def uninterpreted_names(e: z3.ExprRef) -> frozenset[str]:
-    """The names of the uninterpreted constants and functions e mentions (under quantifiers too)."""
-    if not AVAILABLE:
-        return _uninterpreted_names_z3py(e)
-    ctx = e.ctx.ref()
-    seen: set[int] = set()
-    out: set[str] = set()
-    todo = [e.as_ast()]
-    while todo:
-        x = todo.pop()
-        key = _ID(ctx, x)
-        if key in seen:
-            continue
-        seen.add(key)
-        kind = _KIND(ctx, x)
-        if kind == _QUANTIFIER:
-            todo.append(_BODY(ctx, x))
-        elif kind == _APP or kind == _NUMERAL:
-            decl = _DECL(ctx, x)
-            if _DECL_KIND(ctx, decl) == _UNINTERPRETED:
-                out.add(_name(ctx, decl))
-            todo.extend(_ARG(ctx, x, k) for k in range(_NUM_ARGS(ctx, x)))
-    return frozenset(out)
-
-
-def _uninterpreted_names_z3py(e: z3.ExprRef) -> frozenset[str]:
-    seen: set[int] = set()
-    out: set[str] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_quantifier(x):
-            todo.append(x.body())
-        elif z3.is_app(x):
-            d = x.decl()
-            if d.kind() == _UNINTERPRETED:
-                out.add(d.name())
-            todo.extend(x.children())
-    return frozenset(out)
-
-
-def any_constant_named(e: z3.ExprRef, match: Callable[[str], Any]) -> bool:
-    """Whether e mentions an uninterpreted constant (a symbol of no arguments) whose name `match`es."""
-    if not AVAILABLE:
-        return _any_constant_named_z3py(e, match)
+def _applications(e: z3.ExprRef) -> Iterator[tuple[Any, Any, int]]:
+    """(context, node, number of arguments) for each application and numeral in e, once each, under quantifiers too."""
     ctx = e.ctx.ref()
     seen: set[int] = set()
     todo = [e.as_ast()]
@@ -124,16 +78,24 @@ def any_constant_named(e: z3.ExprRef, match: Callable[[str], Any]) -> bool:
             todo.append(_BODY(ctx, x))
         elif kind == _APP or kind == _NUMERAL:
             n = _NUM_ARGS(ctx, x)
-            if n == 0:
-                decl = _DECL(ctx, x)
-                if _DECL_KIND(ctx, decl) == _UNINTERPRETED and match(_name(ctx, decl)):
-                    return True
-            else:
-                todo.extend(_ARG(ctx, x, k) for k in range(n))
-    return False
+            yield ctx, x, n
+            todo.extend(_ARG(ctx, x, k) for k in range(n))
 
 
-def _any_constant_named_z3py(e: z3.ExprRef, match: Callable[[str], Any]) -> bool:
+def uninterpreted_names(e: z3.ExprRef) -> frozenset[str]:
+    """The names of the uninterpreted constants and functions e mentions (under quantifiers too)."""
+    if not AVAILABLE:
+        return _uninterpreted_names_z3py(e)
+    out: set[str] = set()
+    for ctx, x, _ in _applications(e):
+        decl = _DECL(ctx, x)
+        if _DECL_KIND(ctx, decl) == _UNINTERPRETED:
+            out.add(_name(ctx, decl))
+    return frozenset(out)
+
+
+def _applications_z3py(e: z3.ExprRef) -> Iterator[z3.ExprRef]:
+    """`_applications` through z3py: each application and numeral in e, once each."""
     seen: set[int] = set()
     todo = [e]
     while todo:
@@ -143,12 +105,32 @@ def _any_constant_named_z3py(e: z3.ExprRef, match: Callable[[str], Any]) -> bool
         seen.add(x.get_id())
         if z3.is_quantifier(x):
             todo.append(x.body())
-            continue
-        if z3.is_const(x) and x.decl().kind() == _UNINTERPRETED and match(x.decl().name()):
-            return True
-        if z3.is_app(x):
+        elif z3.is_app(x):
+            yield x
             todo.extend(x.children())
+
+
+def _uninterpreted_names_z3py(e: z3.ExprRef) -> frozenset[str]:
+    return frozenset(x.decl().name() for x in _applications_z3py(e) if x.decl().kind() == _UNINTERPRETED)
+
+
+def any_constant_named(e: z3.ExprRef, match: Callable[[str], Any]) -> bool:
+    """Whether e mentions an uninterpreted constant (a symbol of no arguments) whose name `match`es."""
+    if not AVAILABLE:
+        return _any_constant_named_z3py(e, match)
+    for ctx, x, n in _applications(e):
+        if n == 0:
+            decl = _DECL(ctx, x)
+            if _DECL_KIND(ctx, decl) == _UNINTERPRETED and match(_name(ctx, decl)):
+                return True
     return False
+
+
+def _any_constant_named_z3py(e: z3.ExprRef, match: Callable[[str], Any]) -> bool:
+    return any(
+        x.num_args() == 0 and x.decl().kind() == _UNINTERPRETED and match(x.decl().name())
+        for x in _applications_z3py(e)
+    )
 
 
 _VAR = z3.Z3_VAR_AST
