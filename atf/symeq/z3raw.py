@@ -36,6 +36,14 @@ _SYMBOL_KIND = _raw(z3core.Z3_get_symbol_kind)
 _SYMBOL_STRING = _raw(z3core.Z3_get_symbol_string)
 _SYMBOL_INT = _raw(z3core.Z3_get_symbol_int)
 _BODY = _raw(z3core.Z3_get_quantifier_body)
+_INDEX = _raw(z3core.Z3_get_index_value)
+_TO_STRING = _raw(z3core.Z3_ast_to_string)
+_STATS = _raw(z3core.Z3_solver_get_statistics)
+_STATS_INC, _STATS_DEC = _raw(z3core.Z3_stats_inc_ref), _raw(z3core.Z3_stats_dec_ref)
+_STATS_SIZE, _STATS_KEY = _raw(z3core.Z3_stats_size), _raw(z3core.Z3_stats_get_key)
+_STATS_IS_UINT = _raw(z3core.Z3_stats_is_uint)
+_STATS_UINT, _STATS_DOUBLE = _raw(z3core.Z3_stats_get_uint_value), _raw(z3core.Z3_stats_get_double_value)
+# every entry point above was found; where one is not, each function takes its z3py path
 AVAILABLE = None not in (
     _KIND,
     _ID,
@@ -48,6 +56,16 @@ AVAILABLE = None not in (
     _SYMBOL_STRING,
     _SYMBOL_INT,
     _BODY,
+    _INDEX,
+    _TO_STRING,
+    _STATS,
+    _STATS_INC,
+    _STATS_DEC,
+    _STATS_SIZE,
+    _STATS_KEY,
+    _STATS_IS_UINT,
+    _STATS_UINT,
+    _STATS_DOUBLE,
 )
 
 _APP, _NUMERAL, _QUANTIFIER = z3.Z3_APP_AST, z3.Z3_NUMERAL_AST, z3.Z3_QUANTIFIER_AST
@@ -134,9 +152,6 @@ def _any_constant_named_z3py(e: z3.ExprRef, match: Callable[[str], Any]) -> bool
 
 
 _VAR = z3.Z3_VAR_AST
-_INDEX = _raw(z3core.Z3_get_index_value)
-_TO_STRING = _raw(z3core.Z3_ast_to_string)
-CANONICAL_AVAILABLE = AVAILABLE and None not in (_INDEX, _TO_STRING)
 
 
 def canonical(e: z3.ExprRef, ac_kinds: frozenset[int], digest: Callable[[str], str]) -> str:
@@ -144,7 +159,7 @@ def canonical(e: z3.ExprRef, ac_kinds: frozenset[int], digest: Callable[[str], s
     subterm's text passes through `digest` (which may shorten it). The text is z3py's: an application is
     `(name:kind args…)`, a leaf its `sexpr()`, a quantifier `(forall [sorts] body)` with its sorts as z3py prints
     them (`smt._canonical`)."""
-    if not CANONICAL_AVAILABLE:
+    if not AVAILABLE:
         return _canonical_z3py(e, ac_kinds, digest)
     ctx_obj = e.ctx
     ctx = ctx_obj.ref()
@@ -203,18 +218,10 @@ def _canonical_z3py(e: z3.ExprRef, ac_kinds: frozenset[int], digest: Callable[[s
     return go(e)
 
 
-_STATS = _raw(z3core.Z3_solver_get_statistics)
-_STATS_INC, _STATS_DEC = _raw(z3core.Z3_stats_inc_ref), _raw(z3core.Z3_stats_dec_ref)
-_STATS_SIZE, _STATS_KEY = _raw(z3core.Z3_stats_size), _raw(z3core.Z3_stats_get_key)
-_STATS_IS_UINT = _raw(z3core.Z3_stats_is_uint)
-_STATS_UINT, _STATS_DOUBLE = _raw(z3core.Z3_stats_get_uint_value), _raw(z3core.Z3_stats_get_double_value)
-STATS_AVAILABLE = None not in (_STATS, _STATS_INC, _STATS_DEC, _STATS_SIZE, _STATS_KEY, _STATS_IS_UINT, _STATS_UINT)
-
-
 def statistic(s: z3.Solver, name: bytes) -> int | None:
     """One of a solver's statistics by its key (`b"rlimit count"`), or None where it has none: what
     `s.statistics()` gives, without building the whole table in Python."""
-    if not STATS_AVAILABLE:
+    if not AVAILABLE:
         st = s.statistics()
         key = name.decode()
         return next((int(st.get_key_value(k)) for k in st.keys() if k == key), None)
