@@ -11,7 +11,8 @@ False), and so do `Set.Icc 0 1` and `Set.Icc 0 (3 / 2)` over ℤ (3 / 2 = 1 ther
 (VERSION 33-36; the pairs it found wrong at 3e5c017 are also tests, tests/test_symeq_sets_s19.py), with the set
 operations' memberships added in session 20 (tests/test_symeq_set_ops_s20.py), images, ranges, preimages, order
 properties and `dist` in session 22 (tests/test_symeq_lean_defs_s22.py), number theory's predicates on a field in
-session 27 (tests/test_symeq_probe_s27.py). Not a benchmark: a check that a change to the reader keeps these right.
+session 27 (tests/test_symeq_probe_s27.py), Mathlib definitions read at literals in session 36
+(tests/test_symeq_mathlib_s36.py). Not a benchmark: a check that a change to the reader keeps these right.
 """
 
 from __future__ import annotations
@@ -284,6 +285,17 @@ PAIRS = [
     ("(n : ℕ) : Prime (n : ℤ)", "(n : ℕ) : Nat.Prime n", True),
     ("(x : ℚ) (h : x = 4) : ¬ Odd x", "(x : ℚ) (h : x = 4) : False", True),
     ("(x : ℝ) (h : x = 7) : Prime x", "(x : ℝ) (h : x = 7) : True", False),
+    # session 36: Mathlib definitions read (divisors, totient, Nat.log, logb of literals, id, List.sum)
+    (": ∑ k in Nat.divisors 500, k = 1092", ": True", True),
+    (": ∑ k in Nat.properDivisors 500, k = 1092", ": True", False),
+    ("(n : ℕ) : n.divisors.card = 3", "(n : ℕ) : n.properDivisors.card = 3", False),
+    (": Nat.totient 10 = 4", ": True", True),
+    (": Nat.log 2 8 = 3", ": Nat.clog 2 8 = 3", True),
+    (": Nat.log 2 9 = 3", ": Nat.clog 2 9 = 3", False),
+    (": Real.logb 2 8 = 3", ": True", True),
+    (": Real.logb 2 3 = 1", ": False", False),
+    (": (Finset.range 5).sum id = 10", ": True", True),
+    (": [2, 3].prod = 5", ": False", True),
 ]
 
 # Isabelle/HOL theorems (whole texts). Session 28: a type no binder, signature or literal fixes is a type variable, and
@@ -320,6 +332,10 @@ ISABELLE_PAIRS = [
     ),
     ('theorem "a + 1 = 2 \\<and> b * 2 = 6"', 'theorem "v * 2 = 6 \\<and> u + 1 = 2"', True),
     ('theorem "a + 1 = 2 \\<and> b * 2 = 6"', 'theorem "v * 2 = 6 \\<and> v + 1 = 2"', False),
+    ('theorem "card {d::int. d dvd 6} = 8"', 'theorem "True"', True),
+    ('theorem "card {d::nat. d dvd 6} = 8"', 'theorem "True"', False),
+    ('theorem "log 2 (8::real) = 3"', 'theorem "True"', True),
+    ('theorem "(\\<Sum>d\\<in>{d. d dvd 12}. d) = 28"', 'theorem "True"', False),
 ]
 
 

@@ -67,6 +67,7 @@ ISABELLE: dict[str, Builtin] = {
     "ln": _b("uf:ln", "real1"),
     "log": _b("uf:logb", "real2"),
     "root": _b("uf:root", "root"),
+    "totient": _b("uf:totient", "nat1"),  # HOL-Number_Theory Totient.thy: `totient :: nat ⇒ nat`
     "op:nth": _b("uf:nth", "nth"),  # `xs ! i`
     "nth": _b("uf:nth", "nth"),
     "inverse": _b("inv", "inverse"),
@@ -172,6 +173,11 @@ LEAN: dict[str, Builtin] = {
     "Nat.pred": _b("sub", "pred"),  # Init/Prelude.lean: `Nat.pred 0 = 0`, `Nat.pred (n + 1) = n`, i.e. `n - 1`
     "Nat.sqrt": _b("uf:natsqrt", "nat1"),
     "Nat.totient": _b("uf:totient", "nat1"),  # Mathlib `def Nat.totient (n : ℕ) : ℕ`
+    "φ": _b("uf:totient", "nat1"),  # `scoped notation "φ" => Nat.totient` (open Nat)
+    "Nat.divisors": _b("divisors", "divisors"),
+    "Nat.properDivisors": _b("properDivisors", "divisors"),
+    "Nat.log": _b("uf:natlog", "nat2"),  # `Nat.log (b : ℕ) : ℕ → ℕ`, `Nat.clog` alike
+    "Nat.clog": _b("uf:natclog", "nat2"),
     # `structure Rat where num : Int; den : Nat; den_nz : den ≠ 0; reduced : num.natAbs.Coprime den` (Batteries'
     # Rat.lean): the fields have fixed types, and of a literal their values are its lowest terms
     "Rat.num": _b("uf:ratnum", "rat_int"),
@@ -206,7 +212,9 @@ LEAN: dict[str, Builtin] = {
     "Real.arcsin": _b("uf:arcsin", "real1"),
     "Nat.digits": _b("uf:digits", "digits"),
     "uf:sum": _b("uf:listsum", "listsum"),
+    "uf:prod": _b("uf:listprod", "listprod"),
     "List.sum": _b("uf:listsum", "listsum"),
+    "List.prod": _b("uf:listprod", "listprod"),
 }
 
 # Constants of Isabelle/HOL's Main, Complex_Main and HOL-Analysis that formalizers use without declaring them. Not
@@ -220,7 +228,7 @@ ISABELLE_CONSTANTS = frozenset(
     range image vimage bij inj surj inj_on bij_betw inv id Domain Range dom ran UNIV undefined infinity
     infinite Sup Inf lim suminf prodinf summable sums convergent deriv integral has_derivative has_field_derivative
     continuous_on continuous differentiable det poly coeff degree pCons vector matrix mat transpose
-    coprime totient multiplicity frac
+    coprime multiplicity frac
     """.split()
 )
 

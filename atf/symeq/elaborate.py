@@ -1142,6 +1142,9 @@ class Elaborator:
                     raise IllTyped(f"{ir.show(t)[:60]} sums truth values")
                 if dom_e is None and t.dom is not None:
                     dom_e = self.elab(t.dom, None)
+                    el = elem_of_set(self.deep(ir.type_of(dom_e)))
+                    if el is not None and len(vars_) == 1:  # (`∑d ∈ {d. d dvd (12::nat)}. d`: d is a nat)
+                        self.unify(vars_[0][1], el)
                 out = Bind(t.kind, tuple(vars_), body, dom_e, ir.type_of(body))
             elif t.kind == "setof" and t.dom is None and len(vars_) == 1 and _listed(t) is not None:
                 # `{x. x = a ∨ x = b}` is `{a, b}` (Set.thy: insert_compr, `insert a B = {x. x = a ∨ x ∈ B}`)
@@ -1314,8 +1317,8 @@ class Elaborator:
             typed = self.elab_image(name, args)
             if typed is not None:
                 return typed
-        if hit is None and self.system == "isabelle" and name == "id" and len(args) == 1:
-            return self.elab(args[0], expected)  # Fun.thy: id = (λx. x)
+        if hit is None and name == "id" and len(args) == 1:
+            return self.elab(args[0], expected)  # Fun.thy: id = (λx. x); Lean's Prelude.lean: `def id (a : α) : α := a`
         if hit is None and self.system == "isabelle" and name == "dist" and len(args) == 2:
             return self.elab_dist(args, expected, orig)
         if hit is None and self.system == "isabelle" and name == "midpoint" and len(args) == 2:
@@ -1342,6 +1345,8 @@ class Elaborator:
             if dotted is not None:
                 return self.elab(dotted, expected)
             b = builtins.lookup(self.system, name)
+            if b is not None and b.rule == "listprod" and not (len(args) == 1 and mathlib.literal_list(args[0])):
+                b = None  # (the product of a list not written out stays the function it was: a group's, a ring's)
             if b is not None:
                 return self.elab_builtin(b, args, expected, orig)
             if name.startswith("op:"):
@@ -1624,7 +1629,8 @@ class Elaborator:
                 return uf(op, (NAT,), NAT, [x])
             return App(op, (x,), NAT)
         if rule == "nat2" and need(2):
-            return App(op, (self.elab(args[0], NAT), self.elab(args[1], NAT)), NAT)
+            xs = [self.elab(args[0], NAT), self.elab(args[1], NAT)]
+            return uf(op, (NAT, NAT), NAT, xs) if op.startswith("uf:") else App(op, tuple(xs), NAT)
         if rule in ("pred1", "natpred1") and need(1):
             x = self.elab(args[0], NAT if rule == "natpred1" else None)
             t = self.resolve(ir.type_of(x))
@@ -1713,7 +1719,15 @@ class Elaborator:
                 self.unify(t, Tup((a, c)))
                 return App(rule, (x,), a if rule == "fst" else c)
             return self.fallback(orig, expected)
-        if rule in ("digits", "listsum") and need(len(args)):
+        if rule == "divisors" and need(1):
+            # Mathlib NumberTheory/Divisors.lean: `def divisors : Finset ℕ := {d ∈ Ico 1 (n + 1) | d ∣ n}`,
+            # `def properDivisors : Finset ℕ := {d ∈ Ico 1 n | d ∣ n}` (`normalize` lists them at a literal n)
+            n = args[0]
+            d = ir.fresh_name("d", {x.name for x in ir.walk(n) if isinstance(x, Var)} | ir.free_vars(n))
+            hi = App("add", (n, Num(Fraction(1)))) if op == "divisors" else n
+            dom = App("call", (Var("Finset.Ico"), Num(Fraction(1)), hi))
+            return self.elab(Bind("setof", ((d, NAT),), App("dvd", (Var(d), n)), dom=dom), expected)
+        if rule in ("digits", "listsum", "listprod") and need(len(args)):
             return mathlib.elab_digits(self, rule, args, expected, orig)
         if rule == "range" and need(1):
             head = orig.args[0] if isinstance(orig, App) and orig.op == "call" and orig.args else None

@@ -1,12 +1,18 @@
-"""Mathlib functions on lists of digits: `Nat.digits b n` and the sum of a list.
+"""Mathlib functions on natural numbers that SymEq computes at literal arguments, and the sum of a list.
 
 `Nat.digits b n` (b ≥ 2) is the list of n's base-b digits, least significant first; with literal
 arguments `(Nat.digits 10 1998).sum` is the number 27. Otherwise the list is a value of the uninterpreted
-sort `List ℕ` and its sum a natural number (an uninterpreted function of the list).
+sort `List ℕ` and its sum a natural number (an uninterpreted function of the list). The sum (product) of a
+literal list is its items added (multiplied) up.
+
+At literal arguments (below LIMIT, factored by trial division) `Nat.totient`, `Nat.log`, `Nat.clog` are their
+values, the divisors of a number are listed (`normalize` reads `Nat.divisors n`, Mathlib's `{d ∈ Ico 1 (n + 1) |
+d ∣ n}`, over them), and `Real.log` of a positive rational is the sum of its primes' logarithms (`smt`).
 """
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -24,6 +30,74 @@ def digits(base: int, n: int) -> list[int]:
         out.append(n % base)
         n //= base
     return out
+
+
+LIMIT = 10**10  # the largest literal factored (trial division up to 10^5)
+
+
+@functools.lru_cache(maxsize=4096)
+def factorize(n: int) -> tuple[tuple[int, int], ...] | None:
+    """n's prime factors with their exponents, smallest first (n = 1: none); None for n < 1 or n > LIMIT."""
+    if n < 1 or n > LIMIT:
+        return None
+    out = []
+    d = 2
+    while d * d <= n:
+        if n % d == 0:
+            e = 0
+            while n % d == 0:
+                n //= d
+                e += 1
+            out.append((d, e))
+        d += 1 if d == 2 else 2
+    if n > 1:
+        out.append((n, 1))
+    return tuple(out)
+
+
+def divisors_of(n: int) -> list[int] | None:
+    """The positive divisors of n ≥ 1 in increasing order (None where n cannot be factored)."""
+    factors = factorize(n)
+    if factors is None:
+        return None
+    out = [1]
+    for p, e in factors:
+        out = [d * p**k for d in out for k in range(e + 1)]
+    return sorted(out)
+
+
+def totient(n: int) -> int | None:
+    """Mathlib `Nat.totient n = #{a ∈ range n | n.Coprime a}` (0 at 0, 1 at 1); Isabelle's `totient` agrees
+    (HOL-Number_Theory Totient.thy: `card (totatives n)`, totatives 0 = {})."""
+    if n == 0:
+        return 0
+    factors = factorize(n)
+    if factors is None:
+        return None
+    out = n
+    for p, _ in factors:
+        out = out // p * (p - 1)
+    return out
+
+
+def nat_log(b: int, n: int) -> int:
+    """Mathlib `Nat.log b n`: the largest k with b ^ k ≤ n where 1 < b and 0 < n, else 0 (`Nat.log` unfolds to
+    `if h : b ≤ n ∧ 1 < b then log b (n / b) + 1 else 0`)."""
+    k = 0
+    while b > 1 and n >= b:
+        n //= b
+        k += 1
+    return k
+
+
+def nat_clog(b: int, n: int) -> int:
+    """Mathlib `Nat.clog b n`: the least k with n ≤ b ^ k where 1 < b, else 0 (`if h : 1 < b ∧ 1 < n then clog b
+    ((n + b - 1) / b) + 1 else 0`)."""
+    k = 0
+    while b > 1 and n > 1:
+        n = (n + b - 1) // b
+        k += 1
+    return k
 
 
 def nat_literal(t: Term) -> int | None:
@@ -50,16 +124,32 @@ def _is_digits(t: Term) -> bool:
     )
 
 
+def literal_list(t: Term) -> list[Term] | None:
+    """The items of a list literal `[a, b, c]` as the Lean front-end writes it (a call of `op:list`)."""
+    if isinstance(t, App) and t.op == "call" and isinstance(t.args[0], Var) and t.args[0].name == "op:list":
+        return list(t.args[1:])
+    return None
+
+
 def elab_digits(el: Elaborator, rule: str, args: list[Term], expected: Ty | None, orig: Term) -> Term:
     if rule == "digits":
         if len(args) != 2:
             return el.fallback(orig, expected)
         b, n = el.elab(args[0], NAT), el.elab(args[1], NAT)
         return App("call", (Var("uf:digits", Fun((NAT, NAT), LIST_NAT)), b, n), LIST_NAT)
-    # listsum: the sum of a list of naturals
     if len(args) != 1:
         return el.fallback(orig, expected)
     lst = args[0]
+    items = literal_list(lst)
+    if items:  # Lean's `List.sum = foldr (· + ·) 0`, `List.prod = foldr (· * ·) 1`: of a literal list, its items'
+        op = "add" if rule == "listsum" else "mul"
+        total = items[0]
+        for item in items[1:]:
+            total = App(op, (total, item))
+        return el.elab(total, expected)
+    if rule == "listprod":
+        return el.fallback(orig, expected)
+    # listsum: the sum of a list of naturals
     if _is_digits(lst) and (total := digit_sum(lst.args[1], lst.args[2])) is not None:
         return el.elab(Num(Fraction(total)), expected if expected is not None else NAT)
     x = el.elab(lst, None)

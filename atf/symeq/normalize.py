@@ -38,7 +38,7 @@ from atf.symeq.ir import (
     Ty,
     Var,
 )
-from atf.symeq.mathlib import digit_sum, nat_literal
+from atf.symeq.mathlib import digit_sum, divisors_of, nat_clog, nat_literal, nat_log, totient
 
 MAX_UNROLL = 200
 MAX_LITERAL_SUM = 5000  # terms of a sum over a literal range added up when every term is a number
@@ -185,11 +185,21 @@ def _spend(work: int) -> bool:
 _LIST_FOLDS = {"uf:sum_list": "add", "uf:prod_list": "mul", "uf:length": ""}
 
 
-def _natural_fold(name: str, arg: Term) -> Term | None:
-    """`Nat.sqrt` of a natural literal below 10^100, or the sum of `Nat.digits b n` (`mathlib.digit_sum`)."""
+def _natural_fold(name: str, arg: Term, more: tuple[Term, ...] = ()) -> Term | None:
+    """`Nat.sqrt` of a natural literal below 10^100, the sum of `Nat.digits b n` (`mathlib.digit_sum`), and at
+    literals `Nat.totient`, `Nat.log`, `Nat.clog` (`mathlib`)."""
     if name == "uf:natsqrt":
         n = nat_literal(arg)
         return None if n is None or n >= 10**100 else _num(math.isqrt(n), NAT)
+    if name == "uf:totient":
+        n = nat_literal(arg)
+        value = totient(n) if n is not None else None
+        return None if value is None else _num(value, NAT)
+    if name in ("uf:natlog", "uf:natclog") and len(more) == 1:
+        b, n = nat_literal(arg), nat_literal(more[0])
+        if b is None or n is None or n >= 10**100:
+            return None
+        return _num((nat_log if name == "uf:natlog" else nat_clog)(b, n), NAT)
     head = arg.args[0] if isinstance(arg, App) and arg.op == "call" else None
     if isinstance(head, Var) and head.name == "uf:digits" and len(arg.args) == 3:
         total = digit_sum(arg.args[1], arg.args[2])
@@ -332,10 +342,12 @@ def _simplify(t: Term, system: str) -> Term:
         if isinstance(head, Bind) and head.kind == "lambda" and len(head.vars) == len(args) - 1:
             body = ir.beta(head, args[1:])
             return t if body is None else simplify(body, system)
-        if isinstance(head, Var) and head.name in ("uf:natsqrt", "uf:listsum") and len(args) == 2:
+        if isinstance(head, Var) and head.name in ("uf:natsqrt", "uf:listsum", "uf:totient") and len(args) == 2:
             # at a literal, once a premise gave one (`(h : n = 45) : (Nat.digits 10 n).sum = 9`): Mathlib's
             # `Nat.sqrt n` is ⌊√n⌋ (`Nat.sqrt_eq'`), and the digits' sum as `mathlib.elab_digits` folds it
             return _natural_fold(head.name, args[1]) or t
+        if isinstance(head, Var) and head.name in ("uf:natlog", "uf:natclog") and len(args) == 3:
+            return _natural_fold(head.name, args[1], args[2:]) or t
         if isinstance(head, Var) and head.name in _LIST_FOLDS and len(args) == 2:
             return _list_value(head.name, args[1], ty, system) or t
         if isinstance(head, Var) and head.name == "uf:suminf" and system == "isabelle" and len(args) == 2:
@@ -837,15 +849,13 @@ def _summable(f: Term) -> bool:
     return _geometric_terms(f) is not None
 
 
-def _literal_elements(dom: Term | None, limit: int = MAX_UNROLL) -> list[Num] | None:
-    """The elements of a finite set with literal bounds, in order (None when not literal or more than limit)."""
-    if dom is None:
-        return None
-    el = elem_of_set(ir.type_of(dom))
+def _literal_bounds(dom: Term) -> tuple[int, int, Ty] | None:
+    """(a, b, element type) for an interval or range of ℕ or ℤ with literal bounds: its elements are a..b."""
     if isinstance(dom, App) and dom.op in ("icc", "ico", "ioc", "ioo"):
         lo, hi = dom.args
         if not (isinstance(lo, Num) and isinstance(hi, Num)):
             return None
+        el = elem_of_set(ir.type_of(dom))
         ety = el if el is not None else ir.type_of(lo)
         if ety not in (NAT, INT):
             return None
@@ -854,14 +864,49 @@ def _literal_elements(dom: Term | None, limit: int = MAX_UNROLL) -> list[Num] | 
             a += 1
         if dom.op in ("ico", "ioo") and hi.value == b:
             b -= 1
+        return a, b, ety
+    if isinstance(dom, App) and dom.op == "range":
+        n = dom.args[0]
+        if isinstance(n, Num) and n.value >= 0:
+            return 0, math.ceil(n.value) - 1, NAT
+    return None
+
+
+def _divisor_elements(x: str, cond: Term, dom: Term | None) -> tuple[list[Num], Term | None] | None:
+    """`{x ∈ dom | x ∣ N ∧ rest}` with N a nonzero literal and dom a literal interval of ℕ or ℤ (Mathlib's
+    `Nat.divisors N`, Isabelle's `{d. d dvd N}`): the divisors of N in dom, listed from N's factors however wide
+    dom is, and what is left of the condition (None: nothing). None where the condition has no such conjunct."""
+    bounds = _literal_bounds(dom) if dom is not None else None
+    if bounds is None:
+        return None
+    a, b, ety = bounds
+    conjuncts = ir.flatten_and(cond)
+    for k, c in enumerate(conjuncts):
+        if not (isinstance(c, App) and c.op == "dvd" and isinstance(c.args[0], Var) and c.args[0].name == x):
+            continue
+        n = c.args[1]
+        if not (isinstance(n, Num) and n.value.denominator == 1 and n.value != 0):
+            continue
+        divisors = divisors_of(abs(int(n.value)))
+        if divisors is None:
+            return None
+        signed = divisors if ety == NAT else [-d for d in reversed(divisors)] + divisors
+        rest = conjuncts[:k] + conjuncts[k + 1 :]
+        elems = [Num(Fraction(d), ety) for d in signed if a <= d <= b]
+        return elems, (ir.conj(rest) if rest else None)
+    return None
+
+
+def _literal_elements(dom: Term | None, limit: int = MAX_UNROLL) -> list[Num] | None:
+    """The elements of a finite set with literal bounds, in order (None when not literal or more than limit)."""
+    if dom is None:
+        return None
+    bounds = _literal_bounds(dom)
+    if bounds is not None:
+        a, b, ety = bounds
         if b - a + 1 > limit:
             return None
         return [Num(Fraction(k), ety) for k in range(a, b + 1)]
-    if isinstance(dom, App) and dom.op == "range":
-        n = dom.args[0]
-        if isinstance(n, Num) and 0 <= n.value <= limit:
-            return [Num(Fraction(k), NAT) for k in range(int(n.value))]
-        return None
     if isinstance(dom, App) and dom.op == "setenum":
         if all(isinstance(a, Num) for a in dom.args):
             seen: dict[Fraction, Num] = {}
@@ -880,7 +925,19 @@ def _unroll(t: Bind, system: str) -> Term:
     if isinstance(dom, Bind) and dom.kind == "setof" and len(dom.vars) == 1:
         cond = (dom.vars[0][0], dom.body)
         dom = dom.dom if dom.dom is not None else _bounded_domain(dom)
-    elems = _literal_elements(dom)
+        while isinstance(dom, Bind) and dom.kind == "setof" and len(dom.vars) == 1 and dom.dom is not None:
+            # {x ∈ {y ∈ D | P y} | Q x} is {x ∈ D | P x ∧ Q x} (`Finset.filter_filter`)
+            inner = dom.vars[0][0]
+            if cond[0] in ir.free_vars(dom.body) - {inner}:
+                break
+            cond = (cond[0], App("and", (ir.substitute(dom.body, {inner: Var(cond[0], dom.vars[0][1])}), cond[1])))
+            dom = dom.dom
+    divisors = _divisor_elements(cond[0], cond[1], dom) if cond is not None else None
+    if divisors is not None:
+        elems: list[Num] | None = divisors[0]
+        cond = None if divisors[1] is None else (cond[0], divisors[1])
+    else:
+        elems = _literal_elements(dom)
     if elems is None:
         return _literal_sum(t, name, cond, dom, system)
     ty = t.ty
@@ -928,11 +985,21 @@ def _bounded_domain(s: Bind) -> Term | None:
     if len(s.vars) != 1 or s.vars[0][1] not in (NAT, INT):
         return None
     name, ty = s.vars[0]
-    bounds = [c for c in ir.flatten_and(s.body) if _interval(c, name, ty) is not None]
+    conjuncts = ir.flatten_and(s.body)
+    bounds = [c for c in conjuncts if _interval(c, name, ty) is not None]
     iv = _interval(ir.conj(bounds), name, ty) if bounds else None
-    if iv is None or iv[0] is None or iv[2] is None:
+    lo, hi = (iv[0], iv[2]) if iv is not None else (Fraction(0) if ty == NAT else None, None)
+    for c in conjuncts:
+        # x ∣ N with N ≠ 0 a literal: |x| ≤ |N| (0 divides only 0; Mathlib `Nat.le_of_dvd`, `Int.le_of_dvd`)
+        if isinstance(c, App) and c.op == "dvd" and isinstance(c.args[0], Var) and c.args[0].name == name:
+            n = c.args[1]
+            if isinstance(n, Num) and n.value.denominator == 1 and n.value != 0:
+                m = abs(n.value)
+                hi = m if hi is None else min(hi, m)
+                lo = -m if lo is None else max(lo, -m)
+    if lo is None or hi is None:
         return None
-    return App("icc", (Num(iv[0], ty), Num(iv[2], ty)), ir.SetTy(ty))
+    return App("icc", (Num(lo, ty), Num(hi, ty)), ir.SetTy(ty))
 
 
 def _card(t: App, system: str) -> Term:

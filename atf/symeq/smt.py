@@ -40,6 +40,7 @@ import z3
 from atf.symeq import backstop, facts, ir, z3raw
 from atf.symeq.config import SymEqConfig
 from atf.symeq.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, App, Bind, Fun, Num, Opaque, Sort, Term, Tup, Ty, Var
+from atf.symeq.mathlib import factorize
 
 MAX_EXPAND_POW = 16
 _ZMOD = re.compile(r"ZMod (\d+|[^\W\d][\w.'!?]*)")
@@ -387,7 +388,9 @@ class Translator:
             x = _real(self.term(arg, env))
             return x - z3.ToReal(z3.ToInt(x))
         if name == "uf:ln":
-            return self.lean_log(arg, env) if self.system == "lean" else None
+            if self.system == "lean":
+                return self.lean_log(arg, env)
+            return self.log_literal(arg.value) if isinstance(arg, Num) and arg.value > 0 else None
         if name == "uf:exp":
             if isinstance(arg, App) and arg.ty == REAL and arg.op in ("add", "sub", "neg"):
                 parts = [self.exp_of(x, env) for x in arg.args]
@@ -422,10 +425,33 @@ class Translator:
                 return int(t.args[1].value) * self.lean_log(t.args[0], env)
             if _call_of(t, "uf:exp"):
                 return _real(self.term(t.args[1], env))
+        if isinstance(t, Num) and (t.value == 0 or (out := self.log_literal(abs(t.value))) is not None):
+            return z3.RealVal(0) if t.value == 0 else out
         x = _real(self.term(t, env))
         out = self.uf("uf:ln", (REAL,), REAL, [_abs(x)])
         self.side(z3.Implies(x == 0, out == 0))
         return out
+
+    def isabelle_ln(self, t: Term, value: Any) -> Any:
+        """Isabelle's `ln` of t (translated: value): of a positive literal its primes' (`log_literal`), else the
+        uninterpreted `ln`."""
+        out = self.log_literal(t.value) if isinstance(t, Num) and t.value > 0 else None
+        return out if out is not None else self.uf("uf:ln", (REAL,), REAL, [_real(value)])
+
+    def log_literal(self, q: Fraction) -> Any:
+        """ln q of a rational q > 0 as the sum of its primes' logarithms, each an uninterpreted value (positive, by
+        `facts`): ln (x * y) = ln x + ln y and ln (x / y) = ln x - ln y for x, y > 0 (Mathlib `Real.log_mul`,
+        `Real.log_div`; Isabelle `ln_mult`, `ln_div`), so `log 2 8` is 3. None where q's numerator or denominator
+        cannot be factored (`mathlib.factorize`)."""
+        num, den = factorize(q.numerator), factorize(q.denominator)
+        if num is None or den is None:
+            return None
+        parts = [
+            sign * e * self.uf("uf:ln", (REAL,), REAL, [z3.RealVal(p)])
+            for sign, factors in ((1, num), (-1, den))
+            for p, e in factors
+        ]
+        return z3.Sum(parts) if parts else z3.RealVal(0)
 
     def lookup(self, name: str, env: dict[str, Any]) -> tuple[Any, Ty | None]:
         if name in env:
@@ -1055,7 +1081,7 @@ class Translator:
             if self.system == "lean":  # `Real.log` read as `lean_log` reads it
                 lx, lb = self.lean_log(args[1], env), self.lean_log(args[0], env)
             else:
-                lx, lb = (self.uf("uf:ln", (REAL,), REAL, [_real(v)]) for v in (vals[1], vals[0]))
+                lx, lb = (self.isabelle_ln(a, v) for a, v in ((args[1], vals[1]), (args[0], vals[0])))
             return z3.If(lb == 0, z3.RealVal(0), lx / lb)
         if (
             head.name in _READ_FUNCTIONS

@@ -1,0 +1,136 @@
+"""Mathlib and HOL definitions SymEq kept opaque until session 36, read by their definitions (VERSION 92).
+
+- `Nat.divisors n` is Mathlib's `{d ∈ Ico 1 (n + 1) | d ∣ n}`, `Nat.properDivisors n` `{d ∈ Ico 1 n | d ∣ n}`; at a
+  literal n the normaliser lists the divisors from n's factors however large n is (`∑ k in Nat.divisors (30 ^ 4), 1`
+  has 125 terms, not 810,000 tested), also for a filter written by hand and for Isabelle's `{d. d dvd 500}`, which a
+  nonzero literal bounds (0 divides only 0).
+- `id x` is x in Lean as in Isabelle; `List.sum`/`List.prod` of a literal list add (multiply) the items.
+- `Nat.totient`, `Nat.log`, `Nat.clog` (and Isabelle's `totient`) are computed at literals.
+- `Real.log` / Isabelle's `ln` of a positive rational literal is the sum of its primes' logarithms (ln_mult, ln_div),
+  so `Real.logb 2 8 = 3` and Isabelle's `log 2 8 = 3` are theorems; `log 2 3 = 1` is not (nothing relates the
+  logarithms of two primes but their signs), and neither is a literal too large to factor.
+- Isabelle's `∑d ∈ {d. d dvd (12::nat)}. d`: the sum's index takes the set's element type (it was a type variable,
+  so the sum over a listed set was never added up).
+"""
+
+import math
+
+import pytest
+
+from atf.symeq import mathlib
+from tests.symeq_pairs import same_isabelle, same_lean
+
+# (statement, truth): a closed statement means True when it holds and False when it does not
+LEAN_CLOSED = [
+    (": (Finset.range 5).sum id = 10", True),
+    (": (Finset.range 5).sum id = 15", False),
+    (": List.sum [1, 2, 3] = 6", True),
+    (": [1, 2, 3].sum = 7", False),
+    (": [2, 3, 4].prod = 24", True),
+    (": List.prod [2, 3] = 5", False),
+    (": (Nat.divisors 6).card = 4", True),
+    (": (Nat.divisors 6).card = 3", False),
+    (": ∑ d in Nat.divisors 6, d = 12", True),
+    (": ∑ k in Nat.divisors 500, k = 1092", True),
+    (": (∑ k in Nat.divisors (30 ^ 4), 1) - 2 = 123", True),
+    (": (∑ k in Nat.divisors (30 ^ 4), 1) - 2 = 122", False),
+    (": ∑ k in Finset.filter (fun x => Nat.Prime x) (Nat.divisors 500), k = 7", True),
+    (": ∑ i in Nat.properDivisors 28, i = 28", True),
+    (": (Nat.properDivisors 28).sum id = 56", False),
+    (": Nat.divisors 0 = ∅", True),
+    (": Nat.properDivisors 1 = ∅", True),
+    (": Nat.divisors 6 = {1, 2, 3, 6}", True),
+    (": Nat.divisors 6 = {1, 2, 3}", False),
+    (": 4 ∈ Nat.divisors 12", True),
+    (": 5 ∈ Nat.divisors 12", False),
+    (": (Finset.filter (fun x => x ∣ 12 ∧ Even x) (Finset.Icc 1 12)).card = 4", True),
+    (": Nat.totient 10 = 4", True),
+    (": Nat.totient 10 = 5", False),
+    (": Nat.totient 0 = 0", True),
+    (": φ 36 = 12", True),
+    (": Nat.log 2 9 = 3", True),
+    (": Nat.log 2 9 = 4", False),
+    (": Nat.log 1 5 = 0", True),
+    (": Nat.log 2 0 = 0", True),
+    (": Nat.clog 2 9 = 4", True),
+    (": Nat.clog 2 8 = 4", False),
+    (": Real.logb 2 8 = 3", True),
+    (": Real.logb 2 8 = 4", False),
+    (": Real.logb 2 (1 / 8) = -3", True),
+    (": Real.logb 2 (-8) = 3", True),
+    (": Real.logb (5 ^ 2) (5 ^ 4) = 2", True),
+    (": Real.log 12 = 2 * Real.log 2 + Real.log 3", True),
+]
+
+
+@pytest.mark.parametrize("statement,truth", LEAN_CLOSED)
+def test_lean_definitions_decide_closed_statements(statement, truth):
+    assert same_lean(statement, ": True") == truth
+    assert same_lean(statement, ": False") == (not truth)
+
+
+# (a, b, the same meaning?)
+LEAN_PAIRS = [
+    ("(n : ℕ) : ∑ d in n.divisors, d = 2 * n", "(n : ℕ) : ∑ d in Nat.divisors n, id d = 2 * n", True),
+    ("(n : ℕ) : n.divisors.card = 3", "(n : ℕ) : (Finset.filter (· ∣ n) (Finset.Ico 1 (n + 1))).card = 3", True),
+    ("(n : ℕ) : n.divisors.card = 3", "(n : ℕ) : n.properDivisors.card = 3", False),
+    ("(n : ℕ) : n.divisors.card = 3", "(n : ℕ) : (Finset.filter (· ∣ n) (Finset.range n)).card = 3", False),
+    ("(l : ℕ) : [1, 2, l].sum = 6", "(l : ℕ) : 1 + 2 + l = 6", True),
+    ("(l : ℕ) : [2, l].prod = 8", "(l : ℕ) : 2 + l = 8", False),
+    ("(l : ℕ) : [2, l].prod = 8", "(l : ℕ) : 2 * l = 8", True),
+    ("(x : ℝ) (h : Real.logb 2 x = 3) : x = 8", "(x : ℝ) (h : Real.log x / Real.log 2 = 3) : x = 8", True),
+    # nothing relates the logarithms of two primes but their signs: not a theorem SymEq can prove, nor merged
+    (": Real.logb 2 3 = 1", ": True", False),
+    (": Real.logb 2 3 = 1", ": False", False),
+    # a literal too large to factor stays one unknown logarithm
+    (": Real.logb 2 (9999999967 * 9999999967) = 3", ": False", False),
+    ("(id : ℕ → ℕ) : id 3 = 4", ": False", False),  # a variable named id is that variable
+]
+
+
+@pytest.mark.parametrize("a,b,same", LEAN_PAIRS)
+def test_lean_definitions_in_pairs(a, b, same):
+    assert same_lean(a, b) == same
+
+
+ISABELLE_CLOSED = [
+    ('"card {d::nat. d dvd 500} = 12"', True),
+    ('"card {d::nat. d dvd 500} = 13"', False),
+    ('"(\\<Sum>d | d dvd (500::nat). d) = 1092"', True),
+    ('"(\\<Sum>d\\<in>{d. d dvd (12::nat)}. d) = 28"', True),
+    ('"(\\<Sum>(d::nat)\\<in>{d. d dvd 12}. d) = 29"', False),
+    ('"card {d::int. d dvd 6} = 8"', True),
+    ('"card {k::nat. k < 30 \\<and> k dvd 30} = 7"', True),
+    ('"totient 10 = 4"', True),
+    ('"log 2 (8::real) = 3"', True),
+    ('"log 10 (1000::real) = 2"', False),
+    ('"log 4 (2::real) = 1/2"', True),
+    ('"ln (8::real) = 3 * ln 2"', True),
+]
+
+
+@pytest.mark.parametrize("statement,truth", ISABELLE_CLOSED)
+def test_isabelle_definitions_decide_closed_statements(statement, truth):
+    assert same_isabelle(statement, '"True"') == truth
+    assert same_isabelle(statement, '"False"') == (not truth)
+
+
+def test_isabelle_untyped_divisor_sets_stay_polymorphic():
+    # no type fixes d: `d dvd 12` holds in every semiring, and over int the set has twelve elements
+    assert not same_isabelle('"(\\<Sum>d\\<in>{d. d dvd 12}. d) = 28"', '"True"')
+    # 0 divides only 0: {d. d dvd 0} is every natural number (card 0 in Isabelle), not read as a listed set
+    assert not same_isabelle('"card {d::nat. d dvd 0} = 0"', '"False"')
+
+
+def test_arithmetic_functions_against_their_definitions():
+    for n in range(0, 400):
+        brute = [d for d in range(1, n + 1) if n % d == 0]
+        if n:
+            assert mathlib.divisors_of(n) == brute
+            assert mathlib.factorize(n) is not None and math.prod(p**e for p, e in mathlib.factorize(n)) == n
+        assert mathlib.totient(n) == sum(1 for a in range(n) if math.gcd(n, a) == 1)
+        for b in range(0, 6):
+            assert mathlib.nat_log(b, n) == (max(k for k in range(n + 1) if b**k <= n) if b > 1 and n > 0 else 0)
+            assert mathlib.nat_clog(b, n) == (min(k for k in range(n + 1) if n <= b**k) if b > 1 and n > 1 else 0)
+    assert mathlib.factorize(0) is None and mathlib.factorize(mathlib.LIMIT + 1) is None
+    assert mathlib.divisors_of(9999999967) == [1, 9999999967]  # a prime near the limit
