@@ -9,6 +9,8 @@
 - `Real.log` / Isabelle's `ln` of a positive rational literal is the sum of its primes' logarithms (ln_mult, ln_div),
   so `Real.logb 2 8 = 3` and Isabelle's `log 2 8 = 3` are theorems; `log 2 3 = 1` is not (nothing relates the
   logarithms of two primes but their signs), and neither is a literal too large to factor.
+- `Nat.digits b n = [d₀, …, dₖ]` at a literal base b ≥ 2 states n = Σ dᵢ bⁱ with every dᵢ < b and dₖ ≠ 0 (the one such
+  list, Mathlib `Nat.digits_ofDigits`); `Nat.digits b n = []` states n = 0.
 - Isabelle's `∑d ∈ {d. d dvd (12::nat)}. d`: the sum's index takes the set's element type (it was a type variable,
   so the sum over a listed set was never added up).
 """
@@ -60,6 +62,12 @@ LEAN_CLOSED = [
     (": Real.logb 2 (-8) = 3", True),
     (": Real.logb (5 ^ 2) (5 ^ 4) = 2", True),
     (": Real.log 12 = 2 * Real.log 2 + Real.log 3", True),
+    (": Nat.digits 10 123 = [3, 2, 1]", True),
+    (": Nat.digits 10 123 = [1, 2, 3]", False),
+    (": Nat.digits 10 120 = [0, 2, 1]", True),
+    (": Nat.digits 10 5 = [5, 0]", False),  # no trailing zero
+    (": Nat.digits 10 0 = []", True),
+    (": Nat.digits 10 123 ≠ [3, 2, 1]", False),
 ]
 
 
@@ -85,6 +93,13 @@ LEAN_PAIRS = [
     # a literal too large to factor stays one unknown logarithm
     (": Real.logb 2 (9999999967 * 9999999967) = 3", ": False", False),
     ("(id : ℕ → ℕ) : id 3 = 4", ": False", False),  # a variable named id is that variable
+    ("(n : ℕ) (h : Nat.digits 10 n = [3, 2, 1]) : Even n", "(n : ℕ) (h : n = 123) : Even n", True),
+    ("(n : ℕ) (h : Nat.digits 10 n = [3, 2, 1]) : n % 4 = 3", "(n : ℕ) (h : n = 321) : n % 4 = 3", False),
+    ("(n a b : ℕ) (h : Nat.digits 10 n = [a, b]) : n < 100", "(n a b : ℕ) (h : Nat.digits 10 n = [a, b]) : True", True),
+    ("(n a b : ℕ) (h : Nat.digits 10 n = [a, b]) : n ≥ 10", "(n a b : ℕ) (h : Nat.digits 10 n = [a, b]) : True", True),
+    ("(n a b : ℕ) (h : Nat.digits 10 n = [a, b]) : n ≥ 11", "(n a b : ℕ) (h : Nat.digits 10 n = [a, b]) : True", False),
+    # base 1 is no base: Mathlib's `Nat.digits 1 n` is n ones, not read
+    ("(n : ℕ) (h : Nat.digits 1 n = [1, 1]) : n = 2", ": False", False),
 ]
 
 

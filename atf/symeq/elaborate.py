@@ -866,6 +866,9 @@ class Elaborator:
         def ordered(x: Term, y: Term) -> tuple[Term, Term]:
             return (y, x) if flip else (x, y)
 
+        if op in ("eq", "ne") and self.system == "lean" and (digits := mathlib.digits_equation(lhs, rhs)) is not None:
+            out = self.elab(digits, BOOL)
+            return App("not", (out,), BOOL) if op == "ne" else out
         if op in ("eq", "ne"):
             for s, other in ((lhs, rhs), (rhs, lhs)):
                 empty = self.emptiness(s, "forall") if _is_empty_set(other) else None

@@ -131,6 +131,33 @@ def literal_list(t: Term) -> list[Term] | None:
     return None
 
 
+def digits_equation(lhs: Term, rhs: Term) -> Term | None:
+    """`Nat.digits b n = [d₀, …, dₖ]` (either side) at a literal base b ≥ 2, as the arithmetic it states: n = d₀ +
+    d₁ b + … + dₖ bᵏ with every dᵢ < b and dₖ ≠ 0 (Mathlib `Nat.digits_ofDigits` and `Nat.ofDigits_digits`: the
+    digits are the one list of numbers below b, without a trailing zero, whose value is n); `= []` is n = 0
+    (`Nat.digits_eq_nil_iff_eq_zero`). None for any other equation."""
+    for call, items in ((lhs, literal_list(rhs)), (rhs, literal_list(lhs))):
+        if items is None or not _is_digits(call):
+            continue
+        b = nat_literal(call.args[1])
+        if b is None or b < 2:
+            return None
+        n = App("ascribe", (call.args[2],), target=NAT)
+        if not items:
+            return App("eq", (n, Num(Fraction(0))))
+        ds = [App("ascribe", (d,), target=NAT) for d in items]
+        value: Term = ds[0]
+        for i, d in enumerate(ds[1:], 1):
+            value = App("add", (value, App("mul", (d, Num(Fraction(b**i))))))
+        parts = [App("eq", (n, value)), *(App("lt", (d, Num(Fraction(b)))) for d in ds)]
+        parts.append(App("not", (App("eq", (ds[-1], Num(Fraction(0)))),)))
+        out = parts[0]
+        for x in parts[1:]:
+            out = App("and", (out, x))
+        return out
+    return None
+
+
 def elab_digits(el: Elaborator, rule: str, args: list[Term], expected: Ty | None, orig: Term) -> Term:
     if rule == "digits":
         if len(args) != 2:
