@@ -149,3 +149,30 @@ def test_arithmetic_functions_against_their_definitions():
             assert mathlib.nat_clog(b, n) == (min(k for k in range(n + 1) if n <= b**k) if b > 1 and n > 1 else 0)
     assert mathlib.factorize(0) is None and mathlib.factorize(mathlib.LIMIT + 1) is None
     assert mathlib.divisors_of(9999999967) == [1, 9999999967]  # a prime near the limit
+
+
+def test_factoring_is_bounded_per_statement():
+    from atf.symeq import ir
+    from atf.symeq.equivalence import parse
+    from atf.symeq.normalize import FACTOR_WORK, MAX_LITERAL_WORK
+
+    # distinct products of two primes near 3 * 10^7, the slowest literals to factor: only what the statement's
+    # literal budget pays for is factored, the rest stays `Nat.totient` of the literal
+    big = [p * q for p, q in zip(range(30_000_001, 30_002_001, 2), range(29_990_001, 29_992_001, 2))][:300]
+    text = "theorem t : " + " ∧ ".join(f"Nat.totient {n} ≠ 0" for n in big) + " := by sorry"
+    st = parse(text, "lean")
+    unread = sum(1 for x in ir.walk(st.conclusion) if isinstance(x, ir.Var) and x.name == "uf:totient")
+    assert unread >= len(big) - MAX_LITERAL_WORK // FACTOR_WORK > 0
+    assert mathlib.factorize(mathlib.LIMIT + 1) is None
+    assert not same_lean(f": Nat.totient {mathlib.LIMIT + 37} = 0", ": False")  # past the limit: unread
+
+
+def test_logarithms_of_literals_are_bounded_per_translation():
+    from atf.symeq import smt
+    from atf.symeq.equivalence import parse
+
+    primes = [p for p in range(1000, 2000) if mathlib.factorize(p) == ((p, 1),)][: smt.MAX_FACTORED + 6]
+    text = "theorem t : " + " + ".join(f"Real.log {p}" for p in primes) + " = 0 := by sorry"
+    tr = smt.Translator("lean")
+    tr.prop(parse(text, "lean").conclusion)
+    assert len(tr.factored) == smt.MAX_FACTORED

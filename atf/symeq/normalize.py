@@ -51,6 +51,7 @@ MAX_LITERAL_SUM = 5000  # terms of a sum over a literal range added up when ever
 # and was killed or not by the load (2 of 4 runs beside other work); it now keeps its outer sums symbolic in every
 # run. The next largest use among the benchmarks' 15,129 statements is 20,030.
 MAX_LITERAL_WORK = 60_000
+FACTOR_WORK = 300  # what factoring one literal costs of it (`mathlib.factorize`, at most about 3 ms)
 MAX_POW = 64
 MAX_DIGITS = 400
 MAX_RECURSION = 1000  # values of a recursively defined sequence computed, at most
@@ -193,7 +194,7 @@ def _natural_fold(name: str, arg: Term, more: tuple[Term, ...] = ()) -> Term | N
         return None if n is None or n >= 10**100 else _num(math.isqrt(n), NAT)
     if name == "uf:totient":
         n = nat_literal(arg)
-        value = totient(n) if n is not None else None
+        value = totient(n) if n is not None and _spend(FACTOR_WORK) else None
         return None if value is None else _num(value, NAT)
     if name in ("uf:natlog", "uf:natclog") and len(more) == 1:
         b, n = nat_literal(arg), nat_literal(more[0])
@@ -887,7 +888,7 @@ def _divisor_elements(x: str, cond: Term, dom: Term | None) -> tuple[list[Num], 
         n = c.args[1]
         if not (isinstance(n, Num) and n.value.denominator == 1 and n.value != 0):
             continue
-        divisors = divisors_of(abs(int(n.value)))
+        divisors = divisors_of(abs(int(n.value))) if _spend(FACTOR_WORK) else None
         if divisors is None:
             return None
         signed = divisors if ety == NAT else [-d for d in reversed(divisors)] + divisors

@@ -43,6 +43,7 @@ from atf.symeq.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, App, Bind, Fun, Num
 from atf.symeq.mathlib import factorize
 
 MAX_EXPAND_POW = 16
+MAX_FACTORED = 64  # distinct literals one translation reads the logarithm of as its primes' (`log_literal`)
 _ZMOD = re.compile(r"ZMod (\d+|[^\W\d][\w.'!?]*)")
 # what a value of `ZMod m` does as in ℤ, on representatives: the commutative ring operations
 _ZMOD_RING = ("add", "sub", "mul", "neg")
@@ -76,6 +77,7 @@ class Translator:
     comm_sorts: frozenset[str] = frozenset()  # type variables the statement declares commutative rings
     _sides: list[list[z3.BoolRef]] = field(default_factory=list)
     _counter: int = 0
+    factored: set[Fraction] = field(default_factory=set)  # literals `log_literal` read (at most MAX_FACTORED)
 
     # ------------------------------------------------------------------ sorts and symbols
     def sort(self, ty: Ty | None) -> z3.SortRef:
@@ -443,6 +445,9 @@ class Translator:
         `facts`): ln (x * y) = ln x + ln y and ln (x / y) = ln x - ln y for x, y > 0 (Mathlib `Real.log_mul`,
         `Real.log_div`; Isabelle `ln_mult`, `ln_div`), so `log 2 8` is 3. None where q's numerator or denominator
         cannot be factored (`mathlib.factorize`)."""
+        if len(self.factored) >= MAX_FACTORED and q not in self.factored:
+            return None  # (bounded work on any input: each literal factored costs up to about 3 ms)
+        self.factored.add(q)
         num, den = factorize(q.numerator), factorize(q.denominator)
         if num is None or den is None:
             return None
