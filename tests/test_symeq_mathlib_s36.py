@@ -16,6 +16,7 @@
 """
 
 import math
+import random
 
 import pytest
 
@@ -148,7 +149,19 @@ def test_arithmetic_functions_against_their_definitions():
             assert mathlib.nat_log(b, n) == (max(k for k in range(n + 1) if b**k <= n) if b > 1 and n > 0 else 0)
             assert mathlib.nat_clog(b, n) == (min(k for k in range(n + 1) if n <= b**k) if b > 1 and n > 1 else 0)
     assert mathlib.factorize(0) is None and mathlib.factorize(mathlib.LIMIT + 1) is None
-    assert mathlib.divisors_of(9999999967) == [1, 9999999967]  # a prime near the limit
+    assert mathlib.divisors_of(9999999967) == [1, 9999999967]
+
+
+def test_factorize_beyond_trial_division():
+    # Pollard's rho and Miller-Rabin, against the product of what they return and against trial division
+    rng = random.Random(36)
+    hard = [999983 * 999979, 1000003**2, 2**40, 3**25, 29_999_999 * 30_000_001, 10**15 - 11]
+    for n in hard + [rng.randrange(1, 10**12) for _ in range(200)]:
+        factors = mathlib.factorize(n)
+        assert math.prod(p**e for p, e in factors) == n
+        assert all(all(p % d for d in range(2, min(math.isqrt(p), 10**4) + 1)) for p, _ in factors)
+        assert [p for p, _ in factors] == sorted({p for p, _ in factors})
+    assert mathlib.factorize(999983 * 999979) == ((999979, 1), (999983, 1))
 
 
 def test_factoring_is_bounded_per_statement():
