@@ -5,12 +5,16 @@
   has 125 terms, not 810,000 tested), also for a filter written by hand and for Isabelle's `{d. d dvd 500}`, which a
   nonzero literal bounds (0 divides only 0).
 - `id x` is x in Lean as in Isabelle; `List.sum`/`List.prod` of a literal list add (multiply) the items.
-- `Nat.totient`, `Nat.log`, `Nat.clog` (and Isabelle's `totient`) are computed at literals.
+- `Nat.totient`, `Nat.log`, `Nat.clog` are computed at literals. Isabelle's `totient` is not: it is HOL-Number_Theory's
+  (Totient.thy), which the data's header (Complex_Main and HOL-Computational_Algebra) does not import, so there it may
+  be a free variable; it stays the opaque constant it was.
 - `Real.log` / Isabelle's `ln` of a positive rational literal is the sum of its primes' logarithms (ln_mult, ln_div),
   so `Real.logb 2 8 = 3` and Isabelle's `log 2 8 = 3` are theorems; `log 2 3 = 1` is not (nothing relates the
   logarithms of two primes but their signs), and neither is a literal too large to factor.
 - `Nat.digits b n = [d₀, …, dₖ]` at a literal base b ≥ 2 states n = Σ dᵢ bⁱ with every dᵢ < b and dₖ ≠ 0 (the one such
   list, Mathlib `Nat.digits_ofDigits`); `Nat.digits b n = []` states n = 0.
+- Isabelle's `prime_factors x` and Mathlib's `Nat.primeFactors n` are the sets their membership lemmas describe
+  (`in_prime_factors_iff`, `Nat.mem_primeFactors`: the prime divisors of a nonzero number).
 - Isabelle's `∑d ∈ {d. d dvd (12::nat)}. d`: the sum's index takes the set's element type (it was a type variable,
   so the sum over a listed set was never added up).
 """
@@ -117,7 +121,6 @@ ISABELLE_CLOSED = [
     ('"(\\<Sum>(d::nat)\\<in>{d. d dvd 12}. d) = 29"', False),
     ('"card {d::int. d dvd 6} = 8"', True),
     ('"card {k::nat. k < 30 \\<and> k dvd 30} = 7"', True),
-    ('"totient 10 = 4"', True),
     ('"log 2 (8::real) = 3"', True),
     ('"log 10 (1000::real) = 2"', False),
     ('"log 4 (2::real) = 1/2"', True),
@@ -129,6 +132,11 @@ ISABELLE_CLOSED = [
 def test_isabelle_definitions_decide_closed_statements(statement, truth):
     assert same_isabelle(statement, '"True"') == truth
     assert same_isabelle(statement, '"False"') == (not truth)
+
+
+def test_isabelle_totient_stays_unread():
+    assert not same_isabelle('"totient 10 = 4"', '"True"')
+    assert not same_isabelle('"totient 10 = 4"', '"False"')
 
 
 def test_isabelle_untyped_divisor_sets_stay_polymorphic():
@@ -189,3 +197,36 @@ def test_logarithms_of_literals_are_bounded_per_translation():
     tr = smt.Translator("lean")
     tr.prop(parse(text, "lean").conclusion)
     assert len(tr.factored) == smt.MAX_FACTORED
+
+
+PRIME_FACTORS = [
+    ("isabelle", '"(\\<Sum>p\\<in>prime_factors (1092::nat). p) = 25"', True),
+    ("isabelle", '"card (prime_factors (360::nat)) = 3"', True),
+    ("isabelle", '"card (prime_factors (360::nat)) = 4"', False),
+    ("isabelle", '"card (prime_factors (-360::int)) = 3"', True),  # normalized primes: positive
+    ("isabelle", '"prime_factors (0::nat) = {}"', True),
+    ("lean", ": (Nat.primeFactors 360).card = 3", True),
+    ("lean", ": ∑ p in Nat.primeFactors 1092, p = 25", True),
+    ("lean", ": Nat.primeFactors 0 = ∅", True),
+    ("lean", ": 4 ∈ Nat.primeFactors 12", False),
+    ("lean", ": 3 ∈ Nat.primeFactors 12", True),
+]
+
+
+@pytest.mark.parametrize("system,statement,truth", PRIME_FACTORS)
+def test_prime_factors_by_their_membership_lemma(system, statement, truth):
+    same = same_isabelle if system == "isabelle" else same_lean
+    true, false = ('"True"', '"False"') if system == "isabelle" else (": True", ": False")
+    assert same(statement, true) == truth
+    assert same(statement, false) == (not truth)
+
+
+def test_prime_factors_of_a_variable_are_a_set_of_its_divisors():
+    # the prime divisors, not all divisors (n = 6: two against four)
+    assert not same_isabelle(
+        'fixes n :: nat shows "card (prime_factors n) = 2"', 'fixes n :: nat shows "card {p. p dvd n} = 2"'
+    )
+    assert same_isabelle(
+        'fixes n :: nat shows "card (prime_factors n) = 2"', 'fixes m :: nat shows "card (prime_factors m) = 2"'
+    )
+    assert not same_lean("(n : ℕ) : (Nat.primeFactors n).card = 2", "(n : ℕ) : (Nat.primeFactors n).card = 3")

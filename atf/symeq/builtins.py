@@ -67,7 +67,6 @@ ISABELLE: dict[str, Builtin] = {
     "ln": _b("uf:ln", "real1"),
     "log": _b("uf:logb", "real2"),
     "root": _b("uf:root", "root"),
-    "totient": _b("uf:totient", "nat1"),  # HOL-Number_Theory Totient.thy: `totient :: nat ⇒ nat`
     "op:nth": _b("uf:nth", "nth"),  # `xs ! i`
     "nth": _b("uf:nth", "nth"),
     "inverse": _b("inv", "inverse"),
@@ -228,7 +227,7 @@ ISABELLE_CONSTANTS = frozenset(
     range image vimage bij inj surj inj_on bij_betw inv id Domain Range dom ran UNIV undefined infinity
     infinite Sup Inf lim suminf prodinf summable sums convergent deriv integral has_derivative has_field_derivative
     continuous_on continuous differentiable det poly coeff degree pCons vector matrix mat transpose
-    coprime multiplicity frac
+    coprime totient multiplicity frac
     """.split()
 )
 

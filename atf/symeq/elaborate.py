@@ -1320,6 +1320,8 @@ class Elaborator:
             typed = self.elab_image(name, args)
             if typed is not None:
                 return typed
+        if hit is None and name in _PRIME_FACTORS[self.system] and len(args) == 1:
+            return self.elab(_prime_factors(self.system, args[0]), expected)
         if hit is None and name == "id" and len(args) == 1:
             return self.elab(args[0], expected)  # Fun.thy: id = (λx. x); Lean's Prelude.lean: `def id (a : α) : α := a`
         if hit is None and self.system == "isabelle" and name == "dist" and len(args) == 2:
@@ -2158,6 +2160,24 @@ def _function_for_value(got: Ty | None, exp: Ty | None) -> bool:
     """One of two types that failed to unify is a function type and the other a number type or bool: no coercion
     relates them (a function type and a base type never unify in HOL)."""
     return any(isinstance(a, Fun) and (is_numeric(b) or b == BOOL) for a, b in ((got, exp), (exp, got)))
+
+
+# the prime factors of a number as a set, by the lemma that says what is in it
+_PRIME_FACTORS = {"isabelle": ("prime_factors",), "lean": ("Nat.primeFactors",)}
+
+
+def _prime_factors(system: str, x: Term) -> Term:
+    """Isabelle's `prime_factors x` (HOL-Computational_Algebra, Factorial_Ring.thy: `in_prime_factors_iff: p ∈
+    prime_factors x ⟷ x ≠ 0 ∧ p dvd x ∧ prime p`), at x's type; Mathlib's `Nat.primeFactors n` (`Nat.mem_primeFactors:
+    p ∈ n.primeFactors ↔ p.Prime ∧ p ∣ n ∧ n ≠ 0`), a Finset of the naturals 1..n (a divisor of n ≠ 0 is at most n)."""
+    p = ir.fresh_name("p", {v.name for v in ir.walk(x) if isinstance(v, Var)} | ir.free_vars(x))
+    prime = App("call", (Var("prime" if system == "isabelle" else "Nat.Prime"), Var(p)))
+    nonzero = App("not", (App("eq", (x, Num(Fraction(0)))),))
+    body = App("and", (nonzero, App("and", (App("dvd", (Var(p), x)), prime))))
+    if system == "isabelle":
+        return Bind("setof", ((p, None),), body)
+    dom = App("call", (Var("Finset.Ico"), Num(Fraction(1)), App("add", (x, Num(Fraction(1))))))
+    return Bind("setof", ((p, NAT),), body, dom=dom)
 
 
 def _ground_int(t: Term, ty: Ty) -> int | None:
