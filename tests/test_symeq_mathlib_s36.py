@@ -230,3 +230,6 @@ def test_prime_factors_of_a_variable_are_a_set_of_its_divisors():
         'fixes n :: nat shows "card (prime_factors n) = 2"', 'fixes m :: nat shows "card (prime_factors m) = 2"'
     )
     assert not same_lean("(n : ℕ) : (Nat.primeFactors n).card = 2", "(n : ℕ) : (Nat.primeFactors n).card = 3")
+    # the dotted form and the name under `open Nat` are the same function
+    assert same_lean("(n : ℕ) : n.primeFactors.card = 2", "(n : ℕ) : (Nat.primeFactors n).card = 2")
+    assert same_lean(": (primeFactors 360).card = 3", ": True")

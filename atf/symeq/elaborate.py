@@ -2163,7 +2163,7 @@ def _function_for_value(got: Ty | None, exp: Ty | None) -> bool:
 
 
 # the prime factors of a number as a set, by the lemma that says what is in it
-_PRIME_FACTORS = {"isabelle": ("prime_factors",), "lean": ("Nat.primeFactors",)}
+_PRIME_FACTORS = {"isabelle": ("prime_factors",), "lean": ("Nat.primeFactors", "primeFactors")}  # (`open Nat`)
 
 
 def _prime_factors(system: str, x: Term) -> Term:
