@@ -5,6 +5,7 @@ lean_frontend, isabelle_frontend   statement text -> IR (each system's syntax)
 elaborate     types and known Mathlib/Isabelle constants (builtins)
 normalize     standard forms (numerals, binders, hypotheses)
 smt           IR -> Z3 with each system's semantics
+mathlib       functions computed at literals: digits, divisors, totient, Nat.log, factorisation (up to 10^15)
 align         variable alignments between two statements
 equivalence   pairwise equivalence and SymEq classes (union-find)
 pool          the same, in worker processes with a hard time bound per pair and per problem
