@@ -1728,7 +1728,7 @@ class Elaborator:
             # Mathlib NumberTheory/Divisors.lean: `def divisors : Finset ℕ := {d ∈ Ico 1 (n + 1) | d ∣ n}`,
             # `def properDivisors : Finset ℕ := {d ∈ Ico 1 n | d ∣ n}` (`normalize` lists them at a literal n)
             n = args[0]
-            d = ir.fresh_name("d", {x.name for x in ir.walk(n) if isinstance(x, Var)} | ir.free_vars(n))
+            d = ir.fresh_name("d", ir.free_vars(n))
             hi = App("add", (n, Num(Fraction(1)))) if op == "divisors" else n
             dom = App("call", (Var("Finset.Ico"), Num(Fraction(1)), hi))
             return self.elab(Bind("setof", ((d, NAT),), App("dvd", (Var(d), n)), dom=dom), expected)
@@ -1780,10 +1780,7 @@ class Elaborator:
                     return self.elab(over, expected)
             if literal is not None:
                 items = literal or [Num(Fraction(0 if add == "add" else 1))]
-                total = items[0]
-                for item in items[1:]:
-                    total = App(add, (total, item))
-                return self.elab(total, expected)
+                return self.elab(ir.left_fold(add, items), expected)
             xs = self.elab(args[0], None)
             el = list_elem(self.deep(ir.type_of(xs)))
             if el is None or (expected is not None and not self.unify(el, expected)):
@@ -2170,7 +2167,7 @@ def _prime_factors(system: str, x: Term) -> Term:
     """Isabelle's `prime_factors x` (HOL-Computational_Algebra, Factorial_Ring.thy: `in_prime_factors_iff: p ∈
     prime_factors x ⟷ x ≠ 0 ∧ p dvd x ∧ prime p`), at x's type; Mathlib's `Nat.primeFactors n` (`Nat.mem_primeFactors:
     p ∈ n.primeFactors ↔ p.Prime ∧ p ∣ n ∧ n ≠ 0`), a Finset of the naturals 1..n (a divisor of n ≠ 0 is at most n)."""
-    p = ir.fresh_name("p", {v.name for v in ir.walk(x) if isinstance(v, Var)} | ir.free_vars(x))
+    p = ir.fresh_name("p", ir.free_vars(x))
     prime = App("call", (Var("prime" if system == "isabelle" else "Nat.Prime"), Var(p)))
     nonzero = App("not", (App("eq", (x, Num(Fraction(0)))),))
     body = App("and", (nonzero, App("and", (App("dvd", (Var(p), x)), prime))))

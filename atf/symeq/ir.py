@@ -25,7 +25,7 @@ Sort(name) for anything else (an uninterpreted sort: `G` in `(G : Type*) [Group 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -267,6 +267,14 @@ def chained(op: str, parts: Iterable[Term]) -> App:
     for p in parts:
         out.extend(p.args if isinstance(p, App) and p.op == op else (p,))
     return App(op, tuple(out))
+
+
+def left_fold(op: str, items: Sequence[Term], ty: Ty | None = None) -> Term:
+    """`items[0] op items[1] op …` nested to the left, as `a + b + c` is written (items nonempty)."""
+    out = items[0]
+    for x in items[1:]:
+        out = App(op, (out, x), ty)
+    return out
 
 
 def flatten_and(t: Term) -> list[Term]:

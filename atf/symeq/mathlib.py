@@ -17,6 +17,7 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from atf.symeq import ir
 from atf.symeq.ir import NAT, App, Fun, Num, Sort, Term, Ty, Var
 
 if TYPE_CHECKING:
@@ -194,15 +195,10 @@ def digits_equation(lhs: Term, rhs: Term) -> Term | None:
         if not items:
             return App("eq", (n, Num(Fraction(0))))
         ds = [App("ascribe", (d,), target=NAT) for d in items]
-        value: Term = ds[0]
-        for i, d in enumerate(ds[1:], 1):
-            value = App("add", (value, App("mul", (d, Num(Fraction(b**i))))))
+        value = ir.left_fold("add", [ds[0], *(App("mul", (d, Num(Fraction(b**i)))) for i, d in enumerate(ds[1:], 1))])
         parts = [App("eq", (n, value)), *(App("lt", (d, Num(Fraction(b)))) for d in ds)]
         parts.append(App("not", (App("eq", (ds[-1], Num(Fraction(0)))),)))
-        out = parts[0]
-        for x in parts[1:]:
-            out = App("and", (out, x))
-        return out
+        return ir.left_fold("and", parts)
     return None
 
 
@@ -217,11 +213,7 @@ def elab_digits(el: Elaborator, rule: str, args: list[Term], expected: Ty | None
     lst = args[0]
     items = literal_list(lst)
     if items:  # Lean's `List.sum = foldr (· + ·) 0`, `List.prod = foldr (· * ·) 1`: of a literal list, its items'
-        op = "add" if rule == "listsum" else "mul"
-        total = items[0]
-        for item in items[1:]:
-            total = App(op, (total, item))
-        return el.elab(total, expected)
+        return el.elab(ir.left_fold("add" if rule == "listsum" else "mul", items), expected)
     if rule == "listprod":
         return el.fallback(orig, expected)
     # listsum: the sum of a list of naturals

@@ -217,10 +217,7 @@ def _list_value(fn: str, xs: Term, ty: Ty | None, system: str) -> Term | None:
         return Num(Fraction(len(xs.args)), NAT)
     if not xs.args:
         return _num(0 if op == "add" else 1, ty)
-    total = xs.args[0]
-    for item in xs.args[1:]:
-        total = App(op, (total, item), ty)
-    return simplify(total, system)
+    return simplify(ir.left_fold(op, xs.args, ty), system)
 
 
 def simplify(t: Term, system: str) -> Term:

@@ -427,8 +427,10 @@ class Translator:
                 return int(t.args[1].value) * self.lean_log(t.args[0], env)
             if _call_of(t, "uf:exp"):
                 return _real(self.term(t.args[1], env))
-        if isinstance(t, Num) and (t.value == 0 or (out := self.log_literal(abs(t.value))) is not None):
-            return z3.RealVal(0) if t.value == 0 else out
+        if isinstance(t, Num) and t.value == 0:
+            return z3.RealVal(0)
+        if isinstance(t, Num) and (out := self.log_literal(abs(t.value))) is not None:
+            return out
         x = _real(self.term(t, env))
         out = self.uf("uf:ln", (REAL,), REAL, [_abs(x)])
         self.side(z3.Implies(x == 0, out == 0))
